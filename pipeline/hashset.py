@@ -1,0 +1,77 @@
+"""A growable open-addressing set of non-negative int64 keys, for compiled searches.
+
+Numba's own sets are slow for tens of millions of small integers; this one is
+one flat ``int64`` array (8 bytes a slot, load at most one half) probed
+linearly. Slot value 0 means empty, so a key is stored as ``key + 1``.
+
+>>> table = new_table(4)
+>>> table, count = insert(table, 0, 41)
+>>> bool(contains(table, 41)), bool(contains(table, 7)), count
+(True, False, 1)
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+_MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - 2**64)  # golden-ratio mixer, as signed int64
+
+
+@numba.njit(cache=True, inline="always")
+def _slot(key: int, mask: int) -> int:
+    mixed = np.int64(key + 1) * _MULTIPLIER
+    return (mixed ^ (mixed >> 29)) & mask
+
+
+@numba.njit(cache=True)
+def new_table(capacity: int) -> np.ndarray:
+    """An empty table of at least ``capacity`` slots (rounded up to a power of two)."""
+    size = 16
+    while size < capacity:
+        size *= 2
+    return np.zeros(size, dtype=np.int64)
+
+
+@numba.njit(cache=True)
+def contains(table: np.ndarray, key: int) -> bool:
+    """Whether ``key`` is in ``table``."""
+    mask = table.shape[0] - 1
+    slot = _slot(key, mask)
+    stored = key + 1
+    while True:
+        value = table[slot]
+        if value == stored:
+            return True
+        if value == 0:
+            return False
+        slot = (slot + 1) & mask
+
+
+@numba.njit(cache=True)
+def _place(table: np.ndarray, key: int) -> bool:
+    mask = table.shape[0] - 1
+    slot = _slot(key, mask)
+    stored = key + 1
+    while True:
+        value = table[slot]
+        if value == stored:
+            return False
+        if value == 0:
+            table[slot] = stored
+            return True
+        slot = (slot + 1) & mask
+
+
+@numba.njit(cache=True)
+def insert(table: np.ndarray, count: int, key: int) -> tuple[np.ndarray, int]:
+    """Add ``key``; returns the (possibly regrown) table and the new key count."""
+    if 2 * (count + 1) > table.shape[0]:
+        bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
+        for value in table:
+            if value != 0:
+                _place(bigger, value - 1)
+        table = bigger
+    if _place(table, key):
+        count += 1
+    return table, count

@@ -1,0 +1,35 @@
+"""What a search concludes about a deal: verdicts and solve results.
+
+>>> Verdict("solved") is Verdict.SOLVED
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Verdict(str, Enum):
+    """SPEC.md verdicts. ``unknown`` means a limit stopped the search first."""
+
+    SOLVED = "solved"
+    UNSOLVABLE = "unsolvable"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of one search.
+
+    ``solution`` holds the pile numbers to play from the start position (empty
+    unless solved); ``max_cards_played`` is the most cards any line of play
+    explored put on the foundation from the start position (the full count
+    for a win).
+    """
+
+    verdict: Verdict
+    solution: tuple[int, ...]
+    nodes: int
+    seconds: float
+    max_cards_played: int
