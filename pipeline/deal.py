@@ -146,7 +146,7 @@ def iter_boards(text: str, *, source: str = "<board>") -> Iterator[Deal]:
 def read_boards(path: Path) -> list[Deal]:
     """Every board in the file at ``path``."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise BoardError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
     return list(iter_boards(text, source=str(path)))
