@@ -52,7 +52,7 @@ def boards(draw: st.DrawFn) -> tuple[Deal, str]:
 
 
 @st.composite
-def multi_boards(draw: st.DrawFn, max_boards: int = 4) -> tuple[list[Deal], str]:
+def multi_boards(draw: st.DrawFn, max_boards: int = 3) -> tuple[list[Deal], str]:
     """Several deals and one file holding them, separated by one or more blank
     (possibly whitespace-only) lines, with optional blank lines at either end."""
     found = draw(st.lists(deals(), min_size=1, max_size=max_boards))
