@@ -1,18 +1,325 @@
-"""The exact solver (placeholder while the compiled search is written: it calls the reference)."""
+"""The exact solver: a compiled depth-first search over packed positions.
+
+A position packs into one int: two bits of height for each of the 17 piles
+(bits ``2p, 2p+1``) and the foundation rank above them (bits 34..37); suits
+never matter. The search keeps a table of positions proved lost, so each is
+searched once, and uses these sound reductions:
+
+* **Necessary conditions** (``pipeline.prunes``): rank reachability and the
+  Euler walk condition; a position failing one is lost.
+* **Same-rank dominance.** Let ``a`` and ``b`` be free cards of the same rank
+  in different piles, where ``a`` is the last card of its pile. Any line of
+  play that plays ``a`` now can play ``b`` now instead and ``a`` at the
+  moment it played ``b`` (or never): the foundation ranks are unchanged, ``a``
+  stays free because nothing ever covers it, and playing ``b`` early only
+  frees the card under it sooner. So moving ``a`` now is never needed while
+  ``b`` is free; when every free card of that rank is a last card, one of
+  them is tried. The same swap shows that two same-rank free cards whose piles
+  hold the same ranks below them are interchangeable: one of them is tried.
+  Both keep the line's length, so the most cards playable is unchanged too.
+
+A node budget stops the search with ``unknown``; a budget never turns into
+``solved`` or ``unsolvable``. Every ``solved`` is replayed by
+``pipeline.rules`` before it is returned.
+
+For an unsolvable deal the most cards that can be played is found by a
+second, branch-and-bound pass without the necessary conditions (they cut
+lines that are lost but still long): a position is cut when the cards played
+plus every card left in a rank it can still reach cannot beat the best line.
+
+>>> from pipeline.deal import Deal, EXAMPLE_BOARD
+>>> result = solve(Deal.from_board_text(EXAMPLE_BOARD))   # PySol FC deal 1
+>>> result.verdict.value, result.max_cards_played
+('unsolvable', 3)
+>>> from pipeline.dealing import seeded_deal
+>>> result = solve(seeded_deal(1, 0))
+>>> result.verdict.value, len(result.solution)
+('solved', 51)
+"""
 
 from __future__ import annotations
 
-from pipeline.deal import Deal
-from pipeline.reference import reference_solve
-from pipeline.rules import Position
-from pipeline.verdicts import SolveResult
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from pipeline import hashset
+from pipeline.cards import rank_of
+from pipeline.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.prunes import NUM_RANKS, euler_walkable, ranks_reachable, reachable_cards
+from pipeline.rules import WINNING_LENGTH, Position, replay
+from pipeline.verdicts import SolveResult, Verdict
 
 DEFAULT_MAX_NODES = 50_000_000
 
+USE_REACHABILITY = 1
+USE_EULER = 2
+USE_DOMINANCE = 4
+ALL_REDUCTIONS = USE_REACHABILITY | USE_EULER | USE_DOMINANCE
 
-def solve(deal: Deal, *, max_nodes: int = DEFAULT_MAX_NODES, start: Position | None = None) -> SolveResult:
-    """Solve ``deal`` from ``start`` (default: its opening)."""
-    import sys
+_SOLVED, _UNSOLVABLE, _UNKNOWN = 1, 0, -1
+_FOUNDATION_SHIFT = 2 * NUM_PILES
 
-    sys.setrecursionlimit(10_000)
-    return reference_solve(deal, max_nodes=max_nodes, start=start)
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which reductions the search uses (all by default; tests switch them off)."""
+
+    reachability: bool = True
+    euler: bool = True
+    dominance: bool = True
+
+    @property
+    def flags(self) -> int:
+        return (
+            (USE_REACHABILITY if self.reachability else 0)
+            | (USE_EULER if self.euler else 0)
+            | (USE_DOMINANCE if self.dominance else 0)
+        )
+
+
+def solve(
+    deal: Deal,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    start: Position | None = None,
+    options: SearchOptions = SearchOptions(),
+) -> SolveResult:
+    """Solve ``deal`` from ``start`` (default: its opening position).
+
+    The solution lists the piles to play from ``start`` on.
+    """
+    began = time.perf_counter()
+    position = start or Position.start(deal)
+    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+    heights = np.array(position.heights, dtype=np.int64)
+    status, nodes, deepest, path = _search(ranks, heights, position.foundation_rank, max_nodes, options.flags)
+    base = position.cards_played
+    if status == _SOLVED:
+        solution = tuple(int(pile) for pile in path)
+        replay(deal, solution, start=position)
+        return SolveResult(Verdict.SOLVED, solution, int(nodes), time.perf_counter() - began, WINNING_LENGTH)
+    if status == _UNKNOWN:
+        return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, base + int(deepest))
+    longest, extra_nodes = _longest_play(ranks, heights, position.foundation_rank, int(deepest))
+    return SolveResult(
+        Verdict.UNSOLVABLE, (), int(nodes + extra_nodes), time.perf_counter() - began, base + int(longest)
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def _adjacent(a: int, b: int) -> bool:
+    difference = a - b
+    return difference == 1 or difference == -1 or difference == 12 or difference == -12
+
+
+@numba.njit(cache=True)
+def _pack(heights: np.ndarray, foundation: int) -> int:
+    key = foundation << _FOUNDATION_SHIFT
+    for pile in range(NUM_PILES):
+        key |= heights[pile] << (2 * pile)
+    return key
+
+
+@numba.njit(cache=True)
+def _same_below(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
+    """Whether piles ``a`` and ``b`` hold the same ranks under their free cards."""
+    if heights[a] != heights[b]:
+        return False
+    for level in range(heights[a] - 1):
+        if ranks[a, level] != ranks[b, level]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _moves(ranks: np.ndarray, heights: np.ndarray, foundation: int, flags: int, out: np.ndarray) -> int:
+    """Fill ``out`` with the piles worth playing; return how many."""
+    count = 0
+    for pile in range(NUM_PILES):
+        height = heights[pile]
+        if height == 0 or not _adjacent(ranks[pile, height - 1], foundation):
+            continue
+        if flags & USE_DOMINANCE:
+            rank = ranks[pile, height - 1]
+            dominated = False
+            for other in range(NUM_PILES):
+                other_height = heights[other]
+                if other == pile or other_height == 0 or ranks[other, other_height - 1] != rank:
+                    continue
+                if height == 1 and other_height > 1:
+                    dominated = True  # a last card waits for a same-rank card that frees another
+                    break
+                if other < pile and _same_below(ranks, heights, other, pile):
+                    dominated = True  # the twin pile with the lower number is tried instead
+                    break
+            if dominated:
+                continue
+        out[count] = pile
+        count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _hopeless(counts: np.ndarray, foundation: int, bottoms: np.ndarray, flags: int) -> bool:
+    """Whether a necessary condition fails; ``bottoms[r]`` counts non-empty piles with a bottom card of rank r."""
+    if flags & USE_REACHABILITY and not ranks_reachable(counts, foundation):
+        return True
+    if flags & USE_EULER:
+        end_ranks = 0
+        for rank in range(NUM_RANKS):
+            if bottoms[rank] > 0:
+                end_ranks |= 1 << rank
+        if not euler_walkable(counts, foundation, end_ranks):
+            return True
+    return False
+
+
+@numba.njit(cache=True)
+def _search(ranks, start_heights, start_foundation, max_nodes, flags):
+    """Depth-first search; returns (status, nodes, deepest cards played, path)."""
+    heights = start_heights.copy()
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    remaining = 0
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+        remaining += heights[pile]
+    depth_limit = remaining + 1
+    moves = np.zeros((depth_limit, NUM_PILES), dtype=np.int64)
+    move_count = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
+    foundations = np.zeros(depth_limit, dtype=np.int64)
+    keys = np.zeros(depth_limit, dtype=np.int64)
+    path = np.zeros(depth_limit, dtype=np.int64)
+    dead = hashset.new_table(1 << 12)
+    dead_count = 0
+    nodes = 1
+    deepest = 0
+    if remaining == 0:
+        return _SOLVED, nodes, 0, path[:0]
+    if _hopeless(counts, start_foundation, bottoms, flags):
+        return _UNSOLVABLE, nodes, 0, path[:0]
+    foundations[0] = start_foundation
+    keys[0] = _pack(heights, start_foundation)
+    move_count[0] = _moves(ranks, heights, start_foundation, flags, moves[0])
+    depth = 0
+    while True:
+        if next_move[depth] < move_count[depth]:
+            pile = moves[depth, next_move[depth]]
+            next_move[depth] += 1
+            heights[pile] -= 1
+            rank = ranks[pile, heights[pile]]
+            counts[rank] -= 1
+            if heights[pile] == 0:
+                bottoms[rank] -= 1
+            child = keys[depth] - (1 << (2 * pile))
+            child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+            path[depth] = pile
+            nodes += 1
+            if depth + 1 > deepest:
+                deepest = depth + 1
+            if depth + 1 == remaining:
+                return _SOLVED, nodes, deepest, path[:remaining]
+            if nodes > max_nodes:
+                return _UNKNOWN, nodes, deepest, path[:0]
+            lost = hashset.contains(dead, child)
+            if not lost and _hopeless(counts, rank, bottoms, flags):
+                lost = True
+                dead, dead_count = hashset.insert(dead, dead_count, child)
+            if not lost:
+                found = _moves(ranks, heights, rank, flags, moves[depth + 1])
+                if found == 0:
+                    lost = True
+                    dead, dead_count = hashset.insert(dead, dead_count, child)
+                else:
+                    depth += 1
+                    foundations[depth] = rank
+                    keys[depth] = child
+                    move_count[depth] = found
+                    next_move[depth] = 0
+                    continue
+            if heights[pile] == 0:
+                bottoms[rank] += 1
+            heights[pile] += 1
+            counts[rank] += 1
+        else:
+            dead, dead_count = hashset.insert(dead, dead_count, keys[depth])
+            if depth == 0:
+                return _UNSOLVABLE, nodes, deepest, path[:0]
+            depth -= 1
+            pile = path[depth]
+            rank = ranks[pile, heights[pile]]
+            if heights[pile] == 0:
+                bottoms[rank] += 1
+            counts[rank] += 1
+            heights[pile] += 1
+
+
+@numba.njit(cache=True)
+def _longest_play(ranks, start_heights, start_foundation, known):
+    """The most cards playable from the start, at least ``known``; returns (cards, nodes).
+
+    Called only once a win is refuted, so all but one card is the most it can find.
+    """
+    heights = start_heights.copy()
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    remaining = 0
+    for pile in range(NUM_PILES):
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+        remaining += heights[pile]
+    depth_limit = remaining + 1
+    moves = np.zeros((depth_limit, NUM_PILES), dtype=np.int64)
+    move_count = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
+    path = np.zeros(depth_limit, dtype=np.int64)
+    seen = hashset.new_table(1 << 12)
+    seen_count = 0
+    best = known
+    nodes = 0
+    if best >= remaining - 1:
+        return best, nodes
+    move_count[0] = _moves(ranks, heights, start_foundation, USE_DOMINANCE, moves[0])
+    keys = np.zeros(depth_limit, dtype=np.int64)
+    keys[0] = _pack(heights, start_foundation)
+    depth = 0
+    while True:
+        if next_move[depth] < move_count[depth]:
+            pile = moves[depth, next_move[depth]]
+            next_move[depth] += 1
+            heights[pile] -= 1
+            rank = ranks[pile, heights[pile]]
+            counts[rank] -= 1
+            child = keys[depth] - (1 << (2 * pile))
+            child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+            path[depth] = pile
+            nodes += 1
+            played = depth + 1
+            if played > best:
+                best = played
+                if best == remaining - 1:
+                    return best, nodes
+            if not hashset.contains(seen, child) and played + reachable_cards(counts, rank) > best:
+                seen, seen_count = hashset.insert(seen, seen_count, child)
+                found = _moves(ranks, heights, rank, USE_DOMINANCE, moves[depth + 1])
+                if found > 0:
+                    depth += 1
+                    keys[depth] = child
+                    move_count[depth] = found
+                    next_move[depth] = 0
+                    continue
+            heights[pile] += 1
+            counts[rank] += 1
+        else:
+            if depth == 0:
+                return best, nodes
+            depth -= 1
+            pile = path[depth]
+            counts[ranks[pile, heights[pile]]] += 1
+            heights[pile] += 1
