@@ -71,7 +71,7 @@ def test_accepted_spellings(spelling, name):
 
 @pytest.mark.parametrize(
     "text",
-    ["", " ", "A", "S", "1H", "11H", "0H", "ZH", "AX", "AHS", "10", "T10", "1OH", "XS", "A♤♠", "AA", "HA", "♠A"],
+    ["", " ", *"A S 1H 11H 0H ZH AX AHS 10 T10 1OH XS A♤♠ AA HA ♠A".split()],
 )
 def test_bad_names_rejected(text):
     with pytest.raises(CardError) as caught:

@@ -190,7 +190,9 @@ def test_replay_rejects_an_illegal_move_naming_the_step():
 def test_replay_names_a_later_step():
     deal = Deal.from_board_text(PYSOL_5)
     position = Position.after(deal, PYSOL_5_SOLUTION[:20])
-    illegal = next(pile for pile in range(17) if position.heights[pile] and pile not in position.legal_moves())
+    illegal = next(
+        pile for pile in range(17) if position.heights[pile] and pile not in position.legal_moves()
+    )
     bad = [*PYSOL_5_SOLUTION[:20], illegal, *PYSOL_5_SOLUTION[21:]]
     with pytest.raises(IllegalMove, match=r"^move 21: "):
         replay(deal, bad)
@@ -266,7 +268,14 @@ def test_position_after_raises_on_an_illegal_move():
 
 @pytest.mark.parametrize(
     ("heights", "rank"),
-    [((3,) * 16, 0), ((3,) * 18, 0), ((4,) + (3,) * 16, 0), ((-1,) + (3,) * 16, 0), ((3,) * 17, 13), ((3,) * 17, -1)],
+    [
+        ((3,) * 16, 0),
+        ((3,) * 18, 0),
+        ((4,) + (3,) * 16, 0),
+        ((-1,) + (3,) * 16, 0),
+        ((3,) * 17, 13),
+        ((3,) * 17, -1),
+    ],
 )
 def test_position_rejects_impossible_states(heights, rank):
     with pytest.raises(ValueError):
