@@ -1,0 +1,112 @@
+"""The fast solver against the plain reference search, with and without its reductions."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.deal import Deal, EXAMPLE_BOARD
+from pipeline.dealing import seeded_deal
+from pipeline.reference import reference_solve
+from pipeline.rules import Position, replay
+from pipeline.solver import SearchOptions, solve
+from pipeline.verdicts import Verdict
+
+REFERENCE_SEED = 2026
+REFERENCE_DEALS = 300
+PRUNE_DEALS = 500
+
+
+@pytest.fixture(scope="module")
+def full_results():
+    """The solver with every reduction on the first PRUNE_DEALS deals of REFERENCE_SEED."""
+    return [solve(seeded_deal(REFERENCE_SEED, index)) for index in range(PRUNE_DEALS)]
+
+
+def test_solver_agrees_with_the_reference_on_300_deals(full_results):
+    unsolvable = 0
+    for index in range(REFERENCE_DEALS):
+        deal = seeded_deal(REFERENCE_SEED, index)
+        fast, plain = full_results[index], reference_solve(deal)
+        assert plain.verdict is not Verdict.UNKNOWN
+        assert fast.verdict is plain.verdict, f"deal {index}"
+        assert fast.max_cards_played == plain.max_cards_played, f"deal {index}"
+        if fast.verdict is Verdict.SOLVED:
+            replay(deal, fast.solution)
+            replay(deal, plain.solution)
+        else:
+            unsolvable += 1
+    assert unsolvable >= 30  # every unsolvable deal among them was checked
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        SearchOptions(reachability=False),
+        SearchOptions(euler=False),
+        SearchOptions(reachability=False, euler=False),
+        SearchOptions(dominance=False),
+    ],
+    ids=["no-reachability", "no-euler", "no-conditions", "no-dominance"],
+)
+def test_each_reduction_switched_off_keeps_every_verdict(full_results, options):
+    nodes_without = 0
+    for index, expected in enumerate(full_results):
+        result = solve(seeded_deal(REFERENCE_SEED, index), options=options)
+        assert result.verdict is expected.verdict, f"deal {index}"
+        assert result.max_cards_played == expected.max_cards_played, f"deal {index}"
+        nodes_without += result.nodes
+    assert sum(result.nodes for result in full_results) < nodes_without  # the reduction does cut
+
+
+def test_every_solution_is_51_legal_moves(full_results):
+    solved = 0
+    for index, result in enumerate(full_results):
+        if result.verdict is Verdict.SOLVED:
+            assert len(result.solution) == 51
+            assert replay(seeded_deal(REFERENCE_SEED, index), result.solution).is_won
+            solved += 1
+    assert solved > 0.8 * len(full_results)
+
+
+def test_pysol_deal_1_is_lost_after_three_cards():
+    result = solve(Deal.from_board_text(EXAMPLE_BOARD))
+    assert result.verdict is Verdict.UNSOLVABLE
+    assert result.solution == ()
+    assert result.max_cards_played == 3
+
+
+def test_solving_from_a_position_part_way_through_play(full_results):
+    index = next(i for i, r in enumerate(full_results) if r.verdict is Verdict.SOLVED)
+    deal = seeded_deal(REFERENCE_SEED, index)
+    moves = full_results[index].solution
+    for played in (1, 20, 50, 51):
+        start = Position.after(deal, moves[:played])
+        result = solve(deal, start=start)
+        assert result.verdict is Verdict.SOLVED
+        assert len(result.solution) == 51 - played
+        assert replay(deal, result.solution, start=start).is_won
+
+
+def test_a_lost_position_part_way_through_a_winnable_deal():
+    for index in range(200):
+        deal = seeded_deal(REFERENCE_SEED, index)
+        start = Position.start(deal)
+        while start.legal_moves():  # greedy: always the first legal pile
+            start = start.play(start.legal_moves()[0])
+        if not start.is_won:
+            break
+    result = solve(deal, start=start)
+    assert result.verdict is Verdict.UNSOLVABLE
+    assert result.max_cards_played == start.cards_played
+    assert reference_solve(deal, start=start).verdict is Verdict.UNSOLVABLE
+
+
+def test_node_budget_gives_unknown_never_a_guess(full_results):
+    index = max(range(len(full_results)), key=lambda i: full_results[i].nodes)
+    deal = seeded_deal(REFERENCE_SEED, index)
+    result = solve(deal, max_nodes=full_results[index].nodes // 10)
+    assert result.verdict is Verdict.UNKNOWN
+    assert result.solution == ()
+    assert 0 < result.max_cards_played <= 51
+    reference = reference_solve(deal, max_nodes=100)
+    assert reference.verdict is Verdict.UNKNOWN
