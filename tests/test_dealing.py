@@ -39,6 +39,24 @@ def test_seeded_deals_match_the_golden_file(seed):
     assert read_boards(path) == made
 
 
+# Deals of seed 1 in which a word is rejected (found by scanning 40 million deals;
+# about one deal in eight million draws a word at or above the limit).
+REJECTING_DEALS = {2740689: 40, 3846105: 48, 17954469: 25}  # index: the j whose first word is rejected
+
+
+def test_deals_with_a_rejected_word_match_the_golden_file():
+    path = DATA / "seed-1-rejections.txt"
+    assert read_boards(path) == [seeded_deal(1, index) for index in REJECTING_DEALS]
+
+
+@pytest.mark.parametrize(("index", "j"), REJECTING_DEALS.items())
+def test_rejection_really_happens_in_the_golden_deals(index, j):
+    # without rejection sampling these deals would differ: pins step 3 of the scheme
+    assert documented_deal(1, index) == seeded_deal(1, index).piles
+    assert documented_deal(1, index, reject=False) != seeded_deal(1, index).piles
+    assert documented_rejections(1, index) == [j]
+
+
 def test_golden_seed_files_differ():
     assert (DATA / "seed-1-first.txt").read_text() != (DATA / "seed-20261129-first.txt").read_text()
     assert len(set(read_boards(DATA / "seed-1-first.txt"))) == 5
@@ -52,27 +70,39 @@ def test_scheme_name_is_pinned():
 # --- the documented scheme, rebuilt from the module docstring -------------------------------------
 
 
-def documented_deal(seed: int, index: int) -> tuple[tuple[int, ...], ...]:
-    """Deal ``index`` of ``seed`` exactly as pipeline/dealing.py's docstring describes it."""
+def documented_words(seed: int, index: int):
+    """The 32-bit word stream of step 2 of the documented scheme."""
+    k = 0
+    while True:
+        block = hashlib.sha256(b"blackhole-deal-v1" + struct.pack(">QQI", seed, index, k)).digest()
+        for offset in range(0, 32, 4):
+            yield struct.unpack("<I", block[offset : offset + 4])[0]
+        k += 1
+
+
+def documented_shuffle(seed: int, index: int, *, reject: bool = True) -> tuple[list[int], list[int]]:
+    """Steps 1 and 3: the shuffled cards, and the values of j at which a word was rejected."""
     cards = [rank * 4 + suit for rank in range(13) for suit in range(4) if (rank, suit) != (0, 3)]
-
-    def words():
-        k = 0
-        while True:
-            block = hashlib.sha256(b"blackhole-deal-v1" + struct.pack(">QQI", seed, index, k)).digest()
-            for offset in range(0, 32, 4):
-                yield struct.unpack("<I", block[offset : offset + 4])[0]
-            k += 1
-
-    stream = words()
+    stream = documented_words(seed, index)
+    rejected = []
     for j in range(50, 0, -1):
-        while True:
+        word = next(stream)
+        while reject and word >= 2**32 - (2**32 % (j + 1)):
+            rejected.append(j)
             word = next(stream)
-            if word < 2**32 - (2**32 % (j + 1)):
-                break
         r = word % (j + 1)
         cards[j], cards[r] = cards[r], cards[j]
+    return cards, rejected
+
+
+def documented_deal(seed: int, index: int, *, reject: bool = True) -> tuple[tuple[int, ...], ...]:
+    """Deal ``index`` of ``seed`` exactly as pipeline/dealing.py's docstring describes it (step 4: piles)."""
+    cards, _ = documented_shuffle(seed, index, reject=reject)
     return tuple(tuple(cards[3 * p : 3 * p + 3]) for p in range(17))
+
+
+def documented_rejections(seed: int, index: int) -> list[int]:
+    return documented_shuffle(seed, index)[1]
 
 
 @pytest.mark.parametrize(
