@@ -1,0 +1,29 @@
+# The verbs a newcomer needs. Everything runs inside .venv.
+PYTHON := .venv/bin/python
+STAMP := .venv/.installed
+
+.PHONY: setup run test test-slow lint bench
+
+setup: $(STAMP)
+
+# Reinstall only when pyproject.toml changes.
+$(STAMP): pyproject.toml
+	test -x $(PYTHON) || python3 -m venv .venv
+	$(PYTHON) -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+run: setup
+	.venv/bin/blackhole run --config configs/default.toml
+
+test: setup
+	$(PYTHON) -m pytest -q
+
+test-slow: setup
+	$(PYTHON) -m pytest -q -m slow
+
+lint: setup
+	.venv/bin/ruff check .
+	.venv/bin/ruff format --check .
+
+bench: setup
+	$(PYTHON) bench/bench_solver.py
