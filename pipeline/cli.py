@@ -1,0 +1,223 @@
+"""The ``blackhole`` command: thin Typer commands over the library modules.
+
+Each command parses its options, calls one library function and formats the
+result. A bad input file or configuration prints one ``error: ...`` line on
+stderr and exits 1; a bad command line exits 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from pipeline import packs, reports, runner
+from pipeline.config import ConfigError, load_config
+from pipeline.deal import BoardError, Deal
+from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED
+from pipeline.solver import DEFAULT_MAX_NODES
+from pipeline.stats import PUBLISHED_WIN_RATE, Summary, summarize
+from pipeline.verdicts import Verdict
+
+app = typer.Typer(
+    name="blackhole",
+    help="Make puzzle packs for the solitaire Black Hole: deal, solve, check, pack.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+)
+
+MAX_INDEX = 2**63 - 1  # the ``index`` column is int64
+
+# Options shared by several commands: spelled and explained once.
+Out = Annotated[
+    Path, typer.Option("--out", "-o", dir_okay=False, help="Parquet file to write (replaced whole).")
+]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes for solving.")]
+MaxNodes = Annotated[
+    int,
+    typer.Option(
+        "--max-nodes", min=1, help="Search nodes allowed per deal; past them the verdict is unknown."
+    ),
+]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
+Timings = Annotated[
+    bool,
+    typer.Option(
+        "--timings/--no-timings",
+        help="Record solve seconds; without, the same input gives byte-identical output.",
+    ),
+]
+
+
+class Source(str, Enum):
+    """Where generated deals come from."""
+
+    seed = "seed"
+    pysol = "pysol"
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn a bad file or configuration into one ``error:`` line on stderr and exit code 1."""
+    try:
+        yield
+    except (BoardError, packs.PackError, ConfigError) as error:
+        _fail(str(error))
+    except OSError as error:
+        _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(1)
+
+
+def _note(message: str, quiet: bool) -> None:
+    if not quiet:
+        typer.echo(message, err=True)
+
+
+@app.command()
+def generate(
+    out: Out,
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many deals.")],
+    source: Annotated[
+        Source, typer.Option(help="seed: seeded shuffles; pysol: PySol FC deal numbers.")
+    ] = Source.seed,
+    seed: Annotated[int | None, typer.Option(min=0, max=MAX_SEED, help="Root seed (--source seed).")] = None,
+    start: Annotated[int, typer.Option(min=0, max=MAX_INDEX, help="First deal index (--source seed).")] = 0,
+    first: Annotated[
+        int | None,
+        typer.Option(min=1, max=MAX_PYSOL_DEAL, help="First PySol FC deal number (--source pysol)."),
+    ] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Deal COUNT deals into a deals pack: seeded shuffles or PySol FC's numbered deals."""
+    if source is Source.seed:
+        if seed is None:
+            raise typer.BadParameter("--source seed needs --seed", param_hint="--seed")
+        if first is not None:
+            raise typer.BadParameter("--first is for --source pysol", param_hint="--first")
+        if start + count - 1 > MAX_INDEX:
+            raise typer.BadParameter(f"the last deal index would pass {MAX_INDEX}", param_hint="--count")
+    else:
+        if seed is not None or start:
+            raise typer.BadParameter("--seed and --start are for --source seed", param_hint="--seed")
+        first = 1 if first is None else first
+        if first + count - 1 > MAX_PYSOL_DEAL:
+            raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
+    with user_errors():
+        if source is Source.seed:
+            table = packs.seeded_deals(seed=seed, count=count, start=start)
+        else:
+            table = packs.pysol_deals(first=first, count=count)
+        packs.write_pack(table, out)
+    _note(f"wrote {table.num_rows} deals to {out}", quiet)
+
+
+@app.command("import")
+def import_boards(
+    boards: Annotated[
+        Path, typer.Argument(dir_okay=False, help="Board text file (boards separated by blank lines).")
+    ],
+    out: Out,
+    quiet: Quiet = False,
+) -> None:
+    """Read every board of a text file into a deals pack."""
+    with user_errors():
+        table = packs.imported_deals(boards)
+        packs.write_pack(table, out)
+    _note(f"wrote {table.num_rows} deals to {out}", quiet)
+
+
+@app.command()
+def solve(
+    deals: Annotated[Path, typer.Argument(dir_okay=False, help="Deals pack (Parquet) to solve.")],
+    out: Out,
+    jobs: Jobs = 1,
+    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    timings: Timings = True,
+    quiet: Quiet = False,
+) -> None:
+    """Solve every deal of a pack; write its rows, in order, with verdict columns added."""
+    with user_errors():
+        results = runner.solve_pack(
+            deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings
+        )
+    _note(f"wrote {len(results)} results to {out}", quiet)
+    _print_summary(f"Solved {deals}", summarize(results))
+
+
+@app.command("solve-board")
+def solve_board(
+    board: Annotated[
+        str, typer.Argument(help="Board text file with one board, or - for standard input.")
+    ] = "-",
+    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object instead of text.")
+    ] = False,
+) -> None:
+    """Solve one board and print the verdict, the moves of a win and the search effort."""
+    with user_errors():
+        deal = Deal.from_board_text(_read_text(board), source="<stdin>" if board == "-" else board)
+        [result] = runner.solve_deals([deal], max_nodes=max_nodes)
+    typer.echo(reports.result_json(result) if json_output else reports.result_text(deal, result))
+
+
+def _read_text(name: str) -> str:
+    try:
+        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise BoardError(f"not UTF-8 text ({error.reason})", source=name) from None
+
+
+@app.command()
+def run(
+    config: Annotated[Path, typer.Option("--config", "-c", dir_okay=False, help="Run configuration (TOML).")],
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Override the config's jobs.")
+    ] = None,
+    max_nodes: Annotated[
+        int | None, typer.Option("--max-nodes", min=1, help="Override the config's max_nodes.")
+    ] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Run a configured job: deal, solve, write deals.parquet and solved.parquet, summarize."""
+    with user_errors():
+        settings = load_config(config).with_overrides(jobs=jobs, max_nodes=max_nodes)
+        outcome = runner.run(settings, progress=not quiet)
+    _note(f"wrote {outcome.deals_path} and {outcome.solved_path}", quiet)
+    _print_summary(f"Run {settings.name}: seed {settings.seed}, {settings.count} deals", outcome.summary)
+
+
+def _print_summary(title: str, summary: Summary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for verdict in Verdict:
+        count = summary.counts[verdict]
+        share = count / summary.total if summary.total else 0.0
+        table.add_row(verdict.value, f"{count} ({share:.2%})")
+    rate = summary.win_rate
+    shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
+    if summary.counts[Verdict.UNKNOWN]:
+        shown += " of decided"
+    table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
+    inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
+    table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
+    table.add_row("seconds mean / median / max", _seconds(summary))
+    Console().print(table)
+
+
+def _seconds(summary: Summary) -> str:
+    return f"{summary.mean_seconds:.3f} / {summary.median_seconds:.3f} / {summary.max_seconds:.3f}"

@@ -1,0 +1,151 @@
+"""Solving many deals at once: joblib batches, progress, checked results, whole runs.
+
+Deals travel to workers as board text in batches that carry their start
+index; results stream back in whatever order the batches finish and are put
+back in input order, so the output never depends on the number of workers.
+Every ``solved`` result is replayed by the rules referee before it is
+returned.
+
+>>> from pipeline.dealing import seeded_deal
+>>> [r.verdict.value for r in solve_deals([seeded_deal(20261129, 0)], max_nodes=10_000)]
+['solved']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.config import RunConfig
+from pipeline.deal import Deal
+from pipeline.packs import deals_of, read_pack, seeded_deals, solved_table, write_pack
+from pipeline.rules import IllegalMove, replay
+from pipeline.solver import DEFAULT_MAX_NODES, solve
+from pipeline.stats import Summary, summarize
+from pipeline.verdicts import SolveResult, Verdict
+
+
+class ReplayError(RuntimeError):
+    """The solver reported a solution that the rules reject: a solver bug, never a user error."""
+
+
+def solve_batch(start: int, boards: list[str], max_nodes: int) -> tuple[int, list[SolveResult]]:
+    """Solve the deals of ``boards`` (board text); the worker side of :func:`solve_deals`."""
+    return start, [solve(Deal.from_board_text(board), max_nodes=max_nodes) for board in boards]
+
+
+def solve_deals(
+    deals: Sequence[Deal],
+    *,
+    jobs: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    progress: bool = False,
+    backend: str = "loky",
+    batch_size: int | None = None,
+) -> list[SolveResult]:
+    """Solve ``deals`` on ``jobs`` workers; results in input order, solutions replayed.
+
+    ``batch_size`` deals go to a worker at a time (default: small enough for
+    about eight batches per worker, at most 32). Raises ReplayError if a
+    reported solution does not replay.
+    """
+    from joblib import Parallel, delayed
+
+    if batch_size is None:
+        batch_size = max(1, min(32, len(deals) // (jobs * 8)))
+    boards = [deal.to_board_text() for deal in deals]
+    starts = range(0, len(boards), batch_size)
+    tasks = (delayed(solve_batch)(start, boards[start : start + batch_size], max_nodes) for start in starts)
+    parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
+    results: list[SolveResult | None] = [None] * len(deals)
+    with _progress_bar(len(deals), enabled=progress) as advance:
+        for start, batch in parallel(tasks):
+            results[start : start + len(batch)] = batch
+            advance(len(batch))
+    checked = []
+    for number, (deal, result) in enumerate(zip(deals, results, strict=True)):
+        if result is None:
+            raise RuntimeError(f"deal {number} came back without a result")
+        checked.append(checked_result(deal, result, number=number))
+    return checked
+
+
+def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> SolveResult:
+    """``result`` itself, once its solution (if solved) replays on ``deal``; else ReplayError."""
+    if result.verdict is Verdict.SOLVED:
+        try:
+            replay(deal, result.solution)
+        except IllegalMove as error:
+            raise ReplayError(
+                f"deal {number}: the solver's solution does not replay ({error}):\n{deal.to_board_text()}"
+            ) from None
+    return result
+
+
+@contextmanager
+def _progress_bar(total: int, *, enabled: bool) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (nothing when not ``enabled``); yields ``advance(n)``."""
+    if not enabled:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        task = bar.add_task("solving", total=total)
+        yield lambda n: bar.advance(task, n)
+
+
+def solve_pack(
+    source: Path,
+    target: Path,
+    *,
+    jobs: int = 1,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    progress: bool = False,
+    timings: bool = True,
+    backend: str = "loky",
+) -> list[SolveResult]:
+    """Solve every deal of the deals pack ``source`` and write the solved pack ``target``.
+
+    Raises PackError or BoardError (naming ``source``) before any solving
+    when ``source`` is not a deals pack; ``target`` is written whole or not at all.
+    """
+    table = read_pack(source)
+    deals = deals_of(table, source=str(source))
+    results = solve_deals(deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend)
+    write_pack(solved_table(table, results, max_nodes=max_nodes, timings=timings), target)
+    return results
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    """What a run wrote and how its deals came out."""
+
+    deals_path: Path
+    solved_path: Path
+    summary: Summary
+
+
+def run(config: RunConfig, *, progress: bool = False, backend: str = "loky") -> RunOutcome:
+    """Deal ``config.count`` seeded deals, solve them, write ``deals.parquet`` and
+    ``solved.parquet`` into ``config.directory``.
+
+    Both files are written after the solving is done, each atomically, so an
+    interrupted run leaves the previous files (if any) as they were.
+    """
+    table = seeded_deals(seed=config.seed, count=config.count)
+    deals = deals_of(table, source=f"seed {config.seed}")
+    results = solve_deals(
+        deals, jobs=config.jobs, max_nodes=config.max_nodes, progress=progress, backend=backend
+    )
+    solved = solved_table(table, results, max_nodes=config.max_nodes, timings=config.timings)
+    directory = config.directory
+    directory.mkdir(parents=True, exist_ok=True)
+    deals_path, solved_path = directory / "deals.parquet", directory / "solved.parquet"
+    write_pack(table, deals_path)
+    write_pack(solved, solved_path)
+    return RunOutcome(deals_path, solved_path, summarize(results))

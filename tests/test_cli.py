@@ -1,0 +1,397 @@
+"""The blackhole command, through typer's CliRunner: round trips, output, errors, help."""
+
+import json
+import re
+import tomllib
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from pipeline import __version__
+from pipeline.cli import app
+from pipeline.config import load_config
+from pipeline.deal import EXAMPLE_BOARD
+from pipeline.dealing import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
+from pipeline.packs import DEALS_SCHEMA, SOLVED_SCHEMA, metadata
+from pipeline.solver import DEFAULT_MAX_NODES
+
+ROOT = Path(__file__).resolve().parent.parent
+SEED = 20261129
+MAX_NODES = "20000"  # small enough that some deals of SEED come back unknown
+
+# PySol FC Black Hole deal 1, as PySol FC shows it (right-most card free).
+PYSOL_DEAL_1 = """\
+Foundations: AS
+JD KS TH
+2D 9D 8H
+9H QD 2C
+JC JS JH
+5D AH 7D
+7H 3C 6D
+7C 4C 8S
+5H 5C 8D
+KD TS QS
+KC QH 6C
+9S 4H 3D
+5S AC 8C
+AD 4D TC
+QC 7S 6S
+KH 3S 9C
+3H TD 2H
+2S 4S 6H
+"""
+
+
+def invoke(*args: str, input: str | None = None):
+    return CliRunner().invoke(app, [str(a) for a in args], input=input)
+
+
+def ok(*args: str, input: str | None = None):
+    result = invoke(*args, input=input)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+# --- generate and solve ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("gen") / "deals.parquet"
+    ok("generate", "--seed", SEED, "--count", 10, "--out", path, "--quiet")
+    return path
+
+
+def test_generate_writes_a_deals_pack(generated):
+    table = pq.read_table(generated)
+    assert table.schema.equals(DEALS_SCHEMA)
+    assert metadata(table) == {"blackhole_version": __version__, "dealing_scheme": SEEDED_SCHEME}
+    assert table.column("board").to_pylist() == [seeded_deal(SEED, i).to_board_text() for i in range(10)]
+    assert {pq.ParquetFile(generated).metadata.row_group(0).column(c).compression for c in range(5)} == {
+        "ZSTD"
+    }
+
+
+def test_generate_start_continues_the_sequence(tmp_path, generated):
+    path = tmp_path / "tail.parquet"
+    ok("generate", "--seed", SEED, "--start", 7, "--count", 3, "--out", path)
+    assert pq.read_table(path).equals(pq.read_table(generated).slice(7))
+
+
+@pytest.fixture(scope="module")
+def solved_by_jobs(generated, tmp_path_factory) -> dict[tuple[int, bool], Path]:
+    """The generated pack solved with 1 and 2 jobs, with and without timings."""
+    folder = tmp_path_factory.mktemp("solved")
+    paths = {}
+    for jobs in (1, 2):
+        for timings in (True, False):
+            path = folder / f"solved-{jobs}-{timings}.parquet"
+            flag = "--timings" if timings else "--no-timings"
+            ok("solve", generated, "--out", path, "--jobs", jobs, "--max-nodes", MAX_NODES, flag, "-q")
+            paths[jobs, timings] = path
+    return paths
+
+
+def test_solve_keeps_the_deals_and_adds_results(generated, solved_by_jobs):
+    deals = pq.read_table(generated)
+    for path in solved_by_jobs.values():
+        solved = pq.read_table(path)
+        assert solved.schema.equals(SOLVED_SCHEMA)
+        assert solved.select(DEALS_SCHEMA.names).equals(deals)
+        assert metadata(solved) == metadata(deals) | {"max_nodes": MAX_NODES}
+        verdicts = solved.column("verdict").to_pylist()
+        assert {"solved", "unknown"} <= set(verdicts)
+        lengths = [len(s) for s in solved.column("solution").to_pylist()]
+        assert lengths == [51 if v == "solved" else 0 for v in verdicts]
+
+
+def test_solve_does_not_depend_on_jobs(solved_by_jobs):
+    """Everything but the measured seconds is the same; without timings, the very bytes are."""
+    with_times = [pq.read_table(solved_by_jobs[jobs, True]) for jobs in (1, 2)]
+    assert with_times[0].drop(["seconds"]).equals(with_times[1].drop(["seconds"]))
+    assert all(t.column("seconds").null_count == 0 for t in with_times)
+    untimed = [solved_by_jobs[jobs, False].read_bytes() for jobs in (1, 2)]
+    assert untimed[0] == untimed[1]
+    assert pq.read_table(solved_by_jobs[1, False]).drop(["seconds"]).equals(with_times[0].drop(["seconds"]))
+
+
+def test_solve_prints_a_summary(generated, tmp_path):
+    result = ok("solve", generated, "--out", tmp_path / "s.parquet", "--max-nodes", MAX_NODES)
+    assert "unknown" in result.stdout and "86.94%" in result.stdout
+    assert "wrote 10 results" in result.stderr
+
+
+def test_pysol_source_gives_the_pysol_board(tmp_path):
+    path = tmp_path / "pysol.parquet"
+    ok("generate", "--source", "pysol", "--first", 1, "--count", 3, "--out", path)
+    table = pq.read_table(path)
+    assert table.column("board").to_pylist() == [PYSOL_DEAL_1] + [
+        pysol_deal(n).to_board_text() for n in (2, 3)
+    ]
+    assert table.column("deal_id").to_pylist() == ["pysol-1", "pysol-2", "pysol-3"]
+    assert metadata(table)["dealing_scheme"] == PYSOL_SCHEME
+
+
+# --- import ------------------------------------------------------------------------------------
+
+
+def test_import_single_and_multi_board_files(tmp_path):
+    boards = [seeded_deal(3, i).to_board_text() for i in range(3)]
+    single, multi = tmp_path / "one.txt", tmp_path / "many.txt"
+    single.write_text(boards[0])
+    multi.write_text("\n".join(boards))
+    ok("import", single, "--out", tmp_path / "one.parquet")
+    ok("import", multi, "--out", tmp_path / "many.parquet")
+    one, many = pq.read_table(tmp_path / "one.parquet"), pq.read_table(tmp_path / "many.parquet")
+    assert one.column("board").to_pylist() == boards[:1]
+    assert many.column("board").to_pylist() == boards
+    assert many.column("index").to_pylist() == [0, 1, 2]
+    assert many.column("deal_id")[0] == one.column("deal_id")[0]
+    assert metadata(many)["dealing_scheme"] == "import"
+
+
+# --- solve-board -------------------------------------------------------------------------------
+
+WINNABLE = seeded_deal(SEED, 0).to_board_text()
+
+
+def test_solve_board_text_lists_the_moves(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(WINNABLE)
+    for args, stdin in (((path,), None), (("-",), WINNABLE), ((), WINNABLE)):
+        lines = ok("solve-board", *args, input=stdin).stdout.splitlines()
+        assert lines[0] == "solved: all 51 cards in 51 moves"
+        moves = lines[1:52]
+        assert all(
+            re.fullmatch(r"Move a card from stack \d+ to the foundations \([A2-9TJQK][HCDS]\)", m)
+            for m in moves
+        )
+        assert re.fullmatch(r"nodes: \d+", lines[52]) and re.fullmatch(r"seconds: \d+\.\d{3}", lines[53])
+        assert len(lines) == 54
+
+
+def test_solve_board_json(tmp_path):
+    path = tmp_path / "board.txt"
+    path.write_text(WINNABLE)
+    from_file = json.loads(ok("solve-board", path, "--json").stdout)
+    from_stdin = json.loads(ok("solve-board", "-", "--json", input=WINNABLE).stdout)
+    for found in (from_file, from_stdin):
+        assert set(found) == {"verdict", "solution", "nodes", "seconds", "max_cards_played"}
+        assert found["verdict"] == "solved" and len(found["solution"]) == 51
+        assert found["max_cards_played"] == 51
+    assert from_file["solution"] == from_stdin["solution"]
+
+
+def test_solve_board_other_verdicts_exit_zero():
+    unsolvable = ok("solve-board", input=EXAMPLE_BOARD).stdout
+    assert unsolvable.startswith("unsolvable: at most ") and "of 51 cards can be played" in unsolvable
+    found = json.loads(ok("solve-board", "--json", input=EXAMPLE_BOARD).stdout)
+    assert found["verdict"] == "unsolvable" and found["solution"] == []
+    unknown = ok("solve-board", "--max-nodes", 1, input=seeded_deal(SEED, 1).to_board_text()).stdout
+    assert unknown.startswith("unknown: the node limit stopped the search")
+
+
+# --- run ---------------------------------------------------------------------------------------
+
+
+def test_configs_are_valid_runs():
+    default = load_config(ROOT / "configs" / "default.toml")
+    assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 2000, 2)
+    assert default.max_nodes == DEFAULT_MAX_NODES
+    assert str(default.output) == "output"
+    smoke = load_config(ROOT / "configs" / "smoke.toml")
+    assert smoke.count == 20
+    assert smoke == default.with_overrides(name="smoke", count=20)
+
+
+def test_run_smoke_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = ok("run", "--config", ROOT / "configs" / "smoke.toml")
+    folder = tmp_path / "output" / "smoke"
+    assert sorted(p.name for p in folder.iterdir()) == ["deals.parquet", "solved.parquet"]
+    solved = pq.read_table(folder / "solved.parquet")
+    assert solved.num_rows == 20
+    assert solved.column("deal_id").to_pylist() == [f"seed-{SEED}-{i}" for i in range(20)]
+    assert "Run smoke" in result.stdout and "86.94%" in result.stdout
+    assert "solving" in result.stderr
+
+
+# --- user errors: one line, exit 1, nothing written ---------------------------------------------
+
+
+def _with_bad_card(board: str, line: int) -> str:
+    """``board`` with the first card on ``line`` (from 1) replaced by the non-card ZZ."""
+    lines = board.splitlines()
+    lines[line - 1] = "ZZ " + lines[line - 1].split(" ", 1)[1]
+    return "\n".join(lines) + "\n"
+
+
+def _bad_board(folder: Path) -> Path:
+    return _write_text(folder / "bad.txt", _with_bad_card(WINNABLE, 5))
+
+
+def _config(folder: Path, text: str) -> Path:
+    path = folder / "bad.toml"
+    path.write_text(text)
+    return path
+
+
+GOOD_RUN = '[run]\nname = "x"\nseed = 1\ncount = 2\n'
+
+USER_ERRORS = {
+    "import-bad-card": (
+        lambda d: ["import", _bad_board(d), "--out", d / "o.parquet"],
+        r"bad\.txt:5: unknown card 'ZZ'",
+    ),
+    "import-missing": (
+        lambda d: ["import", d / "nope.txt", "--out", d / "o.parquet"],
+        r"nope\.txt: No such file",
+    ),
+    "import-not-utf8": (
+        lambda d: ["import", _write_bytes(d / "bin.txt", b"\xff\xfe"), "--out", d / "o.parquet"],
+        r"bin\.txt: not UTF-8",
+    ),
+    "import-repeat": (
+        lambda d: [
+            "import",
+            _write_text(d / "twice.txt", WINNABLE + "\n" + WINNABLE),
+            "--out",
+            d / "o.parquet",
+        ],
+        r"twice\.txt:20: this board repeats the board on line 1",
+    ),
+    "solve-not-parquet": (
+        lambda d: ["solve", _write_text(d / "deals.parquet", "nope"), "--out", d / "o.parquet"],
+        r"deals\.parquet: not a readable Parquet file",
+    ),
+    "solve-missing": (
+        lambda d: ["solve", d / "none.parquet", "--out", d / "o.parquet"],
+        r"none\.parquet: no such file",
+    ),
+    "solve-no-board-column": (
+        lambda d: ["solve", _pack_without_board(d), "--out", d / "o.parquet"],
+        r"deals\.parquet: missing column 'board'",
+    ),
+    "solve-bad-board-row": (
+        lambda d: ["solve", _pack_with_bad_board(d), "--out", d / "o.parquet"],
+        r"deals\.parquet\[1\]:2: unknown card 'ZZ'",
+    ),
+    "run-unknown-key": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "cuont = 3\n")],
+        r"bad\.toml:5: \[run\] has unknown key 'cuont'",
+    ),
+    "run-wrong-type": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN.replace("count = 2", 'count = "2"'))],
+        r"bad\.toml:4: \[run\] count must be an integer, not a string",
+    ),
+    "run-toml-syntax": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "jobs = \n")],
+        r"bad\.toml:5: ",
+    ),
+    "run-missing-config": (lambda d: ["run", "--config", d / "none.toml"], r"none\.toml: no such file"),
+    "solve-board-bad-file": (lambda d: ["solve-board", _bad_board(d)], r"bad\.txt:5: unknown card 'ZZ'"),
+    "solve-board-missing": (lambda d: ["solve-board", d / "none.txt"], r"none\.txt: No such file"),
+}
+
+
+def _write_text(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+def _write_bytes(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
+
+
+def _pack_without_board(folder: Path) -> Path:
+    path = folder / "deals.parquet"
+    ok("generate", "--seed", 1, "--count", 2, "--out", path)
+    pq.write_table(pq.read_table(path).drop(["board"]), path)
+    return path
+
+
+def _pack_with_bad_board(folder: Path) -> Path:
+    path = folder / "deals.parquet"
+    ok("generate", "--seed", 1, "--count", 2, "--out", path)
+    table = pq.read_table(path)
+    boards = table.column("board").to_pylist()
+    boards[1] = _with_bad_card(boards[1], 2)
+    pq.write_table(table.set_column(4, DEALS_SCHEMA.field("board"), [boards]), path)
+    return path
+
+
+@pytest.mark.parametrize("case", USER_ERRORS, ids=list(USER_ERRORS))
+def test_user_errors_are_one_line_exit_1_and_write_nothing(tmp_path, monkeypatch, case):
+    monkeypatch.chdir(tmp_path)
+    make_args, pattern = USER_ERRORS[case]
+    args = make_args(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert re.search(pattern, lines[0]), lines[0]
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_solve_board_bad_stdin_names_stdin():
+    result = invoke("solve-board", input=WINNABLE.replace("Foundations: AS", "Foundations: AS\n2H"))
+    assert result.exit_code == 1
+    assert re.fullmatch(r"error: <stdin>:\d+: .*\n", result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["generate", "--count", "3", "--out", "x.parquet"],
+        ["generate", "--seed", "1", "--first", "2", "--count", "3", "--out", "x.parquet"],
+        ["generate", "--source", "pysol", "--seed", "1", "--count", "3", "--out", "x.parquet"],
+        ["generate", "--seed", "1", "--count", "0", "--out", "x.parquet"],
+        ["generate", "--source", "klondike", "--count", "1", "--out", "x.parquet"],
+        ["solve", "x.parquet"],
+        ["solve", "x.parquet", "--out", "y.parquet", "--jobs", "0"],
+    ],
+)
+def test_usage_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, args):
+    monkeypatch.chdir(tmp_path)
+    assert invoke(*args).exit_code == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+# --- help, README, packaging -------------------------------------------------------------------
+
+
+def _commands() -> dict:
+    return typer.main.get_command(app).commands
+
+
+def test_no_arguments_shows_help():
+    result = invoke()
+    assert "Usage" in result.output and "solve-board" in result.output
+
+
+@pytest.mark.parametrize("name", ["generate", "import", "solve", "solve-board", "run"])
+def test_every_command_has_help(name):
+    assert name in _commands()
+    assert _commands()[name].help
+    assert "Usage" in ok(name, "--help").stdout
+
+
+def test_every_command_is_in_the_readme():
+    assert (ROOT / "README.md").exists(), "README.md is missing"
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in _commands() if f"blackhole {name}" not in readme]
+    assert not missing, f"README.md does not mention: {missing}"
+
+
+def test_pyproject_matches_the_package():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == __version__
+    assert project["scripts"] == {"blackhole": "pipeline.cli:app"}
