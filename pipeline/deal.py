@@ -182,7 +182,9 @@ def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
             card = _card_at(word, source, number)
             if card in where:
                 raise BoardError(
-                    f"duplicate card {card_name(card)} (also on line {where[card]})", source=source, line=number
+                    f"duplicate card {card_name(card)} (also on line {where[card]})",
+                    source=source,
+                    line=number,
                 )
             where[card] = number
             pile.append(card)

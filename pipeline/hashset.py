@@ -15,13 +15,18 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-_MULTIPLIER = np.int64(0x9E3779B97F4A7C15 - 2**64)  # golden-ratio mixer, as signed int64
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 @numba.njit(cache=True, inline="always")
 def _slot(key: int, mask: int) -> int:
-    mixed = np.int64(key + 1) * _MULTIPLIER
-    return (mixed ^ (mixed >> 29)) & mask
+    """SplitMix64's finaliser: every key bit reaches every slot bit (packed positions are very regular)."""
+    mixed = np.uint64(key)
+    mixed = (mixed ^ (mixed >> np.uint64(30))) * _MIX_1
+    mixed = (mixed ^ (mixed >> np.uint64(27))) * _MIX_2
+    mixed = mixed ^ (mixed >> np.uint64(31))
+    return np.int64(mixed & np.uint64(mask))
 
 
 @numba.njit(cache=True)

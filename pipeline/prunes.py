@@ -97,54 +97,75 @@ def reachable_cards(counts: np.ndarray, foundation: int) -> int:
     return total
 
 
+ALL_RANKS = (1 << NUM_RANKS) - 1
+
+
 @numba.njit(cache=True)
-def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = (1 << NUM_RANKS) - 1) -> bool:
+def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RANKS) -> bool:
     """Euler walk condition: the remaining ranks can be played as one ±1 walk from ``foundation``.
 
     ``end_ranks`` is a bit mask of the ranks the walk may end on (the last card
     played is the bottom card of some pile, so callers may pass those ranks).
+
+    Cost is linear in the ranks, not quadratic: write ``D[k] = 2 counts[k] +
+    [k == s]``, ``A`` for its alternating sum and ``P[v] = D[v] - P[v-1]``.
+    Solving the system for end ``t`` gives ``2 x[v] = E[v] + sign`` with the
+    odd number ``E[v] = 2 P[v] - (-1)^v A`` and ``sign = (-1)^(v+t)`` when
+    ``v < t``, ``-(-1)^(v+t)`` otherwise. So ``E[v] <= -3`` rules out every
+    end, ``E[v] >= 3`` never blocks, and only edges with ``E[v] = ±1`` depend
+    on ``t``: they are crossed once or not at all.
     """
     total = 0
     alternating = 0
     for rank in range(NUM_RANKS):
+        demand = 2 * counts[rank] + (1 if rank == foundation else 0)
         total += counts[rank]
-        alternating += counts[rank] if rank % 2 == 0 else -counts[rank]
+        alternating += demand if rank % 2 == 0 else -demand
     if total == 0:
         return True
-    # alternating sum of the demands 2*counts + [v == s], before the end's -1
-    alternating = 2 * alternating + (1 if foundation % 2 == 0 else -1)
+    needed = 0  # ranks with cards left
+    tight = 0  # edges with E = +1 or -1
+    tight_plus = 0  # edges with E = +1
+    partial = 0  # P[v]
+    for edge in range(NUM_RANKS):
+        demand = 2 * counts[edge] + (1 if edge == foundation else 0)
+        partial = demand - partial
+        twice = 2 * partial - (alternating if edge % 2 == 0 else -alternating)
+        if twice <= -3:
+            return False
+        if twice == 1:
+            tight |= 1 << edge
+            tight_plus |= 1 << edge
+        elif twice == -1:
+            tight |= 1 << edge
+        if counts[edge] > 0:
+            needed |= 1 << edge
+    ends = needed & end_ranks
     for end in range(NUM_RANKS):
-        if counts[end] == 0 or not (end_ranks >> end) & 1:
+        if not (ends >> end) & 1:
             continue
-        twice_last = alternating - (1 if end % 2 == 0 else -1)
-        if twice_last < 0:
-            continue
-        previous = twice_last // 2  # crossings of the edge K-A
+        up = NUM_RANKS  # steps up from the foundation to the first edge never crossed
+        down = NUM_RANKS  # steps down likewise
         feasible = True
-        up_blocked = -1  # first edge above the foundation that is never crossed
-        down_blocked = -1  # first edge below the foundation that is never crossed
-        for rank in range(NUM_RANKS):
-            demand = 2 * counts[rank] + (1 if rank == foundation else 0) - (1 if rank == end else 0)
-            crossing = demand - previous
-            if crossing < 0:
-                feasible = False
+        for edge in range(NUM_RANKS):
+            if not (tight >> edge) & 1:
+                continue
+            positive = ((edge + end) % 2 == 0) == (edge < end)  # sign = +1
+            if (tight_plus >> edge) & 1:
+                if positive:
+                    continue  # crossed once
+            elif not positive:
+                feasible = False  # would be crossed -1 times
                 break
-            if crossing == 0:
-                offset = (rank - foundation) % NUM_RANKS  # edge rank -> rank+1 is offset steps above
-                if up_blocked < 0 or offset < up_blocked:
-                    up_blocked = offset
-                distance = (foundation - rank - 1) % NUM_RANKS  # steps below the foundation
-                if down_blocked < 0 or distance < down_blocked:
-                    down_blocked = distance
-            previous = crossing
+            up = min(up, (edge - foundation + NUM_RANKS) % NUM_RANKS)
+            down = min(down, (foundation - 1 - edge + 2 * NUM_RANKS) % NUM_RANKS)
         if not feasible:
             continue
-        if up_blocked < 0:
-            return True  # every edge is crossed: all ranks connected
-        # ranks reached: foundation + 0..up_blocked going up, foundation - 0..down_blocked going down
+        if up == NUM_RANKS:
+            return True  # every edge crossed: one connected cycle
         connected = True
         for rank in range(NUM_RANKS):
-            if counts[rank] > 0 and not _within(rank, foundation, up_blocked, down_blocked):
+            if (needed >> rank) & 1 and not _within(rank, foundation, up, down):
                 connected = False
                 break
         if connected:

@@ -22,7 +22,9 @@ from pipeline.rules import WINNING_LENGTH, Position, replay
 from pipeline.verdicts import SolveResult, Verdict
 
 
-def reference_solve(deal: Deal, *, max_nodes: int = 100_000_000, start: Position | None = None) -> SolveResult:
+def reference_solve(
+    deal: Deal, *, max_nodes: int = 100_000_000, start: Position | None = None
+) -> SolveResult:
     """Solve ``deal`` (from ``start``, default its opening) by exhaustive search.
 
     ``max_cards_played`` is exact here for every verdict but ``unknown``: the

@@ -47,7 +47,7 @@ import numpy as np
 
 from pipeline import hashset
 from pipeline.cards import rank_of
-from pipeline.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.deal import NUM_PILES, Deal
 from pipeline.prunes import NUM_RANKS, euler_walkable, ranks_reachable, reachable_cards
 from pipeline.rules import WINNING_LENGTH, Position, replay
 from pipeline.verdicts import SolveResult, Verdict
@@ -61,6 +61,9 @@ ALL_REDUCTIONS = USE_REACHABILITY | USE_EULER | USE_DOMINANCE
 
 _SOLVED, _UNSOLVABLE, _UNKNOWN = 1, 0, -1
 _FOUNDATION_SHIFT = 2 * NUM_PILES
+_UNSTORED = 10
+_MEMO_SIZE = 1 << 15
+_GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 
 
 @dataclass(frozen=True)
@@ -135,46 +138,96 @@ def _same_below(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
 
 
 @numba.njit(cache=True)
-def _moves(ranks: np.ndarray, heights: np.ndarray, foundation: int, flags: int, out: np.ndarray) -> int:
-    """Fill ``out`` with the piles worth playing; return how many."""
+def _moves(
+    ranks: np.ndarray, heights: np.ndarray, foundation: int, flags: int, moves: np.ndarray, row: int
+) -> int:
+    """Fill ``moves[row]`` with the piles worth playing; return how many."""
     count = 0
     for pile in range(NUM_PILES):
         height = heights[pile]
-        if height == 0 or not _adjacent(ranks[pile, height - 1], foundation):
-            continue
-        if flags & USE_DOMINANCE:
-            rank = ranks[pile, height - 1]
-            dominated = False
-            for other in range(NUM_PILES):
-                other_height = heights[other]
-                if other == pile or other_height == 0 or ranks[other, other_height - 1] != rank:
-                    continue
-                if height == 1 and other_height > 1:
-                    dominated = True  # a last card waits for a same-rank card that frees another
-                    break
-                if other < pile and _same_below(ranks, heights, other, pile):
-                    dominated = True  # the twin pile with the lower number is tried instead
-                    break
-            if dominated:
+        if height > 0 and _adjacent(ranks[pile, height - 1], foundation):
+            moves[row, count] = pile
+            count += 1
+    if not flags & USE_DOMINANCE or count < 2:
+        return count
+    # every free card of a fitting rank is a candidate, so dominance only compares candidates
+    dominated = 0
+    for index in range(count):
+        pile = moves[row, index]
+        height = heights[pile]
+        rank = ranks[pile, height - 1]
+        for other_index in range(count):
+            other = moves[row, other_index]
+            other_height = heights[other]
+            if other == pile or ranks[other, other_height - 1] != rank:
                 continue
-        out[count] = pile
-        count += 1
-    return count
+            if height == 1 and other_height > 1:
+                dominated |= 1 << index  # a last card waits for a same-rank card that frees another
+                break
+            if other < pile and _same_below(ranks, heights, other, pile):
+                dominated |= 1 << index  # the twin pile with the lower number is tried instead
+                break
+    kept = 0
+    for index in range(count):
+        if not (dominated >> index) & 1:
+            moves[row, kept] = moves[row, index]
+            kept += 1
+    return kept
 
 
 @numba.njit(cache=True)
-def _hopeless(counts: np.ndarray, foundation: int, bottoms: np.ndarray, flags: int) -> bool:
-    """Whether a necessary condition fails; ``bottoms[r]`` counts non-empty piles with a bottom card of rank r."""
-    if flags & USE_REACHABILITY and not ranks_reachable(counts, foundation):
-        return True
+def _hopeless(
+    counts: np.ndarray,
+    foundation: int,
+    bottoms: np.ndarray,
+    flags: int,
+    memo_keys: np.ndarray,
+    memo: np.ndarray,
+) -> bool:
+    """Whether a necessary condition fails; ``bottoms[r]`` counts non-empty piles with a bottom card of rank r.
+
+    The answer depends only on the rank counts, the foundation and the end
+    ranks, which pack exactly into 56 bits; many positions share them, so the
+    answers are kept in a small direct-mapped memo (``memo_keys``, ``memo``).
+    """
+    if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
+        return True  # the Euler walk condition implies reachability
     if flags & USE_EULER:
         end_ranks = 0
+        code = foundation
         for rank in range(NUM_RANKS):
             if bottoms[rank] > 0:
                 end_ranks |= 1 << rank
-        if not euler_walkable(counts, foundation, end_ranks):
-            return True
+            code = code * 5 + counts[rank]
+        code = code << NUM_RANKS | end_ranks
+        slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+        if memo_keys[slot] == code:
+            return memo[slot]
+        lost = not euler_walkable(counts, foundation, end_ranks)
+        memo_keys[slot] = code
+        memo[slot] = lost
+        return lost
     return False
+
+
+@numba.njit(cache=True)
+def _drop_dead(ranks, heights, key, dead, moves, row, count):
+    """Keep in ``moves[row]`` the moves whose positions are not in the table ``dead``.
+
+    All of a position's children are looked up together, so the memory
+    loads overlap; no child can join the table while its siblings are
+    searched (their positions all lack a card the child still has).
+    """
+    kept = 0
+    for index in range(count):
+        pile = moves[row, index]
+        rank = ranks[pile, heights[pile] - 1]
+        child = key - (1 << (2 * pile))
+        child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+        if not hashset.contains(dead, child):
+            moves[row, kept] = pile
+            kept += 1
+    return kept
 
 
 @numba.njit(cache=True)
@@ -194,20 +247,20 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
     moves = np.zeros((depth_limit, NUM_PILES), dtype=np.int64)
     move_count = np.zeros(depth_limit, dtype=np.int64)
     next_move = np.zeros(depth_limit, dtype=np.int64)
-    foundations = np.zeros(depth_limit, dtype=np.int64)
     keys = np.zeros(depth_limit, dtype=np.int64)
     path = np.zeros(depth_limit, dtype=np.int64)
     dead = hashset.new_table(1 << 12)
     dead_count = 0
+    memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.zeros(_MEMO_SIZE, dtype=np.bool_)
     nodes = 1
     deepest = 0
     if remaining == 0:
         return _SOLVED, nodes, 0, path[:0]
-    if _hopeless(counts, start_foundation, bottoms, flags):
+    if _hopeless(counts, start_foundation, bottoms, flags, memo_keys, memo):
         return _UNSOLVABLE, nodes, 0, path[:0]
-    foundations[0] = start_foundation
     keys[0] = _pack(heights, start_foundation)
-    move_count[0] = _moves(ranks, heights, start_foundation, flags, moves[0])
+    move_count[0] = _moves(ranks, heights, start_foundation, flags, moves, 0)
     depth = 0
     while True:
         if next_move[depth] < move_count[depth]:
@@ -228,18 +281,14 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
                 return _SOLVED, nodes, deepest, path[:remaining]
             if nodes > max_nodes:
                 return _UNKNOWN, nodes, deepest, path[:0]
-            lost = hashset.contains(dead, child)
-            if not lost and _hopeless(counts, rank, bottoms, flags):
-                lost = True
-                dead, dead_count = hashset.insert(dead, dead_count, child)
-            if not lost:
-                found = _moves(ranks, heights, rank, flags, moves[depth + 1])
-                if found == 0:
-                    lost = True
-                    dead, dead_count = hashset.insert(dead, dead_count, child)
-                else:
+            # cheap verdicts (a failed condition, no move) are recomputed, not stored:
+            # the table keeps only positions whose moves were all searched
+            if not _hopeless(counts, rank, bottoms, flags, memo_keys, memo):
+                found = _moves(ranks, heights, rank, flags, moves, depth + 1)
+                if remaining - depth - 2 > _UNSTORED:
+                    found = _drop_dead(ranks, heights, child, dead, moves, depth + 1, found)
+                if found > 0:
                     depth += 1
-                    foundations[depth] = rank
                     keys[depth] = child
                     move_count[depth] = found
                     next_move[depth] = 0
@@ -249,7 +298,8 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
             heights[pile] += 1
             counts[rank] += 1
         else:
-            dead, dead_count = hashset.insert(dead, dead_count, keys[depth])
+            if remaining - depth > _UNSTORED:
+                dead, dead_count = hashset.insert(dead, dead_count, keys[depth])
             if depth == 0:
                 return _UNSOLVABLE, nodes, deepest, path[:0]
             depth -= 1
@@ -285,7 +335,7 @@ def _longest_play(ranks, start_heights, start_foundation, known):
     nodes = 0
     if best >= remaining - 1:
         return best, nodes
-    move_count[0] = _moves(ranks, heights, start_foundation, USE_DOMINANCE, moves[0])
+    move_count[0] = _moves(ranks, heights, start_foundation, USE_DOMINANCE, moves, 0)
     keys = np.zeros(depth_limit, dtype=np.int64)
     keys[0] = _pack(heights, start_foundation)
     depth = 0
@@ -307,7 +357,7 @@ def _longest_play(ranks, start_heights, start_foundation, known):
                     return best, nodes
             if not hashset.contains(seen, child) and played + reachable_cards(counts, rank) > best:
                 seen, seen_count = hashset.insert(seen, seen_count, child)
-                found = _moves(ranks, heights, rank, USE_DOMINANCE, moves[depth + 1])
+                found = _moves(ranks, heights, rank, USE_DOMINANCE, moves, depth + 1)
                 if found > 0:
                     depth += 1
                     keys[depth] = child

@@ -47,7 +47,9 @@ def _longest_walk(counts: tuple[int, ...], start: int) -> int:
     return search(counts, start)
 
 
-small_counts = st.lists(st.integers(0, 4), min_size=NUM_RANKS, max_size=NUM_RANKS).filter(lambda c: sum(c) <= 10)
+small_counts = st.lists(st.integers(0, 4), min_size=NUM_RANKS, max_size=NUM_RANKS).filter(
+    lambda c: sum(c) <= 10
+)
 sparse_counts = st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=NUM_RANKS, max_size=NUM_RANKS)
 
 
