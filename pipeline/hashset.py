@@ -80,3 +80,42 @@ def insert(table: np.ndarray, count: int, key: int) -> tuple[np.ndarray, int]:
     if _place(table, key):
         count += 1
     return table, count
+
+
+@numba.njit(cache=True)
+def probe(table: np.ndarray, key: int) -> int:
+    """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it.
+
+    The slot stays a valid home for ``key`` for as long as the table is not
+    regrown: slots only ever fill, so the probe chain up to it stays unbroken.
+    """
+    mask = table.shape[0] - 1
+    slot = _slot(key, mask)
+    stored = key + 1
+    while True:
+        value = table[slot]
+        if value == stored:
+            return -1
+        if value == 0:
+            return slot
+        slot = (slot + 1) & mask
+
+
+@numba.njit(cache=True)
+def store(table: np.ndarray, count: int, slot: int, key: int) -> tuple[np.ndarray, int]:
+    """Put ``key`` at ``slot``, found by :func:`probe` on this same table, without reading it first.
+
+    If another key took the slot meanwhile it is overwritten: for a table of
+    positions known to be lost that only forgets one (it will be searched
+    again), and every chain stays unbroken. Returns the table (regrown when
+    more than half full) and the count.
+    """
+    table[slot] = key + 1
+    count += 1
+    if 2 * count > table.shape[0]:
+        bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
+        for value in table:
+            if value != 0:
+                _place(bigger, value - 1)
+        table = bigger
+    return table, count

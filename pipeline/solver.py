@@ -63,6 +63,7 @@ _SOLVED, _UNSOLVABLE, _UNKNOWN = 1, 0, -1
 _FOUNDATION_SHIFT = 2 * NUM_PILES
 _UNSTORED = 10
 _MEMO_SIZE = 1 << 15
+_POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 
 
@@ -139,15 +140,27 @@ def _same_below(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
 
 @numba.njit(cache=True)
 def _moves(
-    ranks: np.ndarray, heights: np.ndarray, foundation: int, flags: int, moves: np.ndarray, row: int
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    flags: int,
+    moves: np.ndarray,
+    row: int,
 ) -> int:
-    """Fill ``moves[row]`` with the piles worth playing; return how many."""
+    """Fill ``moves[row]`` with the piles worth playing, in pile order; return how many.
+
+    ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
+    """
+    fitting = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
+    fitting |= tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
     count = 0
-    for pile in range(NUM_PILES):
-        height = heights[pile]
-        if height > 0 and _adjacent(ranks[pile, height - 1], foundation):
+    pile = 0
+    while fitting >> pile:
+        if (fitting >> pile) & 1:
             moves[row, count] = pile
             count += 1
+        pile += 1
     if not flags & USE_DOMINANCE or count < 2:
         return count
     # every free card of a fitting rank is a candidate, so dominance only compares candidates
@@ -179,27 +192,25 @@ def _moves(
 def _hopeless(
     counts: np.ndarray,
     foundation: int,
-    bottoms: np.ndarray,
+    counts_code: int,
+    end_ranks: int,
     flags: int,
     memo_keys: np.ndarray,
     memo: np.ndarray,
 ) -> bool:
-    """Whether a necessary condition fails; ``bottoms[r]`` counts non-empty piles with a bottom card of rank r.
+    """Whether a necessary condition fails.
 
-    The answer depends only on the rank counts, the foundation and the end
-    ranks, which pack exactly into 56 bits; many positions share them, so the
-    answers are kept in a small direct-mapped memo (``memo_keys``, ``memo``).
+    ``counts_code`` is :func:`_counts_code` of ``counts`` and ``end_ranks``
+    the bit set of ranks of the bottom cards of non-empty piles; the caller
+    keeps both up to date. The answer depends only on the rank counts, the
+    foundation and the end ranks, which pack exactly into 56 bits; many
+    positions share them, so the answers are kept in a small direct-mapped
+    memo (``memo_keys``, ``memo``).
     """
     if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
         return True  # the Euler walk condition implies reachability
     if flags & USE_EULER:
-        end_ranks = 0
-        code = foundation
-        for rank in range(NUM_RANKS):
-            if bottoms[rank] > 0:
-                end_ranks |= 1 << rank
-            code = code * 5 + counts[rank]
-        code = code << NUM_RANKS | end_ranks
+        code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
         slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
         if memo_keys[slot] == code:
             return memo[slot]
@@ -211,8 +222,52 @@ def _hopeless(
 
 
 @numba.njit(cache=True)
-def _drop_dead(ranks, heights, key, dead, moves, row, count):
-    """Keep in ``moves[row]`` the moves whose positions are not in the table ``dead``.
+def _counts_code(counts: np.ndarray) -> int:
+    """The rank counts (each 0..4) as one base-5 number, ace the most significant digit."""
+    code = 0
+    for rank in range(NUM_RANKS):
+        code = code * 5 + counts[rank]
+    return code
+
+
+@numba.njit(cache=True)
+def _free_cards(ranks: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """``tops[r]``: the bit set of piles whose free card has rank ``r``."""
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+    return tops
+
+
+@numba.njit(cache=True, inline="always")
+def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Take the free card of ``pile`` off it; return its rank."""
+    height = heights[pile] - 1
+    rank = ranks[pile, height]
+    tops[rank] &= ~(1 << pile)
+    heights[pile] = height
+    if height > 0:
+        tops[ranks[pile, height - 1]] |= 1 << pile
+    return rank
+
+
+@numba.njit(cache=True, inline="always")
+def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Undo :func:`_take` on ``pile``; return the rank put back."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    rank = ranks[pile, height]
+    tops[rank] |= 1 << pile
+    heights[pile] = height + 1
+    return rank
+
+
+@numba.njit(cache=True)
+def _drop_dead(ranks, heights, key, dead, moves, slots, row, count):
+    """Keep in ``moves[row]`` the moves whose positions are not in the table ``dead``,
+    and in ``slots[row]`` where each would be stored once proved lost.
 
     All of a position's children are looked up together, so the memory
     loads overlap; no child can join the table while its siblings are
@@ -224,8 +279,10 @@ def _drop_dead(ranks, heights, key, dead, moves, row, count):
         rank = ranks[pile, heights[pile] - 1]
         child = key - (1 << (2 * pile))
         child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
-        if not hashset.contains(dead, child):
+        slot = hashset.probe(dead, child)
+        if slot >= 0:
             moves[row, kept] = pile
+            slots[row, kept] = slot
             kept += 1
     return kept
 
@@ -245,6 +302,9 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
         remaining += heights[pile]
     depth_limit = remaining + 1
     moves = np.zeros((depth_limit, NUM_PILES), dtype=np.int64)
+    slots = np.full((depth_limit, NUM_PILES), -1, dtype=np.int64)  # where a child would be stored
+    home = np.full(depth_limit, -1, dtype=np.int64)  # where the position at each depth would be stored
+    home_size = np.zeros(depth_limit, dtype=np.int64)  # table size when that slot was found
     move_count = np.zeros(depth_limit, dtype=np.int64)
     next_move = np.zeros(depth_limit, dtype=np.int64)
     keys = np.zeros(depth_limit, dtype=np.int64)
@@ -257,20 +317,29 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
     deepest = 0
     if remaining == 0:
         return _SOLVED, nodes, 0, path[:0]
-    if _hopeless(counts, start_foundation, bottoms, flags, memo_keys, memo):
+    counts_code = _counts_code(counts)
+    end_ranks = 0
+    for rank in range(NUM_RANKS):
+        if bottoms[rank] > 0:
+            end_ranks |= 1 << rank
+    if _hopeless(counts, start_foundation, counts_code, end_ranks, flags, memo_keys, memo):
         return _UNSOLVABLE, nodes, 0, path[:0]
     keys[0] = _pack(heights, start_foundation)
-    move_count[0] = _moves(ranks, heights, start_foundation, flags, moves, 0)
+    tops = _free_cards(ranks, heights)
+    move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
     depth = 0
     while True:
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
+            child_home = slots[depth, next_move[depth]]
             next_move[depth] += 1
-            heights[pile] -= 1
-            rank = ranks[pile, heights[pile]]
+            rank = _take(ranks, heights, tops, pile)
             counts[rank] -= 1
+            counts_code -= _POWERS_OF_5[rank]
             if heights[pile] == 0:
                 bottoms[rank] -= 1
+                if bottoms[rank] == 0:
+                    end_ranks &= ~(1 << rank)
             child = keys[depth] - (1 << (2 * pile))
             child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
             path[depth] = pile
@@ -283,39 +352,109 @@ def _search(ranks, start_heights, start_foundation, max_nodes, flags):
                 return _UNKNOWN, nodes, deepest, path[:0]
             # cheap verdicts (a failed condition, no move) are recomputed, not stored:
             # the table keeps only positions whose moves were all searched
-            if not _hopeless(counts, rank, bottoms, flags, memo_keys, memo):
-                found = _moves(ranks, heights, rank, flags, moves, depth + 1)
+            if not _hopeless(counts, rank, counts_code, end_ranks, flags, memo_keys, memo):
+                found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
                 if remaining - depth - 2 > _UNSTORED:
-                    found = _drop_dead(ranks, heights, child, dead, moves, depth + 1, found)
+                    found = _drop_dead(ranks, heights, child, dead, moves, slots, depth + 1, found)
                 if found > 0:
                     depth += 1
+                    home[depth] = child_home
+                    home_size[depth] = dead.shape[0]
                     keys[depth] = child
                     move_count[depth] = found
                     next_move[depth] = 0
                     continue
             if heights[pile] == 0:
                 bottoms[rank] += 1
-            heights[pile] += 1
+                end_ranks |= 1 << rank
+            _put_back(ranks, heights, tops, pile)
             counts[rank] += 1
+            counts_code += _POWERS_OF_5[rank]
         else:
             if remaining - depth > _UNSTORED:
-                dead, dead_count = hashset.insert(dead, dead_count, keys[depth])
+                if home[depth] >= 0 and home_size[depth] == dead.shape[0]:
+                    dead, dead_count = hashset.store(dead, dead_count, home[depth], keys[depth])
+                else:
+                    dead, dead_count = hashset.insert(dead, dead_count, keys[depth])
             if depth == 0:
                 return _UNSOLVABLE, nodes, deepest, path[:0]
             depth -= 1
             pile = path[depth]
-            rank = ranks[pile, heights[pile]]
             if heights[pile] == 0:
-                bottoms[rank] += 1
+                bottoms[ranks[pile, 0]] += 1
+                end_ranks |= 1 << ranks[pile, 0]
+            rank = _put_back(ranks, heights, tops, pile)
             counts[rank] += 1
-            heights[pile] += 1
+            counts_code += _POWERS_OF_5[rank]
+
+
+@numba.njit(cache=True)
+def _may_leave_at_most(
+    counts: np.ndarray, foundation: int, spare: int, memo_keys: np.ndarray, memo: np.ndarray
+) -> bool:
+    """Whether a line from here might leave at most ``spare`` cards unplayed (a necessary condition).
+
+    Cards in ranks that cannot be reached are never played; with no card to
+    spare every card must lie on one Euler walk, and with one to spare the
+    walk may skip one card of some rank. Answers for up to one spare card are
+    memoised like :func:`_hopeless`'s.
+    """
+    total = 0
+    code = foundation
+    for rank in range(NUM_RANKS):
+        total += counts[rank]
+        code = code * 5 + counts[rank]
+    if total - reachable_cards(counts, foundation) > spare:
+        return False
+    if spare >= 2:
+        return True
+    code = code * 2 + spare
+    slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+    if memo_keys[slot] == code:
+        return memo[slot]
+    possible = euler_walkable(counts, foundation)
+    if not possible and spare == 1:
+        for rank in range(NUM_RANKS):
+            if counts[rank] > 0:
+                counts[rank] -= 1
+                possible = euler_walkable(counts, foundation)
+                counts[rank] += 1
+                if possible:
+                    break
+    memo_keys[slot] = code
+    memo[slot] = possible
+    return possible
 
 
 @numba.njit(cache=True)
 def _longest_play(ranks, start_heights, start_foundation, known):
     """The most cards playable from the start, at least ``known``; returns (cards, nodes).
 
-    Called only once a win is refuted, so all but one card is the most it can find.
+    Called only once a win is refuted, so all but one card is the most there
+    can be. Targets are tried from the top down: the first target some line
+    reaches is the answer. A high target is cheap to refute, since a line that
+    reaches it may leave only a card or two unplayed, which the Euler walk
+    condition checks hard; and the hardest deals turn out to reach the top.
+    """
+    remaining = 0
+    for pile in range(NUM_PILES):
+        remaining += start_heights[pile]
+    nodes = 0
+    for target in range(remaining - 1, known, -1):
+        reached, searched = _reaches(ranks, start_heights, start_foundation, target)
+        nodes += searched
+        if reached:
+            return target, nodes
+    return known, nodes
+
+
+@numba.njit(cache=True)
+def _reaches(ranks, start_heights, start_foundation, target):
+    """Whether some line plays ``target`` cards from the start; returns (reached, nodes).
+
+    Every position on a line has played + left = the cards at the start, so
+    reaching the target means leaving at most ``remaining - target`` cards
+    unplayed, whatever the position: the bound each position must meet.
     """
     heights = start_heights.copy()
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
@@ -324,52 +463,49 @@ def _longest_play(ranks, start_heights, start_foundation, known):
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
         remaining += heights[pile]
+    spare = remaining - target
     depth_limit = remaining + 1
     moves = np.zeros((depth_limit, NUM_PILES), dtype=np.int64)
     move_count = np.zeros(depth_limit, dtype=np.int64)
     next_move = np.zeros(depth_limit, dtype=np.int64)
     path = np.zeros(depth_limit, dtype=np.int64)
+    keys = np.zeros(depth_limit, dtype=np.int64)
     seen = hashset.new_table(1 << 12)
     seen_count = 0
-    best = known
+    memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.zeros(_MEMO_SIZE, dtype=np.bool_)
     nodes = 0
-    if best >= remaining - 1:
-        return best, nodes
-    move_count[0] = _moves(ranks, heights, start_foundation, USE_DOMINANCE, moves, 0)
-    keys = np.zeros(depth_limit, dtype=np.int64)
+    if target <= 0:
+        return True, nodes
+    tops = _free_cards(ranks, heights)
+    move_count[0] = _moves(ranks, heights, tops, start_foundation, USE_DOMINANCE, moves, 0)
     keys[0] = _pack(heights, start_foundation)
     depth = 0
     while True:
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
             next_move[depth] += 1
-            heights[pile] -= 1
-            rank = ranks[pile, heights[pile]]
+            rank = _take(ranks, heights, tops, pile)
             counts[rank] -= 1
             child = keys[depth] - (1 << (2 * pile))
             child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
             path[depth] = pile
             nodes += 1
-            played = depth + 1
-            if played > best:
-                best = played
-                if best == remaining - 1:
-                    return best, nodes
-            if not hashset.contains(seen, child) and played + reachable_cards(counts, rank) > best:
+            if depth + 1 >= target:
+                return True, nodes
+            if not hashset.contains(seen, child) and _may_leave_at_most(counts, rank, spare, memo_keys, memo):
                 seen, seen_count = hashset.insert(seen, seen_count, child)
-                found = _moves(ranks, heights, rank, USE_DOMINANCE, moves, depth + 1)
+                found = _moves(ranks, heights, tops, rank, USE_DOMINANCE, moves, depth + 1)
                 if found > 0:
                     depth += 1
                     keys[depth] = child
                     move_count[depth] = found
                     next_move[depth] = 0
                     continue
-            heights[pile] += 1
+            _put_back(ranks, heights, tops, pile)
             counts[rank] += 1
         else:
             if depth == 0:
-                return best, nodes
+                return False, nodes
             depth -= 1
-            pile = path[depth]
-            counts[ranks[pile, heights[pile]]] += 1
-            heights[pile] += 1
+            counts[_put_back(ranks, heights, tops, path[depth])] += 1

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.hashset import contains, insert, new_table
+from pipeline.hashset import contains, insert, new_table, probe, store
 
 KEY_BITS = 38  # 17 pile heights at 2 bits each plus a 4-bit foundation rank
 MAX_KEY = 2**KEY_BITS - 1
@@ -107,3 +107,32 @@ def test_keys_beyond_38_bits_still_work(key):
     assert count == 23
     assert contains(table, key)
     assert not contains(table, key - 1)
+
+
+@given(st.lists(st.integers(0, MAX_KEY) | st.integers(0, 40), max_size=300))
+def test_probe_then_store_acts_as_insert_when_nothing_came_between(keys):
+    table, count = new_table(16), 0
+    for position, key in enumerate(keys):
+        slot = probe(table, key)
+        if key in keys[:position]:
+            assert slot == -1
+            continue
+        assert slot >= 0 and table[slot] == 0
+        table, count = store(table, count, slot, key)
+    assert count == len(set(keys))
+    assert all(contains(table, key) for key in keys)
+
+
+def test_a_stale_slot_overwrites_one_key_and_breaks_no_chain():
+    table, count = new_table(1 << 10), 0
+    slot = probe(table, 5)
+    table, count = insert(table, count, 7)  # suppose 7 took the slot meanwhile
+    others = list(range(100, 300))
+    for key in others:
+        table, count = insert(table, count, key)
+    stale = table[slot] - 1  # whichever key sits there now
+    table, count = store(table, count, slot, 5)
+    assert contains(table, 5)
+    survivors = [key for key in [7, *others] if key != stale]
+    assert all(contains(table, key) for key in survivors)
+    assert table.shape[0] == 1 << 10
