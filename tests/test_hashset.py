@@ -97,8 +97,8 @@ def test_property_matches_a_python_set(keys, capacity):
     assert count == len(set(keys))
     for key in keys:
         assert contains(table, key)
-    for probe in range(41):
-        assert bool(contains(table, probe)) == (probe in keys)
+    for small_key in range(41):
+        assert bool(contains(table, small_key)) == (small_key in keys)
 
 
 @pytest.mark.parametrize("key", [2**40, 2**62, 2**63 - 2, 2**63 - 1])
