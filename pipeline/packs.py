@@ -23,7 +23,8 @@ appear only once in an imported file.
 A *solved* pack keeps those columns, in order, and adds ``verdict`` (string:
 solved/unsolvable/unknown), ``solution`` (list<uint8>: pile numbers, empty
 unless solved), ``nodes`` (int64), ``seconds`` (float64, null when written
-without timings) and ``max_cards_played`` (int8).
+without timings) and ``max_cards_played`` (int8: most cards that can be
+played; null when not known).
 
 The schema metadata names ``blackhole_version`` (the package that wrote the
 file), ``dealing_scheme`` (``blackhole-sha256-v1``, ``pysol-fc`` or
@@ -65,7 +66,7 @@ RESULT_FIELDS = (
     pa.field("solution", pa.list_(pa.uint8()), nullable=False),
     pa.field("nodes", pa.int64(), nullable=False),
     pa.field("seconds", pa.float64()),
-    pa.field("max_cards_played", pa.int8(), nullable=False),
+    pa.field("max_cards_played", pa.int8()),
 )
 DEALS_SCHEMA = pa.schema(DEAL_FIELDS)
 SOLVED_SCHEMA = pa.schema(DEAL_FIELDS + RESULT_FIELDS)

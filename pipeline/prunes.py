@@ -54,7 +54,7 @@ import numpy as np
 NUM_RANKS = 13
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _arc(counts: np.ndarray, foundation: int) -> tuple[int, int]:
     """How far the run of ranks with cards reaches above and below ``foundation``."""
     up = 0
@@ -66,12 +66,12 @@ def _arc(counts: np.ndarray, foundation: int) -> tuple[int, int]:
     return up, down
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _within(rank: int, foundation: int, up: int, down: int) -> bool:
     return (rank - foundation) % NUM_RANKS <= up or (foundation - rank) % NUM_RANKS <= down
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def ranks_reachable(counts: np.ndarray, foundation: int) -> bool:
     """Rank reachability: every rank with cards lies on the arc reachable from ``foundation``."""
     up, down = _arc(counts, foundation)
@@ -81,7 +81,7 @@ def ranks_reachable(counts: np.ndarray, foundation: int) -> bool:
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def reachable_cards(counts: np.ndarray, foundation: int) -> int:
     """Cards left in the ranks reachable from ``foundation``: an upper bound on cards still playable.
 
@@ -100,7 +100,7 @@ def reachable_cards(counts: np.ndarray, foundation: int) -> int:
 ALL_RANKS = (1 << NUM_RANKS) - 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RANKS) -> bool:
     """Euler walk condition: the remaining ranks can be played as one ±1 walk from ``foundation``.
 

@@ -27,8 +27,8 @@ def reference_solve(
 ) -> SolveResult:
     """Solve ``deal`` (from ``start``, default its opening) by exhaustive search.
 
-    ``max_cards_played`` is exact here for every verdict but ``unknown``: the
-    search visits every reachable position of an unsolvable deal.
+    ``max_cards_played`` is exact for a loss: the search visits every
+    reachable position of an unsolvable deal.
 
     >>> from pipeline.deal import Deal, EXAMPLE_BOARD
     >>> reference_solve(Deal.from_board_text(EXAMPLE_BOARD)).max_cards_played
@@ -45,8 +45,9 @@ def reference_solve(
         solution = tuple(int(pile) for pile in path)
         replay(deal, solution, start=position)
         return SolveResult(Verdict.SOLVED, solution, int(nodes), seconds, WINNING_LENGTH)
-    verdict = Verdict.UNKNOWN if found < 0 else Verdict.UNSOLVABLE
-    return SolveResult(verdict, (), int(nodes), seconds, base + int(most))
+    if found < 0:
+        return SolveResult(Verdict.UNKNOWN, (), int(nodes), seconds, None)
+    return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), seconds, base + int(most))
 
 
 @numba.njit(cache=True)

@@ -45,13 +45,12 @@ def result_text(deal: Deal, result: SolveResult) -> str:
     if result.verdict is Verdict.SOLVED:
         lines = [f"solved: all {WINNING_LENGTH} cards in {len(result.solution)} moves"]
         lines += move_lines(deal, result.solution)
-    elif result.verdict is Verdict.UNSOLVABLE:
+    elif result.verdict is Verdict.UNSOLVABLE and result.max_cards_played is not None:
         lines = [f"unsolvable: at most {result.max_cards_played} of {WINNING_LENGTH} cards can be played"]
+    elif result.verdict is Verdict.UNSOLVABLE:
+        lines = ["unsolvable: the node limit stopped the count of the most cards that can be played"]
     else:
-        lines = [
-            f"unknown: the node limit stopped the search; its best line played "
-            f"{result.max_cards_played} of {WINNING_LENGTH} cards"
-        ]
+        lines = ["unknown: the node limit stopped the search"]
     lines += [f"nodes: {result.nodes}", f"seconds: {result.seconds:.3f}"]
     return "\n".join(lines)
 

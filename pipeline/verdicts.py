@@ -23,13 +23,14 @@ class SolveResult:
     """The outcome of one search.
 
     ``solution`` holds the pile numbers to play from the start position (empty
-    unless solved); ``max_cards_played`` is the most cards any line of play
-    explored put on the foundation from the start position (the full count
-    for a win).
+    unless solved). ``max_cards_played`` is the most cards that can be put on
+    the foundation, counted from the deal's opening: 51 for a win, proved by
+    search for a loss, and None when it is not known (an ``unknown`` verdict,
+    or a budget that ran out while the longest play was being found).
     """
 
     verdict: Verdict
     solution: tuple[int, ...]
     nodes: int
     seconds: float
-    max_cards_played: int
+    max_cards_played: int | None

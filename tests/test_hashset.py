@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.hashset import contains, insert, new_table, probe, store
+from pipeline.hashset import contains, full, grown, insert, new_table, probe, store
 
 KEY_BITS = 38  # 17 pile heights at 2 bits each plus a 4-bit foundation rank
 MAX_KEY = 2**KEY_BITS - 1
@@ -118,7 +118,10 @@ def test_probe_then_store_acts_as_insert_when_nothing_came_between(keys):
             assert slot == -1
             continue
         assert slot >= 0 and table[slot] == 0
-        table, count = store(table, count, slot, key)
+        store(table, slot, key)
+        count += 1
+        if full(table, count):
+            table = grown(table)
     assert count == len(set(keys))
     assert all(contains(table, key) for key in keys)
 
@@ -131,7 +134,7 @@ def test_a_stale_slot_overwrites_one_key_and_breaks_no_chain():
     for key in others:
         table, count = insert(table, count, key)
     stale = table[slot] - 1  # whichever key sits there now
-    table, count = store(table, count, slot, 5)
+    store(table, slot, 5)
     assert contains(table, 5)
     survivors = [key for key in [7, *others] if key != stale]
     assert all(contains(table, key) for key in survivors)

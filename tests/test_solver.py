@@ -120,9 +120,23 @@ def test_a_lost_position_part_way_through_a_winnable_deal():
 def test_node_budget_gives_unknown_never_a_guess(full_results):
     index = max(range(len(full_results)), key=lambda i: full_results[i].nodes)
     deal = seeded_deal(REFERENCE_SEED, index)
-    result = solve(deal, max_nodes=full_results[index].nodes // 10)
+    result = solve(deal, max_nodes=100)
     assert result.verdict is Verdict.UNKNOWN
     assert result.solution == ()
-    assert 0 < result.max_cards_played <= 51
+    assert result.max_cards_played is None
     reference = reference_solve(deal, max_nodes=100)
     assert reference.verdict is Verdict.UNKNOWN
+    assert reference.max_cards_played is None
+
+
+def test_a_budget_that_stops_the_longest_play_leaves_it_unknown():
+    deal = seeded_deal(REFERENCE_SEED, 29)
+    full = solve(deal)
+    assert full.verdict is Verdict.UNSOLVABLE and full.max_cards_played == 13
+    budget = 10
+    while solve(deal, max_nodes=budget).verdict is Verdict.UNKNOWN:
+        budget += 10
+    cut = solve(deal, max_nodes=budget)  # enough for the verdict, not for the longest play too
+    assert cut.verdict is Verdict.UNSOLVABLE
+    assert cut.nodes < full.nodes
+    assert cut.max_cards_played is None

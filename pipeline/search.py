@@ -1,0 +1,452 @@
+"""The compiled depth-first search behind :mod:`pipeline.solver`.
+
+One search answers one question: can ``target`` more cards be played from a
+position? With ``target`` = every card left that is "can it be won"; with
+fewer, it serves the longest-play question for lost deals.
+
+A position packs into one int: two bits of height for each of the 17 piles
+(bits ``2p, 2p+1``) and the foundation rank above them (bits 34..37); suits
+never matter. A table holds the positions already searched in full without
+reaching the target, so each is searched once. Positions with at most
+``_UNSTORED`` cards left are not stored: they are cheaper to search again
+than to look up.
+
+**Same-rank dominance** (:func:`_moves`). Let ``a`` and ``b`` be free cards of
+the same rank in different piles, where ``a`` is the last card of its pile.
+Any line of play that plays ``a`` now can play ``b`` now instead and ``a``
+at the moment it played ``b`` (or never): the foundation ranks are
+unchanged, ``a`` stays free because nothing ever covers it, and playing
+``b`` early only frees the card under it sooner. So moving ``a`` now is
+never needed while ``b`` is free; when every free card of that rank is a
+last card, one of them is tried. The same swap shows that two same-rank
+free cards whose piles hold the same ranks below them are interchangeable:
+one of them is tried. Both keep the line's length, so they hold for any
+target.
+
+**Necessary conditions** (:mod:`pipeline.prunes`) cut positions from which
+the target cannot be reached: for a win, the Euler walk condition with the
+last card a bottom card (or rank reachability alone); for a target that
+spares cards, the cards outside reachable ranks must not outnumber the
+spares, and with one spare card the rest must make an Euler walk.
+
+Speed notes, each measured (``make bench``): the helpers are compiled with
+``_nrt=False`` and the loop never rebinds an array, because Numba's atomic
+reference counts on array arguments otherwise took 40 % of the time; all
+children of a position are looked up in the table together, after a
+prefetch, so their memory loads overlap; a position proved to miss the
+target is stored into the slot its lookup found, without a second probe.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from pipeline import hashset
+from pipeline.deal import NUM_PILES
+from pipeline.prunes import NUM_RANKS, euler_walkable, ranks_reachable, reachable_cards
+
+USE_REACHABILITY = 1
+USE_EULER = 2
+USE_DOMINANCE = 4
+ALL_REDUCTIONS = USE_REACHABILITY | USE_EULER | USE_DOMINANCE
+
+REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
+_GROW = 2  # the table is full: regrow it and carry on
+_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _END_RANKS, _BOTTOM_RANKS = range(7)
+_FOUNDATION_SHIFT = 2 * NUM_PILES
+_UNSTORED = 10
+_MEMO_SIZE = 1 << 15
+_POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
+_GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
+
+
+@numba.njit(cache=True)
+def search(ranks, start_heights, start_foundation, target, max_nodes, flags, table):
+    """Whether ``target`` cards can be played from the position; returns (status, nodes, deepest, path, table).
+
+    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``,
+    ``start_heights[p]`` how many cards it holds. ``status`` is REACHED (and
+    ``path`` holds the piles played), MISSED, or OUT_OF_BUDGET after
+    ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
+
+    ``table`` (from ``hashset.new_table``; the one returned may be a regrown
+    copy) holds positions searched in full without reaching a target. Those
+    cannot reach a higher target either, so one table may serve searches for
+    the same start with rising targets.
+
+    The loop itself is :func:`_descend`, which never rebinds an array: when
+    the table fills up it returns, the table is regrown here, and it carries
+    on from the state kept in the arrays.
+    """
+    heights = start_heights.copy()
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    remaining = 0
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+        remaining += heights[pile]
+    moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
+    slots = np.full((remaining + 1, NUM_PILES), -1, dtype=np.int64)  # where a child would be stored
+    home = np.full(remaining + 1, -1, dtype=np.int64)  # where the position at each depth would be stored
+    home_size = np.zeros(remaining + 1, dtype=np.int64)  # table size when that slot was found
+    move_count = np.zeros(remaining + 1, dtype=np.int64)
+    next_move = np.zeros(remaining + 1, dtype=np.int64)
+    keys = np.zeros(remaining + 1, dtype=np.int64)
+    path = np.zeros(remaining + 1, dtype=np.int64)
+    memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.zeros(_MEMO_SIZE, dtype=np.bool_)
+    if target <= 0:
+        return REACHED, 1, 0, path[:0], table
+    bottom_ranks = 0
+    for rank in range(NUM_RANKS):
+        if bottoms[rank] > 0:
+            bottom_ranks |= 1 << rank
+    counts_code = _counts_code(counts)
+    spare = remaining - target
+    if _lost(counts, start_foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo):
+        return MISSED, 1, 0, path[:0], table
+    keys[0] = _pack(heights, start_foundation)
+    tops = _free_cards(ranks, heights)
+    move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
+    stored = 0
+    for value in table:
+        stored += value != 0
+    scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks, bottom_ranks])  # _DEPTH .. _BOTTOM_RANKS
+    while True:
+        status = _descend(
+            ranks, heights, tops, counts, bottoms, moves, slots, home, home_size, move_count, next_move,
+            keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
+        )  # fmt: skip
+        if status != _GROW:
+            break
+        table = hashset.grown(table)
+    nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
+    return status, nodes, deepest, path[:target] if status == REACHED else path[:0], table
+
+
+@numba.njit(cache=True)
+def _descend(
+    ranks, heights, tops, counts, bottoms, moves, slots, home, home_size, move_count, next_move,
+    keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
+):  # fmt: skip
+    """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
+    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
+    stored, counts_code, bottom_ranks = scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
+    spare = remaining - target
+    status = _GROW
+    while not hashset.full(table, stored):
+        if next_move[depth] < move_count[depth]:
+            pile = moves[depth, next_move[depth]]
+            child_home = slots[depth, next_move[depth]]
+            next_move[depth] += 1
+            rank = _take(ranks, heights, tops, pile)
+            counts[rank] -= 1
+            counts_code -= _POWERS_OF_5[rank]
+            if heights[pile] == 0:
+                bottoms[rank] -= 1
+                if bottoms[rank] == 0:
+                    bottom_ranks &= ~(1 << rank)
+            child = keys[depth] - (1 << (2 * pile))
+            child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+            path[depth] = pile
+            nodes += 1
+            deepest = max(deepest, depth + 1)
+            if depth + 1 == target:
+                status = REACHED
+                break
+            if nodes > max_nodes:
+                status = OUT_OF_BUDGET
+                break
+            # cheap verdicts (a failed condition, no move) are recomputed, not stored
+            found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
+            tracked = remaining - depth - 2 > _UNSTORED
+            if tracked:
+                _prefetch_children(ranks, heights, child, table, moves, depth + 1, found)
+            if found > 0 and not _lost(
+                counts, rank, counts_code, bottom_ranks, spare, flags, memo_keys, memo
+            ):
+                if tracked:
+                    found = _drop_searched(ranks, heights, child, table, moves, slots, depth + 1, found)
+                if found > 0:
+                    depth += 1
+                    home[depth] = child_home
+                    home_size[depth] = table.shape[0]
+                    keys[depth] = child
+                    move_count[depth] = found
+                    next_move[depth] = 0
+                    continue
+            if heights[pile] == 0:
+                bottoms[rank] += 1
+                bottom_ranks |= 1 << rank
+            _put_back(ranks, heights, tops, pile)
+            counts[rank] += 1
+            counts_code += _POWERS_OF_5[rank]
+        else:
+            if remaining - depth > _UNSTORED:
+                if home[depth] >= 0 and home_size[depth] == table.shape[0]:
+                    hashset.store(table, home[depth], keys[depth])
+                    stored += 1
+                elif hashset.add(table, keys[depth]):
+                    stored += 1
+            if depth == 0:
+                status = MISSED
+                break
+            depth -= 1
+            pile = path[depth]
+            if heights[pile] == 0:
+                bottoms[ranks[pile, 0]] += 1
+                bottom_ranks |= 1 << ranks[pile, 0]
+            rank = _put_back(ranks, heights, tops, pile)
+            counts[rank] += 1
+            counts_code += _POWERS_OF_5[rank]
+    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
+    scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS] = stored, counts_code, bottom_ranks
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _lost(counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo) -> bool:
+    """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards."""
+    if spare == 0:
+        return _hopeless(counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo)
+    if flags & USE_EULER:
+        return not _may_leave_at_most(counts, foundation, spare, bottom_ranks, memo_keys, memo)
+    if flags & USE_REACHABILITY:
+        total = 0
+        for rank in range(NUM_RANKS):
+            total += counts[rank]
+        return total - reachable_cards(counts, foundation) > spare
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def _hopeless(
+    counts: np.ndarray,
+    foundation: int,
+    counts_code: int,
+    end_ranks: int,
+    flags: int,
+    memo_keys: np.ndarray,
+    memo: np.ndarray,
+) -> bool:
+    """Whether a necessary condition fails.
+
+    ``counts_code`` is :func:`_counts_code` of ``counts`` and ``end_ranks``
+    the bit set of ranks of the bottom cards of non-empty piles; the caller
+    keeps both up to date. The answer depends only on the rank counts, the
+    foundation and the end ranks, which pack exactly into 56 bits; many
+    positions share them, so the answers are kept in a small direct-mapped
+    memo (``memo_keys``, ``memo``).
+    """
+    if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
+        return True  # the Euler walk condition implies reachability
+    if flags & USE_EULER:
+        code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
+        slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+        if memo_keys[slot] == code:
+            return memo[slot]
+        lost = not euler_walkable(counts, foundation, end_ranks)
+        memo_keys[slot] = code
+        memo[slot] = lost
+        return lost
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def _may_leave_at_most(
+    counts: np.ndarray,
+    foundation: int,
+    spare: int,
+    bottom_ranks: int,
+    memo_keys: np.ndarray,
+    memo: np.ndarray,
+) -> bool:
+    """Whether a line from here might leave at most ``spare`` cards unplayed (a necessary condition).
+
+    Cards in ranks that cannot be reached are never played; with no card to
+    spare every card must lie on one Euler walk; with one to spare the walk
+    may skip one card, and that card is the bottom card of its pile (one
+    higher up would keep those under it too), so its rank is in
+    ``bottom_ranks``. Answers for up to one spare card are memoised like
+    :func:`_hopeless`'s.
+    """
+    total = 0
+    code = foundation
+    for rank in range(NUM_RANKS):
+        total += counts[rank]
+        code = code * 5 + counts[rank]
+    if total - reachable_cards(counts, foundation) > spare:
+        return False
+    if spare >= 2:
+        return True
+    code = (code * 2 + spare) << NUM_RANKS | (bottom_ranks if spare == 1 else 0)
+    slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+    if memo_keys[slot] == code:
+        return memo[slot]
+    possible = euler_walkable(counts, foundation)
+    if not possible and spare == 1:
+        for rank in range(NUM_RANKS):
+            if (bottom_ranks >> rank) & 1 and counts[rank] > 0:
+                counts[rank] -= 1
+                possible = euler_walkable(counts, foundation)
+                counts[rank] += 1
+                if possible:
+                    break
+    memo_keys[slot] = code
+    memo[slot] = possible
+    return possible
+
+
+@numba.njit(cache=True, _nrt=False)
+def _counts_code(counts: np.ndarray) -> int:
+    """The rank counts (each 0..4) as one base-5 number, ace the most significant digit."""
+    code = 0
+    for rank in range(NUM_RANKS):
+        code = code * 5 + counts[rank]
+    return code
+
+
+@numba.njit(cache=True, _nrt=False)
+def _adjacent(a: int, b: int) -> bool:
+    difference = a - b
+    return difference == 1 or difference == -1 or difference == 12 or difference == -12
+
+
+@numba.njit(cache=True, _nrt=False)
+def _pack(heights: np.ndarray, foundation: int) -> int:
+    key = foundation << _FOUNDATION_SHIFT
+    for pile in range(NUM_PILES):
+        key |= heights[pile] << (2 * pile)
+    return key
+
+
+@numba.njit(cache=True, _nrt=False)
+def _moves(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    flags: int,
+    moves: np.ndarray,
+    row: int,
+) -> int:
+    """Fill ``moves[row]`` with the piles worth playing, in pile order; return how many.
+
+    ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
+    """
+    fitting = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
+    fitting |= tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
+    count = 0
+    pile = 0
+    while fitting >> pile:
+        if (fitting >> pile) & 1:
+            moves[row, count] = pile
+            count += 1
+        pile += 1
+    if not flags & USE_DOMINANCE or count < 2:
+        return count
+    # every free card of a fitting rank is a candidate, so dominance only compares candidates
+    dominated = 0
+    for index in range(count):
+        pile = moves[row, index]
+        height = heights[pile]
+        rank = ranks[pile, height - 1]
+        for other_index in range(count):
+            other = moves[row, other_index]
+            other_height = heights[other]
+            if other == pile or ranks[other, other_height - 1] != rank:
+                continue
+            if height == 1 and other_height > 1:
+                dominated |= 1 << index  # a last card waits for a same-rank card that frees another
+                break
+            if other < pile and _same_below(ranks, heights, other, pile):
+                dominated |= 1 << index  # the twin pile with the lower number is tried instead
+                break
+    kept = 0
+    for index in range(count):
+        if not (dominated >> index) & 1:
+            moves[row, kept] = moves[row, index]
+            kept += 1
+    return kept
+
+
+@numba.njit(cache=True, _nrt=False)
+def _same_below(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
+    """Whether piles ``a`` and ``b`` hold the same ranks under their free cards."""
+    if heights[a] != heights[b]:
+        return False
+    for level in range(heights[a] - 1):
+        if ranks[a, level] != ranks[b, level]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _free_cards(ranks: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """``tops[r]``: the bit set of piles whose free card has rank ``r``."""
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+    return tops
+
+
+@numba.njit(cache=True, _nrt=False)
+def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Take the free card of ``pile`` off it; return its rank."""
+    height = heights[pile] - 1
+    rank = ranks[pile, height]
+    tops[rank] &= ~(1 << pile)
+    heights[pile] = height
+    if height > 0:
+        tops[ranks[pile, height - 1]] |= 1 << pile
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Undo :func:`_take` on ``pile``; return the rank put back."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    rank = ranks[pile, height]
+    tops[rank] |= 1 << pile
+    heights[pile] = height + 1
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _prefetch_children(ranks, heights, key, table, moves, row, count):
+    """Start loading the table slots of the positions the moves in ``moves[row]`` lead to."""
+    for index in range(count):
+        pile = moves[row, index]
+        rank = ranks[pile, heights[pile] - 1]
+        child = key - (1 << (2 * pile))
+        hashset.prefetch(table, (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT))
+
+
+@numba.njit(cache=True, _nrt=False)
+def _drop_searched(ranks, heights, key, table, moves, slots, row, count):
+    """Keep in ``moves[row]`` the moves whose positions are not in the table ``table``,
+    and in ``slots[row]`` where each would be stored once searched in full.
+
+    All of a position's children are looked up together, so the memory
+    loads overlap; no child can join the table while its siblings are
+    searched (their positions all lack a card the child still has).
+    """
+    kept = 0
+    for index in range(count):
+        pile = moves[row, index]
+        rank = ranks[pile, heights[pile] - 1]
+        child = key - (1 << (2 * pile))
+        child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+        slot = hashset.probe(table, child)
+        if slot >= 0:
+            moves[row, kept] = pile
+            slots[row, kept] = slot
+            kept += 1
+    return kept
