@@ -90,7 +90,6 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
             counts[ranks[pile, level]] += 1
         remaining += heights[pile]
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
-    slots = np.full((remaining + 1, NUM_PILES), -1, dtype=np.int64)  # where a child would be stored
     home = np.full(remaining + 1, -1, dtype=np.int64)  # where the position at each depth would be stored
     home_size = np.zeros(remaining + 1, dtype=np.int64)  # table size when that slot was found
     move_count = np.zeros(remaining + 1, dtype=np.int64)
@@ -118,7 +117,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks, bottom_ranks])  # _DEPTH .. _BOTTOM_RANKS
     while True:
         status = _descend(
-            ranks, heights, tops, counts, bottoms, moves, slots, home, home_size, move_count, next_move,
+            ranks, heights, tops, counts, bottoms, moves, home, home_size, move_count, next_move,
             keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
         if status != _GROW:
@@ -130,7 +129,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
 
 @numba.njit(cache=True)
 def _descend(
-    ranks, heights, tops, counts, bottoms, moves, slots, home, home_size, move_count, next_move,
+    ranks, heights, tops, counts, bottoms, moves, home, home_size, move_count, next_move,
     keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
     """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
@@ -141,8 +140,17 @@ def _descend(
     while not hashset.full(table, stored):
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
-            child_home = slots[depth, next_move[depth]]
             next_move[depth] += 1
+            child = _child_key(ranks, heights, keys[depth], pile)
+            child_home = -1
+            if remaining - depth - 1 > _UNSTORED:
+                if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
+                    hashset.prefetch(
+                        table, _child_key(ranks, heights, keys[depth], moves[depth, next_move[depth]])
+                    )
+                child_home = hashset.probe(table, child)
+                if child_home < 0:
+                    continue  # searched in full before, by another order of the same moves
             rank = _take(ranks, heights, tops, pile)
             counts[rank] -= 1
             counts_code -= _POWERS_OF_5[rank]
@@ -150,8 +158,6 @@ def _descend(
                 bottoms[rank] -= 1
                 if bottoms[rank] == 0:
                     bottom_ranks &= ~(1 << rank)
-            child = keys[depth] - (1 << (2 * pile))
-            child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
             path[depth] = pile
             nodes += 1
             deepest = max(deepest, depth + 1)
@@ -163,22 +169,18 @@ def _descend(
                 break
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
             found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
-            tracked = remaining - depth - 2 > _UNSTORED
-            if tracked:
-                _prefetch_children(ranks, heights, child, table, moves, depth + 1, found)
             if found > 0 and not _lost(
                 counts, rank, counts_code, bottom_ranks, spare, flags, memo_keys, memo
             ):
-                if tracked:
-                    found = _drop_searched(ranks, heights, child, table, moves, slots, depth + 1, found)
-                if found > 0:
-                    depth += 1
-                    home[depth] = child_home
-                    home_size[depth] = table.shape[0]
-                    keys[depth] = child
-                    move_count[depth] = found
-                    next_move[depth] = 0
-                    continue
+                depth += 1
+                home[depth] = child_home
+                home_size[depth] = table.shape[0]
+                keys[depth] = child
+                move_count[depth] = found
+                next_move[depth] = 0
+                if remaining - depth - 1 > _UNSTORED:
+                    hashset.prefetch(table, _child_key(ranks, heights, child, moves[depth, 0]))
+                continue
             if heights[pile] == 0:
                 bottoms[rank] += 1
                 bottom_ranks |= 1 << rank
@@ -420,33 +422,8 @@ def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: in
 
 
 @numba.njit(cache=True, _nrt=False)
-def _prefetch_children(ranks, heights, key, table, moves, row, count):
-    """Start loading the table slots of the positions the moves in ``moves[row]`` lead to."""
-    for index in range(count):
-        pile = moves[row, index]
-        rank = ranks[pile, heights[pile] - 1]
-        child = key - (1 << (2 * pile))
-        hashset.prefetch(table, (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT))
-
-
-@numba.njit(cache=True, _nrt=False)
-def _drop_searched(ranks, heights, key, table, moves, slots, row, count):
-    """Keep in ``moves[row]`` the moves whose positions are not in the table ``table``,
-    and in ``slots[row]`` where each would be stored once searched in full.
-
-    All of a position's children are looked up together, so the memory
-    loads overlap; no child can join the table while its siblings are
-    searched (their positions all lack a card the child still has).
-    """
-    kept = 0
-    for index in range(count):
-        pile = moves[row, index]
-        rank = ranks[pile, heights[pile] - 1]
-        child = key - (1 << (2 * pile))
-        child = (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
-        slot = hashset.probe(table, child)
-        if slot >= 0:
-            moves[row, kept] = pile
-            slots[row, kept] = slot
-            kept += 1
-    return kept
+def _child_key(ranks: np.ndarray, heights: np.ndarray, key: int, pile: int) -> int:
+    """The packed position after playing the free card of ``pile`` from position ``key``."""
+    rank = ranks[pile, heights[pile] - 1]
+    child = key - (1 << (2 * pile))
+    return (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
