@@ -1,7 +1,7 @@
 """Solver benchmark: `make bench`.
 
 Solves a fixed set (2,000 seeded deals of BENCH_SEED plus the hardest deals
-found so far, tests/data/hardest.txt) in one process and reports seconds per
+found so far, tests/data/hardest.csv) in one process and reports seconds per
 deal (mean, median, p99, max), nodes, and peak memory; then deals per second
 through joblib with 1 and 2 jobs; then the win rate over 10,000 seeded deals
 with its 95 % Wilson interval next to the published 86.94 %. Prints a
@@ -10,7 +10,9 @@ Markdown table for the README and writes output/bench/solver.json.
 
 from __future__ import annotations
 
+import csv
 import json
+import os
 import platform
 import resource
 import statistics
@@ -20,7 +22,6 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.deal import read_boards
 from pipeline.dealing import seeded_deal
 from pipeline.runner import solve_deals
 from pipeline.solver import solve
@@ -45,14 +46,13 @@ def machine() -> str:
                 break
     except OSError:
         pass
-    import os
-
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
 def main() -> None:
     deals = [seeded_deal(BENCH_SEED, index) for index in range(BENCH_DEALS)]
-    hardest = read_boards(ROOT / "tests" / "data" / "hardest.txt")
+    with (ROOT / "tests" / "data" / "hardest.csv").open(newline="") as rows:
+        hardest = [seeded_deal(int(row["seed"]), int(row["index"])) for row in csv.DictReader(rows)]
     solve(deals[0])  # compile (or load the compiled cache) outside the clock
 
     seconds, nodes, verdicts = [], [], []
@@ -106,7 +106,7 @@ def main() -> None:
 
     print(f"Machine: {figures['machine']}")
     print(
-        f"Set: {BENCH_DEALS} deals of seed {BENCH_SEED} + {len(hardest)} hardest found (tests/data/hardest.txt)"
+        f"Set: {BENCH_DEALS} deals of seed {BENCH_SEED} + {len(hardest)} hardest found (tests/data/hardest.csv)"
     )
     print()
     print("| measure | value |")
