@@ -14,10 +14,6 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
 _MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX_2 = np.uint64(0x94D049BB133111EB)
@@ -40,68 +36,6 @@ def new_table(capacity: int) -> np.ndarray:
     while size < capacity:
         size *= 2
     return np.zeros(size, dtype=np.int64)
-
-
-@numba.njit(cache=True, _nrt=False)
-def contains(table: np.ndarray, key: int) -> bool:
-    """Whether ``key`` is in ``table``."""
-    mask = table.shape[0] - 1
-    slot = _slot(key, mask)
-    stored = key + 1
-    while True:
-        value = table[slot]
-        if value == stored:
-            return True
-        if value == 0:
-            return False
-        slot = (slot + 1) & mask
-
-
-@numba.njit(cache=True, _nrt=False)
-def add(table: np.ndarray, key: int) -> bool:
-    """Put ``key`` in ``table`` in place (never regrows it); True when it was not there."""
-    mask = table.shape[0] - 1
-    slot = _slot(key, mask)
-    stored = key + 1
-    while True:
-        value = table[slot]
-        if value == stored:
-            return False
-        if value == 0:
-            table[slot] = stored
-            return True
-        slot = (slot + 1) & mask
-
-
-@numba.njit(cache=True)
-def grown(table: np.ndarray) -> np.ndarray:
-    """A table twice the size holding the same keys."""
-    bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
-    for value in table:
-        if value != 0:
-            add(bigger, value - 1)
-    return bigger
-
-
-@numba.njit(cache=True, _nrt=False)
-def full(table: np.ndarray, count: int) -> bool:
-    """Whether a table holding ``count`` keys is more than half full (time to regrow it)."""
-    return 2 * count > table.shape[0]
-
-
-@numba.njit(cache=True)
-def insert(table: np.ndarray, count: int, key: int) -> tuple[np.ndarray, int]:
-    """Add ``key``; returns the (possibly regrown) table and the new key count.
-
-    Convenient outside hot loops; there, :func:`add`, :func:`full` and
-    :func:`grown` keep the table variable from being rebound on every call
-    (each rebinding costs atomic reference counting).
-    """
-    if full(table, count + 1):
-        table = grown(table)
-    if add(table, key):
-        count += 1
-    return table, count
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -135,27 +69,48 @@ def store(table: np.ndarray, slot: int, key: int) -> None:
     table[slot] = key + 1
 
 
-@intrinsic
-def _prefetch(typingctx, array, index):
-    """LLVM's prefetch of ``array[index]`` into every cache level (a hint; no effect on results)."""
-    signature = types.void(array, index)
-
-    def codegen(context, builder, signature, args):
-        array_type = signature.args[0]
-        view = context.make_array(array_type)(context, builder, args[0])
-        pointer = cgutils.get_item_pointer(context, builder, array_type, view, [args[1]], wraparound=False)
-        byte_pointer = ir.IntType(8).as_pointer()
-        int32 = ir.IntType(32)
-        function_type = ir.FunctionType(ir.VoidType(), [byte_pointer, int32, int32, int32])
-        function = cgutils.get_or_insert_function(builder.module, function_type, "llvm.prefetch.p0")
-        read, keep, data = ir.Constant(int32, 0), ir.Constant(int32, 3), ir.Constant(int32, 1)
-        builder.call(function, [builder.bitcast(pointer, byte_pointer), read, keep, data])
-        return context.get_dummy_value()
-
-    return signature, codegen
+@numba.njit(cache=True, _nrt=False)
+def contains(table: np.ndarray, key: int) -> bool:
+    """Whether ``key`` is in ``table``."""
+    return probe(table, key) < 0
 
 
 @numba.njit(cache=True, _nrt=False)
-def prefetch(table: np.ndarray, key: int) -> None:
-    """Start loading the slot where a probe for ``key`` begins, so a later probe finds it cached."""
-    _prefetch(table, _slot(key, table.shape[0] - 1))
+def add(table: np.ndarray, key: int) -> bool:
+    """Put ``key`` in ``table`` in place (never regrows it); True when it was not there."""
+    slot = probe(table, key)
+    if slot < 0:
+        return False
+    store(table, slot, key)
+    return True
+
+
+@numba.njit(cache=True, _nrt=False)
+def full(table: np.ndarray, count: int) -> bool:
+    """Whether a table holding ``count`` keys is more than half full (time to regrow it)."""
+    return 2 * count > table.shape[0]
+
+
+@numba.njit(cache=True)
+def grown(table: np.ndarray) -> np.ndarray:
+    """A table twice the size holding the same keys."""
+    bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
+    for value in table:
+        if value != 0:
+            add(bigger, value - 1)
+    return bigger
+
+
+@numba.njit(cache=True)
+def insert(table: np.ndarray, count: int, key: int) -> tuple[np.ndarray, int]:
+    """Add ``key``; returns the (possibly regrown) table and the new key count.
+
+    Convenient outside hot loops; there, :func:`add`, :func:`full` and
+    :func:`grown` keep the table variable from being rebound on every call
+    (each rebinding costs atomic reference counting).
+    """
+    if full(table, count + 1):
+        table = grown(table)
+    if add(table, key):
+        count += 1
+    return table, count

@@ -6,10 +6,10 @@ fewer, it serves the longest-play question for lost deals.
 
 A position packs into one int: two bits of height for each of the 17 piles
 (bits ``2p, 2p+1``) and the foundation rank above them (bits 34..37); suits
-never matter. A table holds the positions already searched in full without
-reaching the target, so each is searched once. Positions with at most
-``_UNSTORED`` cards left are not stored: they are cheaper to search again
-than to look up.
+never matter. A transposition table remembers positions already searched in
+full without reaching the target, so they are seldom searched twice.
+Positions with at most ``_UNSTORED`` cards left are not stored: they are
+cheaper to search again than to look up.
 
 **Same-rank dominance** (:func:`_moves`). Let ``a`` and ``b`` be free cards of
 the same rank in different piles, where ``a`` is the last card of its pile.
@@ -31,10 +31,11 @@ spares, and with one spare card the rest must make an Euler walk.
 
 Speed notes, each measured (``make bench``): the helpers are compiled with
 ``_nrt=False`` and the loop never rebinds an array, because Numba's atomic
-reference counts on array arguments otherwise took 40 % of the time; all
-children of a position are looked up in the table together, after a
-prefetch, so their memory loads overlap; a position proved to miss the
-target is stored into the slot its lookup found, without a second probe.
+reference counts on array arguments otherwise took 40 % of the time; the
+table of searched positions is a small lossy cache
+(:mod:`pipeline.transpositions`), since a main-memory load per position cost
+more than searching forgotten positions again; and a child's slot is
+fetched while its elder sibling is searched.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline import hashset
+from pipeline import transpositions
 from pipeline.deal import NUM_PILES
 from pipeline.prunes import NUM_RANKS, euler_walkable, ranks_reachable, reachable_cards
 
@@ -52,7 +53,7 @@ USE_DOMINANCE = 4
 ALL_REDUCTIONS = USE_REACHABILITY | USE_EULER | USE_DOMINANCE
 
 REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
-_GROW = 2  # the table is full: regrow it and carry on
+_GROW = 2  # the table should double: double it and carry on
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _END_RANKS, _BOTTOM_RANKS = range(7)
 _FOUNDATION_SHIFT = 2 * NUM_PILES
 _UNSTORED = 10
@@ -70,14 +71,14 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     ``path`` holds the piles played), MISSED, or OUT_OF_BUDGET after
     ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
 
-    ``table`` (from ``hashset.new_table``; the one returned may be a regrown
+    ``table`` (from ``transpositions.new_table``; the one returned may be a doubled
     copy) holds positions searched in full without reaching a target. Those
     cannot reach a higher target either, so one table may serve searches for
     the same start with rising targets.
 
     The loop itself is :func:`_descend`, which never rebinds an array: when
-    the table fills up it returns, the table is regrown here, and it carries
-    on from the state kept in the arrays.
+    the table should double it returns, the table is doubled here, and it
+    carries on from the state kept in the arrays.
     """
     heights = start_heights.copy()
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
@@ -90,8 +91,6 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
             counts[ranks[pile, level]] += 1
         remaining += heights[pile]
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
-    home = np.full(remaining + 1, -1, dtype=np.int64)  # where the position at each depth would be stored
-    home_size = np.zeros(remaining + 1, dtype=np.int64)  # table size when that slot was found
     move_count = np.zeros(remaining + 1, dtype=np.int64)
     next_move = np.zeros(remaining + 1, dtype=np.int64)
     keys = np.zeros(remaining + 1, dtype=np.int64)
@@ -117,19 +116,19 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks, bottom_ranks])  # _DEPTH .. _BOTTOM_RANKS
     while True:
         status = _descend(
-            ranks, heights, tops, counts, bottoms, moves, home, home_size, move_count, next_move,
+            ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
             keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
         if status != _GROW:
             break
-        table = hashset.grown(table)
+        table = transpositions.doubled(table)
     nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
     return status, nodes, deepest, path[:target] if status == REACHED else path[:0], table
 
 
 @numba.njit(cache=True)
 def _descend(
-    ranks, heights, tops, counts, bottoms, moves, home, home_size, move_count, next_move,
+    ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
     keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
     """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
@@ -137,19 +136,17 @@ def _descend(
     stored, counts_code, bottom_ranks = scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
     spare = remaining - target
     status = _GROW
-    while not hashset.full(table, stored):
+    while not transpositions.outgrown(table, stored):
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
             next_move[depth] += 1
             child = _child_key(ranks, heights, keys[depth], pile)
-            child_home = -1
             if remaining - depth - 1 > _UNSTORED:
                 if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
-                    hashset.prefetch(
+                    transpositions.prefetch(
                         table, _child_key(ranks, heights, keys[depth], moves[depth, next_move[depth]])
                     )
-                child_home = hashset.probe(table, child)
-                if child_home < 0:
+                if transpositions.recalls(table, child):
                     continue  # searched in full before, by another order of the same moves
             rank = _take(ranks, heights, tops, pile)
             counts[rank] -= 1
@@ -173,13 +170,11 @@ def _descend(
                 counts, rank, counts_code, bottom_ranks, spare, flags, memo_keys, memo
             ):
                 depth += 1
-                home[depth] = child_home
-                home_size[depth] = table.shape[0]
                 keys[depth] = child
                 move_count[depth] = found
                 next_move[depth] = 0
                 if remaining - depth - 1 > _UNSTORED:
-                    hashset.prefetch(table, _child_key(ranks, heights, child, moves[depth, 0]))
+                    transpositions.prefetch(table, _child_key(ranks, heights, child, moves[depth, 0]))
                 continue
             if heights[pile] == 0:
                 bottoms[rank] += 1
@@ -189,11 +184,8 @@ def _descend(
             counts_code += _POWERS_OF_5[rank]
         else:
             if remaining - depth > _UNSTORED:
-                if home[depth] >= 0 and home_size[depth] == table.shape[0]:
-                    hashset.store(table, home[depth], keys[depth])
-                    stored += 1
-                elif hashset.add(table, keys[depth]):
-                    stored += 1
+                transpositions.remember(table, keys[depth])
+                stored += 1
             if depth == 0:
                 status = MISSED
                 break
@@ -248,14 +240,18 @@ def _hopeless(
         return True  # the Euler walk condition implies reachability
     if flags & USE_EULER:
         code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
-        slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
-        if memo_keys[slot] == code:
-            return memo[slot]
-        lost = not euler_walkable(counts, foundation, end_ranks)
-        memo_keys[slot] = code
-        memo[slot] = lost
-        return lost
+        slot = _memo_slot(memo_keys, code)
+        if memo_keys[slot] != code:
+            memo_keys[slot] = code
+            memo[slot] = not euler_walkable(counts, foundation, end_ranks)
+        return memo[slot]
     return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def _memo_slot(memo_keys: np.ndarray, code: int) -> int:
+    """Where the answer for ``code`` lives in a direct-mapped memo (it holds it if ``memo_keys`` says so)."""
+    return ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -286,7 +282,7 @@ def _may_leave_at_most(
     if spare >= 2:
         return True
     code = (code * 2 + spare) << NUM_RANKS | (bottom_ranks if spare == 1 else 0)
-    slot = ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+    slot = _memo_slot(memo_keys, code)
     if memo_keys[slot] == code:
         return memo[slot]
     possible = euler_walkable(counts, foundation)

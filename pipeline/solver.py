@@ -34,7 +34,6 @@ import numpy as np
 
 from pipeline.cards import rank_of
 from pipeline.deal import Deal
-from pipeline.hashset import new_table
 from pipeline.rules import WINNING_LENGTH, Position, replay
 from pipeline.search import (
     MISSED,
@@ -45,10 +44,10 @@ from pipeline.search import (
     USE_REACHABILITY,
     search,
 )
+from pipeline.transpositions import new_table
 from pipeline.verdicts import SolveResult, Verdict
 
 DEFAULT_MAX_NODES = 50_000_000
-_TABLE = 1 << 12  # first size of a search's table; it grows as needed
 
 
 @dataclass(frozen=True)
@@ -86,9 +85,7 @@ def solve(
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(position.heights, dtype=np.int64)
     foundation, flags, left = position.foundation_rank, options.flags, sum(position.heights)
-    status, nodes, deepest, path, _ = search(
-        ranks, heights, foundation, left, max_nodes, flags, new_table(_TABLE)
-    )
+    status, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
     base = position.cards_played
     if status == REACHED:
         solution = tuple(int(pile) for pile in path)
@@ -110,7 +107,7 @@ def _longest_play(
     of positions that missed, which stay missed for any higher target. All
     cards but one is the most there can be, a win having been refuted.
     """
-    nodes, table = 0, new_table(_TABLE)
+    nodes, table = 0, new_table()
     for target in range(known + 1, int(heights.sum())):
         status, searched, _, _, table = search(
             ranks, heights, foundation, target, max_nodes - nodes, flags, table

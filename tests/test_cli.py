@@ -22,27 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129
 MAX_NODES = "20000"  # small enough that some deals of SEED come back unknown
 
-# PySol FC Black Hole deal 1, as PySol FC shows it (right-most card free).
-PYSOL_DEAL_1 = """\
-Foundations: AS
-JD KS TH
-2D 9D 8H
-9H QD 2C
-JC JS JH
-5D AH 7D
-7H 3C 6D
-7C 4C 8S
-5H 5C 8D
-KD TS QS
-KC QH 6C
-9S 4H 3D
-5S AC 8C
-AD 4D TC
-QC 7S 6S
-KH 3S 9C
-3H TD 2H
-2S 4S 6H
-"""
+PYSOL_DEAL_1 = EXAMPLE_BOARD  # PySol FC Black Hole deal 1, as PySol FC shows it (right-most card free)
 
 
 def invoke(*args: str, input: str | None = None):
