@@ -27,6 +27,7 @@ is left unknown (None) rather than guessed.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
@@ -80,6 +81,7 @@ def solve(
     bounds the positions searched for the verdict, and again for the
     longest play of a lost deal.
     """
+    _compile_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
@@ -96,6 +98,12 @@ def solve(
     longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
     most = None if longest is None else base + longest
     return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
+
+
+@functools.cache
+def _compile_search() -> None:
+    """Compile the search (or load it from Numba's cache) once per process, before any clock starts."""
+    search(np.zeros((17, 3), dtype=np.int64), np.zeros(17, dtype=np.int64), 0, 0, 1, 0, new_table())
 
 
 def _longest_play(
