@@ -50,11 +50,10 @@ from pipeline.prunes import NUM_RANKS, euler_walkable, ranks_reachable, reachabl
 USE_REACHABILITY = 1
 USE_EULER = 2
 USE_DOMINANCE = 4
-ALL_REDUCTIONS = USE_REACHABILITY | USE_EULER | USE_DOMINANCE
 
 REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
 _GROW = 2  # the table should double: double it and carry on
-_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _END_RANKS, _BOTTOM_RANKS = range(7)
+_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
 _FOUNDATION_SHIFT = 2 * NUM_PILES
 _UNSTORED = 10
 _MEMO_SIZE = 1 << 15
@@ -113,7 +112,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     stored = 0
     for value in table:
         stored += value != 0
-    scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks, bottom_ranks])  # _DEPTH .. _BOTTOM_RANKS
+    scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks])
     while True:
         status = _descend(
             ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
