@@ -40,11 +40,7 @@ def new_table(capacity: int) -> np.ndarray:
 
 @numba.njit(cache=True, _nrt=False)
 def probe(table: np.ndarray, key: int) -> int:
-    """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it.
-
-    The slot stays a valid home for ``key`` for as long as the table is not
-    regrown: slots only ever fill, so the probe chain up to it stays unbroken.
-    """
+    """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it."""
     mask = table.shape[0] - 1
     slot = _slot(key, mask)
     stored = key + 1
@@ -55,18 +51,6 @@ def probe(table: np.ndarray, key: int) -> int:
         if value == 0:
             return slot
         slot = (slot + 1) & mask
-
-
-@numba.njit(cache=True, _nrt=False)
-def store(table: np.ndarray, slot: int, key: int) -> None:
-    """Put ``key`` at ``slot``, found by :func:`probe` on this same table, without reading it first.
-
-    If another key took the slot meanwhile it is overwritten: for a table of
-    positions known to be lost that only forgets one (it will be searched
-    again), and every chain stays unbroken. The caller counts the key and
-    regrows the table when :func:`full`.
-    """
-    table[slot] = key + 1
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -81,14 +65,8 @@ def add(table: np.ndarray, key: int) -> bool:
     slot = probe(table, key)
     if slot < 0:
         return False
-    store(table, slot, key)
+    table[slot] = key + 1
     return True
-
-
-@numba.njit(cache=True, _nrt=False)
-def full(table: np.ndarray, count: int) -> bool:
-    """Whether a table holding ``count`` keys is more than half full (time to regrow it)."""
-    return 2 * count > table.shape[0]
 
 
 @numba.njit(cache=True)
@@ -105,11 +83,9 @@ def grown(table: np.ndarray) -> np.ndarray:
 def insert(table: np.ndarray, count: int, key: int) -> tuple[np.ndarray, int]:
     """Add ``key``; returns the (possibly regrown) table and the new key count.
 
-    Convenient outside hot loops; there, :func:`add`, :func:`full` and
-    :func:`grown` keep the table variable from being rebound on every call
-    (each rebinding costs atomic reference counting).
+    The table is kept at most half full.
     """
-    if full(table, count + 1):
+    if 2 * (count + 1) > table.shape[0]:
         table = grown(table)
     if add(table, key):
         count += 1
