@@ -93,6 +93,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     move_count = np.zeros(remaining + 1, dtype=np.int64)
     next_move = np.zeros(remaining + 1, dtype=np.int64)
     keys = np.zeros(remaining + 1, dtype=np.int64)
+    entered = np.zeros(remaining + 1, dtype=np.int64)  # nodes when the position at each depth was entered
     path = np.zeros(remaining + 1, dtype=np.int64)
     memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
     memo = np.zeros(_MEMO_SIZE, dtype=np.bool_)
@@ -116,7 +117,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     while True:
         status = _descend(
             ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
-            keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
+            keys, entered, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
         if status != _GROW:
             break
@@ -128,7 +129,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
 @numba.njit(cache=True)
 def _descend(
     ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
-    keys, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
+    keys, entered, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
     """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
     depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
@@ -170,6 +171,7 @@ def _descend(
             ):
                 depth += 1
                 keys[depth] = child
+                entered[depth] = nodes
                 move_count[depth] = found
                 next_move[depth] = 0
                 if remaining - depth - 1 > _UNSTORED:
@@ -183,7 +185,7 @@ def _descend(
             counts_code += _POWERS_OF_5[rank]
         else:
             if remaining - depth > _UNSTORED:
-                transpositions.remember(table, keys[depth])
+                transpositions.remember(table, keys[depth], _bits(nodes - entered[depth]))
                 stored += 1
             if depth == 0:
                 status = MISSED
@@ -414,6 +416,16 @@ def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: in
     tops[rank] |= 1 << pile
     heights[pile] = height + 1
     return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _bits(count: int) -> int:
+    """How many bits ``count`` needs: a cost scale that fits the table's weights."""
+    bits = 0
+    while count > 0:
+        count >>= 1
+        bits += 1
+    return bits
 
 
 @numba.njit(cache=True, _nrt=False)
