@@ -165,10 +165,10 @@ def _descend(
                 status = OUT_OF_BUDGET
                 break
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
-            found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
-            if found > 0 and not _lost(
-                counts, rank, counts_code, bottom_ranks, spare, flags, memo_keys, memo
-            ):
+            found = 0
+            if not _lost(counts, rank, counts_code, bottom_ranks, spare, flags, memo_keys, memo):
+                found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
+            if found > 0:
                 depth += 1
                 keys[depth] = child
                 entered[depth] = nodes
