@@ -20,8 +20,8 @@ _MIX_2 = np.uint64(0x94D049BB133111EB)
 
 
 @numba.njit(cache=True, _nrt=False)
-def _slot(key: int, mask: int) -> int:
-    """SplitMix64's finaliser: every key bit reaches every slot bit (packed positions are very regular)."""
+def slot_for(key: int, mask: int) -> int:
+    """The slot of ``key`` in a table of ``mask + 1`` slots, by SplitMix64's finaliser (every key bit counts)."""
     mixed = np.uint64(key)
     mixed = (mixed ^ (mixed >> np.uint64(30))) * _MIX_1
     mixed = (mixed ^ (mixed >> np.uint64(27))) * _MIX_2
@@ -42,7 +42,7 @@ def new_table(capacity: int) -> np.ndarray:
 def probe(table: np.ndarray, key: int) -> int:
     """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it."""
     mask = table.shape[0] - 1
-    slot = _slot(key, mask)
+    slot = slot_for(key, mask)
     stored = key + 1
     while True:
         value = table[slot]

@@ -205,17 +205,27 @@ def _descend(
 
 @numba.njit(cache=True, _nrt=False)
 def _lost(counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo) -> bool:
-    """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards."""
+    """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards.
+
+    A win (no spare card) needs the Euler walk condition (:func:`_hopeless`).
+    Otherwise cards in ranks that cannot be reached are never played, so they
+    must not outnumber the spares; with one spare card the others must make
+    an Euler walk (:func:`_one_spare_walkable`).
+    """
     if spare == 0:
         return _hopeless(counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo)
-    if flags & USE_EULER:
-        return not _may_leave_at_most(counts, foundation, spare, bottom_ranks, memo_keys, memo)
-    if flags & USE_REACHABILITY:
-        total = 0
-        for rank in range(NUM_RANKS):
-            total += counts[rank]
-        return total - reachable_cards(counts, foundation) > spare
-    return False
+    if not flags & (USE_REACHABILITY | USE_EULER):
+        return False
+    total = 0
+    for rank in range(NUM_RANKS):
+        total += counts[rank]
+    if total - reachable_cards(counts, foundation) > spare:
+        return True
+    return (
+        spare == 1
+        and flags & USE_EULER
+        and not _one_spare_walkable(counts, foundation, counts_code, bottom_ranks, memo_keys, memo)
+    )
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -256,45 +266,32 @@ def _memo_slot(memo_keys: np.ndarray, code: int) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _may_leave_at_most(
+def _one_spare_walkable(
     counts: np.ndarray,
     foundation: int,
-    spare: int,
+    counts_code: int,
     bottom_ranks: int,
     memo_keys: np.ndarray,
     memo: np.ndarray,
 ) -> bool:
-    """Whether a line from here might leave at most ``spare`` cards unplayed (a necessary condition).
+    """Whether all cards left but at most one might make one Euler walk from ``foundation``.
 
-    Cards in ranks that cannot be reached are never played; with no card to
-    spare every card must lie on one Euler walk; with one to spare the walk
-    may skip one card, and that card is the bottom card of its pile (one
-    higher up would keep those under it too), so its rank is in
-    ``bottom_ranks``. Answers for up to one spare card are memoised like
-    :func:`_hopeless`'s.
+    The card left out is the bottom card of its pile (one higher up would
+    keep those under it too), so its rank is in ``bottom_ranks``. Answers are
+    memoised like :func:`_hopeless`'s.
     """
-    total = 0
-    code = foundation
-    for rank in range(NUM_RANKS):
-        total += counts[rank]
-        code = code * 5 + counts[rank]
-    if total - reachable_cards(counts, foundation) > spare:
-        return False
-    if spare >= 2:
-        return True
-    code = (code * 2 + spare) << NUM_RANKS | (bottom_ranks if spare == 1 else 0)
+    code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
     slot = _memo_slot(memo_keys, code)
     if memo_keys[slot] == code:
         return memo[slot]
     possible = euler_walkable(counts, foundation)
-    if not possible and spare == 1:
-        for rank in range(NUM_RANKS):
-            if (bottom_ranks >> rank) & 1 and counts[rank] > 0:
-                counts[rank] -= 1
-                possible = euler_walkable(counts, foundation)
-                counts[rank] += 1
-                if possible:
-                    break
+    for rank in range(NUM_RANKS):
+        if possible:
+            break
+        if (bottom_ranks >> rank) & 1 and counts[rank] > 0:
+            counts[rank] -= 1
+            possible = euler_walkable(counts, foundation)
+            counts[rank] += 1
     memo_keys[slot] = code
     memo[slot] = possible
     return possible

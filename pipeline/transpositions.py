@@ -29,7 +29,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from pipeline.hashset import _slot
+from pipeline.hashset import slot_for
 
 FIRST_SLOTS = 1 << 12
 MAX_SLOTS = 1 << 20
@@ -46,7 +46,7 @@ def new_table() -> np.ndarray:
 @numba.njit(cache=True, _nrt=False)
 def recalls(table: np.ndarray, key: int) -> bool:
     """Whether ``key`` (a non-negative int below 2**40) is remembered."""
-    pair = _slot(key, table.shape[0] - 1) & ~1
+    pair = slot_for(key, table.shape[0] - 1) & ~1
     stored = key + 1
     return (table[pair] & _KEY_BITS) == stored or (table[pair + 1] & _KEY_BITS) == stored
 
@@ -58,7 +58,7 @@ def remember(table: np.ndarray, key: int, weight: int) -> None:
     Its pair of slots keeps the dearest key seen in the first slot and the
     newest in the second, so a costly result is not pushed out by cheap ones.
     """
-    pair = _slot(key, table.shape[0] - 1) & ~1
+    pair = slot_for(key, table.shape[0] - 1) & ~1
     entry = (key + 1) | (weight << _WEIGHT_SHIFT)
     first = table[pair]
     if (first & _KEY_BITS) == key + 1:
@@ -109,4 +109,4 @@ def _prefetch(typingctx, array, index):
 @numba.njit(cache=True, _nrt=False)
 def prefetch(table: np.ndarray, key: int) -> None:
     """Start loading the slot of ``key``, so that a later lookup finds it in the cache."""
-    _prefetch(table, _slot(key, table.shape[0] - 1))
+    _prefetch(table, slot_for(key, table.shape[0] - 1))

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.hashset import _slot
+from pipeline.hashset import slot_for
 from pipeline.transpositions import FIRST_SLOTS, MAX_SLOTS, doubled, new_table, outgrown, recalls, remember
 
 KEYS = st.integers(0, 2**38 - 1)
@@ -36,8 +36,8 @@ def test_the_newest_key_is_recalled_and_it_forgets_at_most_two_a_pair():
 def _same_pair(count):
     """``count`` keys that share one pair of slots in a new table."""
     mask = FIRST_SLOTS - 1
-    pair = _slot(0, mask) & ~1
-    return [key for key in range(200_000) if _slot(key, mask) & ~1 == pair][:count]
+    pair = slot_for(0, mask) & ~1
+    return [key for key in range(200_000) if slot_for(key, mask) & ~1 == pair][:count]
 
 
 def test_a_costly_result_outlives_cheap_newer_ones():
@@ -50,7 +50,7 @@ def test_a_costly_result_outlives_cheap_newer_ones():
     assert recalls(table, cheap[-1]) and not recalls(table, cheap[0])
 
 
-def test_a_costlier_result_takes_the_first_slot():
+def test_a_costlier_result_takes_the_firstslot_for():
     table = new_table()
     first, second, third = _same_pair(3)
     remember(table, first, 5)
