@@ -115,8 +115,8 @@ def _longest_play(
     of positions that missed, which stay missed for any higher target. All
     cards but one is the most there can be, a win having been refuted.
     """
-    nodes, table = 0, new_table()
-    for target in range(known + 1, int(heights.sum())):
+    nodes, table, left = 0, new_table(), int(heights.sum())
+    for target in range(known + 1, left):
         status, searched, _, _, table = search(
             ranks, heights, foundation, target, max_nodes - nodes, flags, table
         )
@@ -125,4 +125,4 @@ def _longest_play(
             return target - 1, nodes
         if status == OUT_OF_BUDGET:
             return None, nodes
-    return int(heights.sum()) - 1, nodes
+    return left - 1, nodes
