@@ -54,7 +54,7 @@ USE_DOMINANCE = 4
 REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
 _GROW = 2  # the table should double: double it and carry on
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
-_FOUNDATION_SHIFT = 2 * NUM_PILES
+_FOUNDATION_SHIFT = 51  # above every layout number (see _layout_weights)
 _UNSTORED = 10
 _MEMO_SIZE = 1 << 15
 _POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
@@ -107,7 +107,14 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     spare = remaining - target
     if _lost(counts, start_foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo):
         return MISSED, 1, 0, path[:0], table
-    keys[0] = _pack(heights, start_foundation)
+    weights = _layout_weights(ranks)
+    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)  # what playing from a pile of that height adds to the key
+    layout = 0
+    for pile in range(NUM_PILES):
+        layout += weights[pile, heights[pile]]
+        for height in range(1, 4):
+            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
+    keys[0] = layout | start_foundation << _FOUNDATION_SHIFT
     tops = _free_cards(ranks, heights)
     move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
     stored = 0
@@ -116,7 +123,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks])
     while True:
         status = _descend(
-            ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
+            ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
             keys, entered, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
         if status != _GROW:
@@ -128,7 +135,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
 
 @numba.njit(cache=True)
 def _descend(
-    ranks, heights, tops, counts, bottoms, moves, move_count, next_move,
+    ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
     keys, entered, path, table, memo_keys, memo, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
     """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
@@ -140,11 +147,11 @@ def _descend(
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
             next_move[depth] += 1
-            child = _child_key(ranks, heights, keys[depth], pile)
+            child = _child_key(ranks, steps, heights, keys[depth], pile)
             if remaining - depth - 1 > _UNSTORED:
                 if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
                     transpositions.prefetch(
-                        table, _child_key(ranks, heights, keys[depth], moves[depth, next_move[depth]])
+                        table, _child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]])
                     )
                 if transpositions.recalls(table, child):
                     continue  # searched in full before, by another order of the same moves
@@ -175,7 +182,7 @@ def _descend(
                 move_count[depth] = found
                 next_move[depth] = 0
                 if remaining - depth - 1 > _UNSTORED:
-                    transpositions.prefetch(table, _child_key(ranks, heights, child, moves[depth, 0]))
+                    transpositions.prefetch(table, _child_key(ranks, steps, heights, child, moves[depth, 0]))
                 continue
             if heights[pile] == 0:
                 bottoms[rank] += 1
@@ -312,12 +319,45 @@ def _adjacent(a: int, b: int) -> bool:
     return difference == 1 or difference == -1 or difference == 12 or difference == -12
 
 
-@numba.njit(cache=True, _nrt=False)
-def _pack(heights: np.ndarray, foundation: int) -> int:
-    key = foundation << _FOUNDATION_SHIFT
+@numba.njit(cache=True)
+def _layout_weights(ranks: np.ndarray) -> np.ndarray:
+    """``weights[p, h]``: pile ``p``'s share of the layout number when it holds ``h`` cards.
+
+    Piles whose ``h`` bottom cards have the same ranks share a weight, so the
+    layout number (the sum over piles) depends only on the multiset of
+    remaining piles: positions that differ by swapping such piles are one
+    game, and the table sees them as one. The number is exact: each distinct
+    remaining pile ``c``, held by at most ``m_c`` piles at once, is a digit of
+    radix ``m_c + 1``; the radixes multiply to at most 2**51, as
+    ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards.
+    """
+    weights = np.zeros((NUM_PILES, 4), dtype=np.int64)
+    radix = 1
     for pile in range(NUM_PILES):
-        key |= heights[pile] << (2 * pile)
-    return key
+        for height in range(1, ranks.shape[1] + 1):
+            first = pile
+            for other in range(pile):
+                if _same_bottom(ranks, other, pile, height):
+                    first = other
+                    break
+            if first < pile:
+                weights[pile, height] = weights[first, height]
+                continue
+            sharing = 0
+            for other in range(pile, NUM_PILES):
+                sharing += _same_bottom(ranks, other, pile, height)
+            weights[pile, height] = radix
+            radix *= sharing + 1
+    return weights
+
+
+@numba.njit(cache=True, _nrt=False)
+def _same_bottom(ranks: np.ndarray, a: int, b: int, height: int) -> bool:
+    """Whether piles ``a`` and ``b`` have the same ranks in their ``height`` bottom cards."""
+    for level in range(height):
+        if ranks[a, level] != ranks[b, level]:
+            return False
+    return True
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -354,13 +394,10 @@ def _moves(
         for other_index in range(count):
             other = moves[row, other_index]
             other_height = heights[other]
-            if other == pile or ranks[other, other_height - 1] != rank:
+            if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
                 continue
-            if height == 1 and other_height > 1:
-                dominated |= 1 << index  # a last card waits for a same-rank card that frees another
-                break
-            if other < pile and _same_below(ranks, heights, other, pile):
-                dominated |= 1 << index  # the twin pile with the lower number is tried instead
+            if (other_height > height or other < pile) and _ranks_below_start(ranks, heights, pile, other):
+                dominated |= 1 << index  # the other pile can stand in for this one
                 break
     kept = 0
     for index in range(count):
@@ -371,12 +408,11 @@ def _moves(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _same_below(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
-    """Whether piles ``a`` and ``b`` hold the same ranks under their free cards."""
-    if heights[a] != heights[b]:
-        return False
+def _ranks_below_start(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
+    """Whether the ranks under pile ``a``'s free card, read downwards, begin those under ``b``'s."""
+    offset = heights[b] - heights[a]
     for level in range(heights[a] - 1):
-        if ranks[a, level] != ranks[b, level]:
+        if ranks[a, level] != ranks[b, level + offset]:
             return False
     return True
 
@@ -426,8 +462,8 @@ def _bits(count: int) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _child_key(ranks: np.ndarray, heights: np.ndarray, key: int, pile: int) -> int:
-    """The packed position after playing the free card of ``pile`` from position ``key``."""
-    rank = ranks[pile, heights[pile] - 1]
-    child = key - (1 << (2 * pile))
-    return (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
+def _child_key(ranks: np.ndarray, steps: np.ndarray, heights: np.ndarray, key: int, pile: int) -> int:
+    """The key of the position after playing the free card of ``pile`` from position ``key``."""
+    height = heights[pile]
+    layout = (key & ((1 << _FOUNDATION_SHIFT) - 1)) + steps[pile, height]
+    return layout | (ranks[pile, height - 1] << _FOUNDATION_SHIFT)

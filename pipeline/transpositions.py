@@ -33,7 +33,7 @@ from pipeline.hashset import slot_for
 
 FIRST_SLOTS = 1 << 12
 MAX_SLOTS = 1 << 20
-_WEIGHT_SHIFT = 40
+_WEIGHT_SHIFT = 56
 _KEY_BITS = (1 << _WEIGHT_SHIFT) - 1
 
 
@@ -45,7 +45,7 @@ def new_table() -> np.ndarray:
 
 @numba.njit(cache=True, _nrt=False)
 def recalls(table: np.ndarray, key: int) -> bool:
-    """Whether ``key`` (a non-negative int below 2**40) is remembered."""
+    """Whether ``key`` (a non-negative int below 2**55) is remembered."""
     pair = slot_for(key, table.shape[0] - 1) & ~1
     stored = key + 1
     return (table[pair] & _KEY_BITS) == stored or (table[pair + 1] & _KEY_BITS) == stored
@@ -53,7 +53,7 @@ def recalls(table: np.ndarray, key: int) -> bool:
 
 @numba.njit(cache=True, _nrt=False)
 def remember(table: np.ndarray, key: int, weight: int) -> None:
-    """Remember ``key``, whose search took work ``weight`` (0..1023, larger is dearer to redo).
+    """Remember ``key``, whose search took work ``weight`` (0..127, larger is dearer to redo).
 
     Its pair of slots keeps the dearest key seen in the first slot and the
     newest in the second, so a costly result is not pushed out by cheap ones.
