@@ -34,6 +34,18 @@ piles sharpens it for free: the last card played is the last card left, so
 it is the bottom card of its pile, and ``t`` need only range over the ranks of
 the bottom cards of non-empty piles.
 
+**Rank order** (:func:`walk_orders`). Pile order enters through the edge
+counts. Fix an end ``t`` whose ``x`` passes the Euler condition. If some
+edge is never crossed (``x = 0``) the walk lives on a line of ranks, and on
+a line ``x`` is odd exactly on the edges between ``s`` and ``t``. An edge
+crossed exactly once there is crossed on the way to ``t`` and never back,
+so every card of a rank beyond it (seen from ``s``) is played after every
+card of a rank before it. Give each rank the number of such edges between
+``s`` and it, its level; ranks on the far side of ``s`` from ``t`` have
+level 0. A card above another in a pile is played first, so it may not have
+a higher level than the card under it. A win needs an end rank for which
+no pile holds such a pair.
+
 >>> import numpy as np
 >>> counts = np.zeros(13, dtype=np.int64)
 >>> counts[1] = 2            # two 2s left, foundation on an A
@@ -169,5 +181,123 @@ def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RAN
                 connected = False
                 break
         if connected:
+            return True
+    return False
+
+
+MAX_ORDERED_ENDS = 4
+ORDER_WORDS = 3  # a set of rank pairs (a, b): bit 13 * (a % 5) + b of word a // 5
+
+
+@numba.njit(cache=True, _nrt=False)
+def walk_orders(
+    counts: np.ndarray, foundation: int, end_ranks: int, orders: np.ndarray, crossings: np.ndarray
+) -> int:
+    """The pile orders each possible end of a walk rules out (see "Rank order"); returns how many ends.
+
+    Returns -1 if no end rank in ``end_ranks`` passes the Euler condition
+    (exactly when :func:`euler_walkable` is false), and 0 if one passes with
+    no order ruled out, or more than ``MAX_ORDERED_ENDS`` ends pass (then
+    nothing is claimed). Otherwise row ``k`` of ``orders`` (MAX_ORDERED_ENDS
+    by ORDER_WORDS) gets, for the ``k``-th end, the pairs of ranks (a, b)
+    such that no card of rank a may lie above one of rank b: a win needs
+    some end none of whose pairs is in the piles. ``crossings`` is scratch
+    space of NUM_RANKS ints.
+
+    >>> import numpy as np
+    >>> orders, crossings = np.zeros((4, 3), dtype=np.int64), np.zeros(13, dtype=np.int64)
+    >>> counts = np.zeros(13, dtype=np.int64)
+    >>> counts[1] = counts[2] = 1      # a 2 and a 3 left, foundation on an A: A-2-3
+    >>> walk_orders(counts, 0, 1 << 2, orders, crossings)   # ending on the 3
+    1
+    >>> bool(orders[0, 0] >> (13 * 2 + 1) & 1)   # so no 3 may lie above a 2
+    True
+    """
+    left = 0
+    for rank in range(NUM_RANKS):
+        left += counts[rank]
+    if left == 0:
+        return 0
+    found = 0
+    for end in range(NUM_RANKS):
+        if not (end_ranks >> end) & 1 or counts[end] == 0:
+            continue
+        # x[v] - the times edge (v, v + 1) is crossed - from its demands; x[12] is half their alternating sum
+        alternating = 0
+        for rank in range(NUM_RANKS):
+            demand = 2 * counts[rank] + (rank == foundation) - (rank == end)
+            alternating += demand if rank % 2 == 0 else -demand
+        if alternating < 0 or alternating % 2:
+            continue
+        crossed = alternating // 2
+        never_crossed = False
+        for edge in range(NUM_RANKS):
+            crossed = 2 * counts[edge] + (edge == foundation) - (edge == end) - crossed
+            if crossed < 0:
+                break
+            crossings[edge] = crossed
+            never_crossed |= crossed == 0
+        if crossed < 0:
+            continue
+        up = 0  # ranks reached going up from the foundation over crossed edges
+        while up < NUM_RANKS - 1 and crossings[(foundation + up) % NUM_RANKS] > 0:
+            up += 1
+        down = 0
+        while down < NUM_RANKS - 1 - up and crossings[(foundation - down - 1) % NUM_RANKS] > 0:
+            down += 1
+        connected = True
+        for rank in range(NUM_RANKS):
+            if counts[rank] > 0 and not _within(rank, foundation, up, down):
+                connected = False
+                break
+        if not connected:
+            continue
+        if not never_crossed or end == foundation or found == MAX_ORDERED_ENDS:
+            return 0  # a cycle, or no edge between the ends: no order follows (or too many ends to keep)
+        step, reach, distance_to_end = 1, up, (end - foundation) % NUM_RANKS
+        if distance_to_end > up:
+            step, reach, distance_to_end = -1, down, (foundation - end) % NUM_RANKS
+        lower = 1 << foundation  # ranks of a lower level than the one reached: the foundation's side
+        for distance in range(1, (down if step == 1 else up) + 1):
+            lower |= 1 << (foundation - step * distance) % NUM_RANKS
+        below_level = 0
+        orders[found, 0] = orders[found, 1] = orders[found, 2] = 0
+        for distance in range(1, reach + 1):
+            rank = (foundation + step * distance) % NUM_RANKS
+            edge = (rank - 1) % NUM_RANKS if step == 1 else rank
+            if distance <= distance_to_end and crossings[edge] == 1:
+                below_level = lower
+            orders[found, rank // 5] |= below_level << (NUM_RANKS * (rank % 5))
+            lower |= 1 << rank
+        if below_level == 0:
+            return 0
+        found += 1
+    return found if found > 0 else -1
+
+
+@numba.njit(cache=True, _nrt=False)
+def pile_orders(ranks: np.ndarray, heights: np.ndarray) -> tuple[int, int, int]:
+    """The pairs of ranks (a, b) such that a card of rank a lies above one of rank b, as ORDER_WORDS words."""
+    first = second = third = 0
+    for pile in range(ranks.shape[0]):
+        for upper in range(1, heights[pile]):
+            under = 0
+            for lower in range(upper):
+                under |= 1 << ranks[pile, lower]
+            above = ranks[pile, upper]
+            if above < 5:
+                first |= under << (NUM_RANKS * above)
+            elif above < 10:
+                second |= under << (NUM_RANKS * (above - 5))
+            else:
+                third |= under << (NUM_RANKS * (above - 10))
+    return first, second, third
+
+
+@numba.njit(cache=True, _nrt=False)
+def orders_allow(orders: np.ndarray, ends: int, first: int, second: int, third: int) -> bool:
+    """Whether some end of :func:`walk_orders` (``ends`` rows of ``orders``) rules out no pair of :func:`pile_orders`."""
+    for end in range(ends):
+        if not (first & orders[end, 0] or second & orders[end, 1] or third & orders[end, 2]):
             return True
     return False

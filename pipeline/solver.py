@@ -42,6 +42,7 @@ from pipeline.search import (
     REACHED,
     USE_DOMINANCE,
     USE_EULER,
+    USE_ORDER,
     USE_REACHABILITY,
     search,
 )
@@ -58,6 +59,7 @@ class SearchOptions:
     reachability: bool = True
     euler: bool = True
     dominance: bool = True
+    order: bool = True  # the rank order condition; it builds on the Euler walk condition
 
     @property
     def flags(self) -> int:
@@ -65,6 +67,7 @@ class SearchOptions:
             (USE_REACHABILITY if self.reachability else 0)
             | (USE_EULER if self.euler else 0)
             | (USE_DOMINANCE if self.dominance else 0)
+            | (USE_ORDER if self.order and self.euler else 0)
         )
 
 
