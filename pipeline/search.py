@@ -117,8 +117,8 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     entered = np.zeros(remaining + 1, dtype=np.int64)  # nodes when the position at each depth was entered
     path = np.zeros(remaining + 1, dtype=np.int64)
     memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
-    memo = np.zeros(_MEMO_SIZE, dtype=np.int64)
-    memo_orders = np.zeros((_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    memo = np.empty(_MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
+    memo_orders = np.empty((_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     if target <= 0:
         return REACHED, 1, 0, path[:0], table
