@@ -1,8 +1,9 @@
 """Solving many deals at once: joblib batches, progress, checked results, whole runs.
 
 Deals travel to workers as board text in batches that carry their start
-index; results stream back in whatever order the batches finish and are put
-back in input order, so the output never depends on the number of workers.
+index (:func:`map_boards`, which the cross-check stage uses too); results
+stream back in whatever order the batches finish and are put back in input
+order, so the output never depends on the number of workers.
 Every ``solved`` result is replayed by the rules referee before it is
 returned.
 
@@ -17,6 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from pipeline.config import RunConfig
 from pipeline.deal import Deal
@@ -25,6 +27,8 @@ from pipeline.rules import IllegalMove, replay
 from pipeline.solver import DEFAULT_MAX_NODES, solve
 from pipeline.stats import Summary, summarize
 from pipeline.verdicts import SolveResult, Verdict
+
+T = TypeVar("T")
 
 
 class ReplayError(RuntimeError):
@@ -51,25 +55,56 @@ def solve_deals(
     about eight batches per worker, at most 32). Raises ReplayError if a
     reported solution does not replay.
     """
+    results = map_boards(
+        solve_batch,
+        deals,
+        max_nodes,
+        jobs=jobs,
+        progress=progress,
+        label="solving",
+        backend=backend,
+        batch_size=batch_size,
+    )
+    return [
+        checked_result(deal, result, number=n)
+        for n, (deal, result) in enumerate(zip(deals, results, strict=True))
+    ]
+
+
+def map_boards(
+    batch_task: Callable[..., tuple[int, list[T]]],
+    deals: Sequence[Deal],
+    *arguments: object,
+    jobs: int = 1,
+    progress: bool = False,
+    label: str = "working",
+    backend: str = "loky",
+    batch_size: int | None = None,
+) -> list[T]:
+    """``batch_task(start, boards, *arguments)`` over ``deals`` in batches on ``jobs`` workers.
+
+    The task gets the board text of ``deals[start:start + len(boards)]`` and
+    returns ``(start, one result per board)``; the results come back in input
+    order whatever order the batches finish in. ``batch_size`` defaults to
+    about eight batches per worker, at most 32 deals.
+    """
     from joblib import Parallel, delayed
 
     if batch_size is None:
         batch_size = max(1, min(32, len(deals) // (jobs * 8)))
     boards = [deal.to_board_text() for deal in deals]
     starts = range(0, len(boards), batch_size)
-    tasks = (delayed(solve_batch)(start, boards[start : start + batch_size], max_nodes) for start in starts)
+    tasks = (delayed(batch_task)(start, boards[start : start + batch_size], *arguments) for start in starts)
     parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
-    results: list[SolveResult | None] = [None] * len(deals)
-    with _progress_bar(len(deals), enabled=progress) as advance:
+    results: list[T | None] = [None] * len(deals)
+    with _progress_bar(len(deals), label=label, enabled=progress) as advance:
         for start, batch in parallel(tasks):
             results[start : start + len(batch)] = batch
             advance(len(batch))
-    checked = []
-    for number, (deal, result) in enumerate(zip(deals, results, strict=True)):
-        if result is None:
-            raise RuntimeError(f"deal {number} came back without a result")
-        checked.append(checked_result(deal, result, number=number))
-    return checked
+    missing = [number for number, result in enumerate(results) if result is None]
+    if missing:
+        raise RuntimeError(f"deal {missing[0]} came back without a result")
+    return results
 
 
 def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> SolveResult:
@@ -85,7 +120,7 @@ def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> Solve
 
 
 @contextmanager
-def _progress_bar(total: int, *, enabled: bool) -> Iterator[Callable[[int], None]]:
+def _progress_bar(total: int, *, label: str, enabled: bool) -> Iterator[Callable[[int], None]]:
     """A rich progress bar on stderr (nothing when not ``enabled``); yields ``advance(n)``."""
     if not enabled:
         yield lambda n: None
@@ -93,9 +128,9 @@ def _progress_bar(total: int, *, enabled: bool) -> Iterator[Callable[[int], None
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True)) as bar:
-        task = bar.add_task("solving", total=total)
+        task = bar.add_task(label, total=total)
         yield lambda n: bar.advance(task, n)
 
 
