@@ -27,3 +27,4 @@ lint: setup
 
 bench: setup
 	$(PYTHON) bench/bench_solver.py
+	$(PYTHON) bench/bench_crosscheck.py

@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from pipeline import crosscheck as checks
 from pipeline import packs, reports, runner
 from pipeline.config import ConfigError, load_config
 from pipeline.deal import BoardError, Deal
@@ -152,6 +153,59 @@ def solve(
         )
     _note(f"wrote {len(results)} results to {out}", quiet)
     _print_summary(f"Solved {deals}", summarize(results))
+
+
+DISAGREEMENT_EXIT = 3
+
+
+@app.command()
+def crosscheck(
+    solved: Annotated[Path, typer.Argument(dir_okay=False, help="Solved pack (Parquet) to check.")],
+    out: Out,
+    jobs: Jobs = 1,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            min=0.01,
+            help="CP-SAT deterministic seconds per deal (each about 0.7 s of wall clock here); past them the reference search decides.",
+        ),
+    ] = checks.DEFAULT_TIME_LIMIT,
+    sample: Annotated[
+        float,
+        typer.Option(
+            "--sample", min=0.0, max=1.0, help="Share of solved deals to check (every unsolvable one is)."
+        ),
+    ] = checks.DEFAULT_SAMPLE,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
+    reference_nodes: Annotated[
+        int, typer.Option("--reference-nodes", min=1, help="Node budget of the reference search.")
+    ] = checks.DEFAULT_REFERENCE_NODES,
+    timings: Timings = True,
+    quiet: Quiet = False,
+) -> None:
+    """Check a solved pack's verdicts with a CP-SAT model; exit 3 if any check disagrees."""
+    with user_errors():
+        outcome = checks.crosscheck_pack(
+            solved,
+            out,
+            jobs=jobs,
+            time_limit=time_limit,
+            sample=sample,
+            seed=seed,
+            reference_nodes=reference_nodes,
+            progress=not quiet,
+            timings=timings,
+        )
+    _note(
+        f"wrote {out}: {outcome.checked} deals checked, {outcome.decided} decided, "
+        f"{len(outcome.disagreements)} disagreements",
+        quiet,
+    )
+    for disagreement in outcome.disagreements:
+        typer.echo(reports.disagreement_text(disagreement))
+    if outcome.disagreements:
+        raise typer.Exit(DISAGREEMENT_EXIT)
 
 
 @app.command("solve-board")

@@ -1,10 +1,13 @@
-"""Solve results as text for people and as JSON for programs.
+"""Solve and cross-check results as text for people and as JSON for programs.
 
 Moves use black-hole-solver's wording ("Move a card from stack k to the
 foundations"), so its users can compare solutions line by line.
 
 >>> from pipeline.deal import Deal, EXAMPLE_BOARD
 >>> from pipeline.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:
+    from pipeline.crosscheck import Disagreement
 >>> result = SolveResult(Verdict.UNSOLVABLE, (), 67, 0.001, 8)
 >>> print(result_text(Deal.from_board_text(EXAMPLE_BOARD), result))
 unsolvable: at most 8 of 51 cards can be played
@@ -17,11 +20,15 @@ seconds: 0.001
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from pipeline.cards import card_name
 from pipeline.deal import Deal
 from pipeline.rules import WINNING_LENGTH, Position
 from pipeline.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:
+    from pipeline.crosscheck import Disagreement
 
 
 def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
@@ -65,4 +72,20 @@ def result_json(result: SolveResult) -> str:
             "seconds": result.seconds,
             "max_cards_played": result.max_cards_played,
         }
+    )
+
+
+def disagreement_text(disagreement: Disagreement) -> str:
+    """A disagreeing deal: its id and row, both verdicts and which check decided, then its board.
+
+    >>> from pipeline.crosscheck import Check, Disagreement
+    >>> check = Check(Verdict.SOLVED, 0.5, "cpsat", Verdict.SOLVED)
+    >>> print(disagreement_text(Disagreement(3, "seed-1-3", "unsolvable", check, "Foundations: AS")))
+    DISAGREEMENT seed-1-3 (row 3): the pack says unsolvable, cpsat says solved
+    Foundations: AS
+    """
+    check = disagreement.check
+    return (
+        f"DISAGREEMENT {disagreement.deal_id} (row {disagreement.row}): the pack says {disagreement.verdict}, "
+        f"{check.checked_by} says {check.verdict.value}\n{disagreement.board.rstrip()}"
     )
