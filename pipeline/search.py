@@ -22,10 +22,11 @@ alone). Any line of play ``L`` that plays ``a`` now has a twin ``L'`` that
 plays ``b`` now: whenever ``L`` plays a card from ``A`` or ``B``, ``L'``
 plays the next card of ``B`` if the count of cards ``L`` has played from
 that pile becomes strictly the larger of the two, and the next card of
-``A`` otherwise. By induction ``L'`` has always played ``max`` of the two counts from ``B``
-and ``min`` from ``A``, each card it plays is free, and it has the rank of
-``L``'s card (the two piles agree down to the length of ``A``), so the
-foundation ranks are the same and ``L'`` is as long as ``L``. So playing
+``A`` otherwise. By induction ``L'`` has always played the larger of the
+two counts from ``B`` and the smaller from ``A``, each card it plays is
+free, and it has the rank of ``L``'s card (the two piles agree down to the
+length of ``A``), so the foundation ranks are the same and ``L'`` is as
+long as ``L``. So playing
 ``a`` now is never needed while ``b`` is free; when the two piles hold the
 same ranks, the one with the lower number is tried. The rule keeps the
 line's length, so it holds for any target.
@@ -129,24 +130,13 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     counts_code = _counts_code(counts)
     spare = remaining - target
     if _lost(
-        ranks,
-        heights,
-        counts,
-        start_foundation,
-        counts_code,
-        bottom_ranks,
-        spare,
-        flags,
-        memo_keys,
-        memo,
-        memo_orders,
-        crossings,
-    ):
+        ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
+        memo_keys, memo, memo_orders, crossings,
+    ):  # fmt: skip
         return MISSED, 1, 0, path[:0], table
     weights = _layout_weights(ranks)
-    steps = np.zeros(
-        (NUM_PILES, 4), dtype=np.int64
-    )  # what playing from a pile of that height adds to the key
+    # steps[p, h]: what playing from pile p when it holds h cards adds to the key
+    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
     layout = 0
     for pile in range(NUM_PILES):
         layout += weights[pile, heights[pile]]
@@ -212,19 +202,9 @@ def _descend(
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
             found = 0
             if not _lost(
-                ranks,
-                heights,
-                counts,
-                rank,
-                counts_code,
-                bottom_ranks,
-                spare,
-                flags,
-                memo_keys,
-                memo,
-                memo_orders,
-                crossings,
-            ):
+                ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
+                memo_keys, memo, memo_orders, crossings,
+            ):  # fmt: skip
                 found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
             if found > 0:
                 depth += 1
@@ -263,19 +243,8 @@ def _descend(
 
 @numba.njit(cache=True, _nrt=False)
 def _lost(
-    ranks,
-    heights,
-    counts,
-    foundation,
-    counts_code,
-    bottom_ranks,
-    spare,
-    flags,
-    memo_keys,
-    memo,
-    memo_orders,
-    crossings,
-) -> bool:
+    ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo, memo_orders, crossings
+) -> bool:  # fmt: skip
     """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards.
 
     A win (no spare card) needs the Euler walk condition, and the rank
@@ -286,18 +255,8 @@ def _lost(
     """
     if spare == 0:
         return _hopeless(
-            ranks,
-            heights,
-            counts,
-            foundation,
-            counts_code,
-            bottom_ranks,
-            flags,
-            memo_keys,
-            memo,
-            memo_orders,
-            crossings,
-        )
+            ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders, crossings
+        )  # fmt: skip
     if not flags & (USE_REACHABILITY | USE_EULER):
         return False
     total = 0
