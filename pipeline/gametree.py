@@ -42,8 +42,9 @@ import numpy as np
 from pipeline.cards import rank_of
 from pipeline.deal import NUM_PILES, Deal
 from pipeline.hashset import slot_for
-from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS, orders_allow, pile_orders, walk_orders
+from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
 from pipeline.rules import Position
+from pipeline.search import MEMO_SIZE, USE_EULER, USE_ORDER, code_of_counts, hopeless
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
 _FOUNDATION_SHIFT = 2 * NUM_PILES
@@ -97,7 +98,9 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     keys = np.zeros(_FIRST_CAPACITY, dtype=np.int64)  # packed position + 1, 0 = empty slot
     solutions = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
     odds = np.zeros(_FIRST_CAPACITY, dtype=np.float64)
-    orders = np.zeros((MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.empty(MEMO_SIZE, dtype=np.int64)
+    memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     stack_keys = np.zeros(remaining + 1, dtype=np.int64)
     stack_moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
@@ -112,7 +115,9 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     # enter the start
     depth = 0
     foundation = start_foundation
-    entered = _enter(ranks, heights, counts, foundation, remaining, orders, crossings, stack_moves, 0)
+    entered = _enter(
+        ranks, heights, counts, foundation, remaining, memo_keys, memo, memo_orders, crossings, stack_moves, 0
+    )
     if entered < 0:  # decided at once: won (no card left) or lost
         won = 1 if entered == -1 else 0
         keys, solutions, odds, stored = _store(keys, solutions, odds, stored, start_key, won, float(won))
@@ -136,7 +141,19 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
                 heights[pile] -= 1
                 counts[rank] -= 1
                 left = remaining - depth - 1
-                moves = _enter(ranks, heights, counts, rank, left, orders, crossings, stack_moves, depth + 1)
+                moves = _enter(
+                    ranks,
+                    heights,
+                    counts,
+                    rank,
+                    left,
+                    memo_keys,
+                    memo,
+                    memo_orders,
+                    crossings,
+                    stack_moves,
+                    depth + 1,
+                )
                 if moves < 0:
                     won = 1 if moves == -1 else 0
                     keys, solutions, odds, stored = _store(
@@ -181,21 +198,26 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
 
 
 @numba.njit(cache=True)
-def _enter(ranks, heights, counts, foundation, left, orders, crossings, moves, row) -> int:
-    """-1 if the position is won, -2 if it is lost at once; otherwise fill ``moves[row]`` and return how many."""
+def _enter(
+    ranks, heights, counts, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
+) -> int:
+    """-1 if the position is won, -2 if it is lost at once; otherwise fill ``moves[row]`` and return how many.
+
+    Lost at once: no legal move, or the search's necessary conditions for a win
+    fail (:func:`pipeline.search.hopeless`, with its memo).
+    """
     if left == 0:
         return -1
     end_ranks = 0
     for pile in range(NUM_PILES):
         if heights[pile] > 0:
             end_ranks |= 1 << ranks[pile, 0]
-    ends = walk_orders(counts, foundation, end_ranks, orders, crossings)
-    if ends < 0:
+    code = code_of_counts(counts)
+    flags = USE_EULER | USE_ORDER
+    if hopeless(
+        ranks, heights, counts, foundation, code, end_ranks, flags, memo_keys, memo, memo_orders, crossings
+    ):
         return -2
-    if ends > 0:
-        first, second, third = pile_orders(ranks, heights)
-        if not orders_allow(orders, ends, first, second, third):
-            return -2
     count = 0
     for pile in range(NUM_PILES):
         if heights[pile] > 0:

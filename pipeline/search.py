@@ -78,7 +78,7 @@ _GROW = 2  # the table should double: double it and carry on
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
 _FOUNDATION_SHIFT = 51  # above every layout number (see _layout_weights)
 _UNSTORED = 10
-_MEMO_SIZE = 1 << 15
+MEMO_SIZE = 1 << 15
 _POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 
@@ -117,9 +117,9 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     keys = np.zeros(remaining + 1, dtype=np.int64)
     entered = np.zeros(remaining + 1, dtype=np.int64)  # nodes when the position at each depth was entered
     path = np.zeros(remaining + 1, dtype=np.int64)
-    memo_keys = np.full(_MEMO_SIZE, -1, dtype=np.int64)
-    memo = np.empty(_MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
-    memo_orders = np.empty((_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.empty(MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
+    memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     if target <= 0:
         return REACHED, 1, 0, path[:0], table
@@ -127,7 +127,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     for rank in range(NUM_RANKS):
         if bottoms[rank] > 0:
             bottom_ranks |= 1 << rank
-    counts_code = _counts_code(counts)
+    counts_code = code_of_counts(counts)
     spare = remaining - target
     if _lost(
         ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
@@ -248,13 +248,13 @@ def _lost(
     """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards.
 
     A win (no spare card) needs the Euler walk condition, and the rank
-    order condition with it (:func:`_hopeless`).
+    order condition with it (:func:`hopeless`).
     Otherwise cards in ranks that cannot be reached are never played, so they
     must not outnumber the spares; with one spare card the others must make
     an Euler walk (:func:`_one_spare_walkable`).
     """
     if spare == 0:
-        return _hopeless(
+        return hopeless(
             ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders, crossings
         )  # fmt: skip
     if not flags & (USE_REACHABILITY | USE_EULER):
@@ -272,7 +272,7 @@ def _lost(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _hopeless(
+def hopeless(
     ranks: np.ndarray,
     heights: np.ndarray,
     counts: np.ndarray,
@@ -287,7 +287,7 @@ def _hopeless(
 ) -> bool:
     """Whether a necessary condition for a win fails.
 
-    ``counts_code`` is :func:`_counts_code` of ``counts`` and ``end_ranks``
+    ``counts_code`` is :func:`code_of_counts` of ``counts`` and ``end_ranks``
     the bit set of ranks of the bottom cards of non-empty piles; the caller
     keeps both up to date. What the conditions ask of the piles depends only
     on the rank counts, the foundation and the end ranks, which pack exactly
@@ -334,7 +334,7 @@ def _one_spare_walkable(
 
     The card left out is the bottom card of its pile (one higher up would
     keep those under it too), so its rank is in ``bottom_ranks``. Answers are
-    memoised like :func:`_hopeless`'s.
+    memoised like :func:`hopeless`'s.
     """
     code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
     slot = _memo_slot(memo_keys, code)
@@ -354,7 +354,7 @@ def _one_spare_walkable(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _counts_code(counts: np.ndarray) -> int:
+def code_of_counts(counts: np.ndarray) -> int:
     """The rank counts (each 0..4) as one base-5 number, ace the most significant digit."""
     code = 0
     for rank in range(NUM_RANKS):
