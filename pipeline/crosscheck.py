@@ -41,7 +41,7 @@ import pyarrow as pa
 
 from pipeline.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
 from pipeline.deal import Deal
-from pipeline.packs import SOLVED_SCHEMA, deals_of, read_pack, with_metadata, write_pack
+from pipeline.packs import SOLVED_SCHEMA, deals_of, read_pack, with_columns, with_metadata, write_pack
 from pipeline.reference import reference_solve
 from pipeline.runner import map_boards
 from pipeline.verdicts import Verdict
@@ -64,6 +64,10 @@ class Check:
     cpsat_seconds: float
     checked_by: str | None  # "cpsat", "reference", or None when neither could tell
     verdict: Verdict | None  # the deciding check's verdict
+
+    def agrees_with(self, verdict: str) -> bool | None:
+        """Whether the deciding check found ``verdict``; None when neither check could tell."""
+        return None if self.verdict is None else self.verdict.value == verdict
 
 
 @dataclass(frozen=True)
@@ -169,7 +173,7 @@ def crosscheck_pack(
     disagreements = [
         Disagreement(row, ids[row], verdicts[row], check, boards[row])
         for row, check in enumerate(checks)
-        if check is not None and check.verdict is not None and check.verdict.value != verdicts[row]
+        if check is not None and check.agrees_with(verdicts[row]) is False
     ]
     decided = sum(1 for check in checks if check is not None and check.verdict is not None)
     return CrosscheckOutcome(len(rows), decided, disagreements)
@@ -177,18 +181,11 @@ def crosscheck_pack(
 
 def checked_table(table: pa.Table, checks: Sequence[Check | None], *, timings: bool = True) -> pa.Table:
     """``table`` (a solved pack) with the check columns for ``checks`` (None: not checked) added or replaced."""
-    names = {field.name for field in CHECK_FIELDS}
-    table = table.select([name for name in table.column_names if name not in names])
     verdicts = table.column("verdict").to_pylist()
     columns = {
         "cpsat_verdict": [None if c is None else c.cpsat_verdict.value for c in checks],
         "cpsat_seconds": [None if c is None or not timings else c.cpsat_seconds for c in checks],
         "checked_by": [None if c is None else c.checked_by for c in checks],
-        "agree": [
-            None if c is None or c.verdict is None else c.verdict.value == verdict
-            for c, verdict in zip(checks, verdicts, strict=True)
-        ],
+        "agree": [None if c is None else c.agrees_with(v) for c, v in zip(checks, verdicts, strict=True)],
     }
-    for field in CHECK_FIELDS:
-        table = table.append_column(field, pa.array(columns[field.name], field.type))
-    return table
+    return with_columns(table, CHECK_FIELDS, columns)

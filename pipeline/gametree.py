@@ -41,7 +41,7 @@ import numpy as np
 
 from pipeline.cards import rank_of
 from pipeline.deal import NUM_PILES, Deal
-from pipeline.hashset import slot_for
+from pipeline.hashset import slot_of
 from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
 from pipeline.rules import Position
 from pipeline.search import MEMO_SIZE, USE_EULER, USE_ORDER, code_of_counts, hopeless
@@ -133,7 +133,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
             stack_next[depth] += 1
             rank = ranks[pile, heights[pile] - 1]
             child = _child(stack_keys[depth], pile, rank)
-            slot = _find(keys, child)
+            slot = slot_of(keys, child)
             if keys[slot] != 0:
                 stack_solutions[depth] += solutions[slot]
                 stack_odds[depth] += odds[slot]
@@ -218,13 +218,7 @@ def _enter(
         ranks, heights, counts, foundation, code, end_ranks, flags, memo_keys, memo, memo_orders, crossings
     ):
         return -2
-    count = 0
-    for pile in range(NUM_PILES):
-        if heights[pile] > 0:
-            difference = ranks[pile, heights[pile] - 1] - foundation
-            if difference == 1 or difference == -1 or difference == 12 or difference == -12:
-                moves[row, count] = pile
-                count += 1
+    count = _legal(ranks, heights, foundation, moves[row])
     return count if count > 0 else -2
 
 
@@ -250,16 +244,6 @@ def _unpack(key, heights) -> int:
 
 
 @numba.njit(cache=True)
-def _find(keys, key) -> int:
-    """The slot holding ``key``, or the empty slot where it would go (linear probing)."""
-    mask = keys.shape[0] - 1
-    slot = slot_for(key, mask)
-    while keys[slot] != 0 and keys[slot] != key + 1:
-        slot = (slot + 1) & mask
-    return slot
-
-
-@numba.njit(cache=True)
 def _store(keys, solutions, odds, stored, key, count, probability):
     """Store ``key`` with its solution count and winning probability; the table doubles at half load."""
     if 2 * (stored + 1) > keys.shape[0]:
@@ -268,12 +252,12 @@ def _store(keys, solutions, odds, stored, key, count, probability):
         bigger_odds = np.zeros(2 * keys.shape[0], dtype=np.float64)
         for slot in range(keys.shape[0]):
             if keys[slot] != 0:
-                target = _find(bigger_keys, keys[slot] - 1)
+                target = slot_of(bigger_keys, keys[slot] - 1)
                 bigger_keys[target] = keys[slot]
                 bigger_solutions[target] = solutions[slot]
                 bigger_odds[target] = odds[slot]
         keys, solutions, odds = bigger_keys, bigger_solutions, bigger_odds
-    slot = _find(keys, key)
+    slot = slot_of(keys, key)
     if keys[slot] == 0:
         stored += 1
     keys[slot] = key + 1
@@ -291,7 +275,15 @@ def _left(key) -> int:
 
 
 @numba.njit(cache=True)
+def _wins(keys, solutions, key) -> bool:
+    """Whether the table holds ``key`` as a position from which a win exists."""
+    slot = slot_of(keys, key)
+    return keys[slot] != 0 and solutions[slot] > 0
+
+
+@numba.njit(cache=True)
 def _legal(ranks, heights, foundation, moves) -> int:
+    """Fill ``moves`` with the piles whose free card fits on ``foundation``; return how many."""
     count = 0
     for pile in range(NUM_PILES):
         if heights[pile] > 0:
@@ -306,7 +298,7 @@ def _legal(ranks, heights, foundation, moves) -> int:
 def _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds, stored, status):
     """The numbers of :class:`Tree` from the filled table: totals, the forward pass, the line."""
     start_key = _pack(start_heights, start_foundation)
-    start_slot = _find(keys, start_key)
+    start_slot = slot_of(keys, start_key)
     total = solutions[start_slot]
     probability = odds[start_slot]
     winnable = 0
@@ -344,9 +336,8 @@ def _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds,
         for index in range(count):
             pile = moves[index]
             child = _child(keys[slot] - 1, pile, ranks[pile, heights[pile] - 1])
-            child_slot = _find(keys, child)
-            if keys[child_slot] != 0 and solutions[child_slot] > 0:
-                lines_to[child_slot] += lines_to[slot]
+            if _wins(keys, solutions, child):
+                lines_to[slot_of(keys, child)] += lines_to[slot]
     on_lines = weighted / positions_on_lines if positions_on_lines > 0 else 0.0
     on_winnable = moves_winnable / not_won if not_won > 0 else 0.0
     # the opening moves, then the positions along ``line``
@@ -355,9 +346,7 @@ def _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds,
     winning_first = 0
     for index in range(first):
         pile = moves[index]
-        child_slot = _find(keys, _child(start_key, pile, ranks[pile, heights[pile] - 1]))
-        if keys[child_slot] != 0 and solutions[child_slot] > 0:
-            winning_first += 1
+        winning_first += _wins(keys, solutions, _child(start_key, pile, ranks[pile, heights[pile] - 1]))
     forced = decisions = traps = 0
     first_trap = -1
     key = start_key
@@ -370,8 +359,7 @@ def _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds,
             decisions += 1
             for index in range(count):
                 pile = moves[index]
-                child_slot = _find(keys, _child(key, pile, ranks[pile, heights[pile] - 1]))
-                if keys[child_slot] == 0 or solutions[child_slot] == 0:
+                if not _wins(keys, solutions, _child(key, pile, ranks[pile, heights[pile] - 1])):
                     traps += 1
                     if first_trap < 0:
                         first_trap = step

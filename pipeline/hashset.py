@@ -39,18 +39,23 @@ def new_table(capacity: int) -> np.ndarray:
 
 
 @numba.njit(cache=True, _nrt=False)
-def probe(table: np.ndarray, key: int) -> int:
-    """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it."""
+def slot_of(table: np.ndarray, key: int) -> int:
+    """The slot that holds ``key``, or the empty slot where inserting it would put it.
+
+    Tables that keep values beside their keys (same slots, other arrays) use it.
+    """
     mask = table.shape[0] - 1
     slot = slot_for(key, mask)
-    stored = key + 1
-    while True:
-        value = table[slot]
-        if value == stored:
-            return -1
-        if value == 0:
-            return slot
+    while table[slot] != 0 and table[slot] != key + 1:
         slot = (slot + 1) & mask
+    return slot
+
+
+@numba.njit(cache=True, _nrt=False)
+def probe(table: np.ndarray, key: int) -> int:
+    """-1 when ``key`` is in ``table``, else the empty slot where inserting it would put it."""
+    slot = slot_of(table, key)
+    return -1 if table[slot] != 0 else slot
 
 
 @numba.njit(cache=True, _nrt=False)

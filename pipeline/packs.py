@@ -142,8 +142,6 @@ def solved_table(
     """
     if len(results) != deals.num_rows:
         raise ValueError(f"{len(results)} results for {deals.num_rows} deals")
-    result_names = {field.name for field in RESULT_FIELDS}
-    table = deals.select([name for name in deals.column_names if name not in result_names])
     columns = {
         "verdict": [result.verdict.value for result in results],
         "solution": [list(result.solution) for result in results],
@@ -151,9 +149,16 @@ def solved_table(
         "seconds": [result.seconds if timings else None for result in results],
         "max_cards_played": [result.max_cards_played for result in results],
     }
-    for field in RESULT_FIELDS:
+    return with_metadata(with_columns(deals, RESULT_FIELDS, columns), max_nodes=str(max_nodes))
+
+
+def with_columns(table: pa.Table, fields: Sequence[pa.Field], columns: dict[str, list]) -> pa.Table:
+    """``table`` with ``fields`` appended in order, values from ``columns``; columns of those names are replaced."""
+    names = {field.name for field in fields}
+    table = table.select([name for name in table.column_names if name not in names])
+    for field in fields:
         table = table.append_column(field, pa.array(columns[field.name], field.type))
-    return with_metadata(table, max_nodes=str(max_nodes))
+    return table
 
 
 def with_metadata(table: pa.Table, **entries: str) -> pa.Table:

@@ -84,13 +84,19 @@ def _within(rank: int, foundation: int, up: int, down: int) -> bool:
 
 
 @numba.njit(cache=True, _nrt=False)
-def ranks_reachable(counts: np.ndarray, foundation: int) -> bool:
-    """Rank reachability: every rank with cards lies on the arc reachable from ``foundation``."""
-    up, down = _arc(counts, foundation)
+def _covers(counts: np.ndarray, foundation: int, up: int, down: int) -> bool:
+    """Whether every rank with cards lies at most ``up`` steps above or ``down`` below ``foundation``."""
     for rank in range(NUM_RANKS):
         if counts[rank] > 0 and not _within(rank, foundation, up, down):
             return False
     return True
+
+
+@numba.njit(cache=True, _nrt=False)
+def ranks_reachable(counts: np.ndarray, foundation: int) -> bool:
+    """Rank reachability: every rank with cards lies on the arc reachable from ``foundation``."""
+    up, down = _arc(counts, foundation)
+    return _covers(counts, foundation, up, down)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -173,15 +179,8 @@ def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RAN
             down = min(down, (foundation - 1 - edge + 2 * NUM_RANKS) % NUM_RANKS)
         if not feasible:
             continue
-        if up == NUM_RANKS:
-            return True  # every edge crossed: one connected cycle
-        connected = True
-        for rank in range(NUM_RANKS):
-            if (needed >> rank) & 1 and not _within(rank, foundation, up, down):
-                connected = False
-                break
-        if connected:
-            return True
+        if up == NUM_RANKS or _covers(counts, foundation, up, down):
+            return True  # every edge crossed (one connected cycle), or the crossed ones reach every card
     return False
 
 
@@ -245,12 +244,7 @@ def walk_orders(
         down = 0
         while down < NUM_RANKS - 1 - up and crossings[(foundation - down - 1) % NUM_RANKS] > 0:
             down += 1
-        connected = True
-        for rank in range(NUM_RANKS):
-            if counts[rank] > 0 and not _within(rank, foundation, up, down):
-                connected = False
-                break
-        if not connected:
+        if not _covers(counts, foundation, up, down):
             continue
         if not never_crossed or end == foundation or found == MAX_ORDERED_ENDS:
             return 0  # a cycle, or no edge between the ends: no order follows (or too many ends to keep)

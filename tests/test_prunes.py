@@ -61,10 +61,13 @@ small_counts = st.lists(st.integers(0, 4), min_size=NUM_RANKS, max_size=NUM_RANK
     lambda c: sum(c) <= 10
 )
 sparse_counts = st.lists(st.sampled_from([0, 0, 0, 1, 2]), min_size=NUM_RANKS, max_size=NUM_RANKS)
+any_counts = st.one_of(small_counts, sparse_counts)
+some_rank = st.integers(0, NUM_RANKS - 1)
+some_rank_set = st.integers(1, (1 << NUM_RANKS) - 1)  # non-empty bit sets of ranks
 
 
 @settings(max_examples=400, deadline=None)
-@given(counts=st.one_of(small_counts, sparse_counts), start=st.integers(0, NUM_RANKS - 1))
+@given(counts=any_counts, start=some_rank)
 def test_euler_condition_matches_enumeration_exactly(counts, start):
     expected = _walk_exists(tuple(counts), start, (1 << NUM_RANKS) - 1)
     assert euler_walkable(np.array(counts, dtype=np.int64), start) == expected
@@ -72,9 +75,9 @@ def test_euler_condition_matches_enumeration_exactly(counts, start):
 
 @settings(max_examples=300, deadline=None)
 @given(
-    counts=st.one_of(small_counts, sparse_counts),
-    start=st.integers(0, NUM_RANKS - 1),
-    end_ranks=st.integers(1, (1 << NUM_RANKS) - 1),
+    counts=any_counts,
+    start=some_rank,
+    end_ranks=some_rank_set,
 )
 def test_euler_condition_with_end_ranks_matches_enumeration(counts, start, end_ranks):
     expected = _walk_exists(tuple(counts), start, end_ranks)
@@ -82,7 +85,7 @@ def test_euler_condition_with_end_ranks_matches_enumeration(counts, start, end_r
 
 
 @settings(max_examples=300, deadline=None)
-@given(counts=st.one_of(small_counts, sparse_counts), start=st.integers(0, NUM_RANKS - 1))
+@given(counts=any_counts, start=some_rank)
 def test_euler_condition_implies_reachability(counts, start):
     array = np.array(counts, dtype=np.int64)
     if euler_walkable(array, start):
@@ -90,7 +93,7 @@ def test_euler_condition_implies_reachability(counts, start):
 
 
 @settings(max_examples=300, deadline=None)
-@given(counts=st.one_of(small_counts, sparse_counts), start=st.integers(0, NUM_RANKS - 1))
+@given(counts=any_counts, start=some_rank)
 def test_reachable_cards_bounds_the_longest_walk(counts, start):
     array = np.array(counts, dtype=np.int64)
     assert _longest_walk(tuple(counts), start) <= reachable_cards(array, start)
@@ -124,9 +127,9 @@ def _orders(counts, start: int, end_ranks: int) -> tuple[int, np.ndarray]:
 
 @settings(max_examples=300, deadline=None)
 @given(
-    counts=st.one_of(small_counts, sparse_counts),
-    start=st.integers(0, NUM_RANKS - 1),
-    end_ranks=st.integers(1, (1 << NUM_RANKS) - 1),
+    counts=any_counts,
+    start=some_rank,
+    end_ranks=some_rank_set,
 )
 def test_walk_orders_finds_no_walk_exactly_when_the_euler_condition_fails(counts, start, end_ranks):
     ends, _ = _orders(counts, start, end_ranks)
@@ -168,16 +171,16 @@ def _order_rules_out(piles: tuple[tuple[int, ...], ...], foundation: int) -> boo
     return not orders_allow(orders, ends, *pile_orders(ranks, heights))
 
 
-small_piles = st.lists(
-    st.lists(st.integers(0, NUM_RANKS - 1), min_size=1, max_size=3).map(tuple), min_size=1, max_size=5
-).filter(lambda piles: sum(map(len, piles)) <= 10)
+small_piles = st.lists(st.lists(some_rank, min_size=1, max_size=3).map(tuple), min_size=1, max_size=5).filter(
+    lambda piles: sum(map(len, piles)) <= 10
+)
 narrow_piles = st.lists(  # few ranks, so walks cross edges once or twice and the order matters
     st.lists(st.integers(0, 4), min_size=1, max_size=3).map(tuple), min_size=1, max_size=5
 ).filter(lambda piles: sum(map(len, piles)) <= 10)
 
 
 @settings(max_examples=1500, deadline=None)
-@given(piles=st.one_of(small_piles, narrow_piles), foundation=st.integers(0, NUM_RANKS - 1))
+@given(piles=st.one_of(small_piles, narrow_piles), foundation=some_rank)
 def test_the_rank_order_condition_never_rules_out_a_winnable_position(piles, foundation):
     if _order_rules_out(tuple(piles), foundation):
         assert not _winnable(tuple(piles), foundation)
