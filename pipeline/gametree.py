@@ -60,7 +60,7 @@ class Tree:
     solutions: int  # distinct winning move sequences
     win_probability: float  # uniformly random legal moves
     winnable: int  # positions from which a win exists
-    reached: int  # positions the pass reached (see the module docstring)
+    reachable: int  # the start, and every position one move from a winnable one
     mean_moves_on_winning_lines: float  # legal moves, averaged over every position of every winning line
     mean_moves_winnable: float  # legal moves, averaged over the winnable positions that are not won
     winning_first_moves: int  # legal moves from the start after which a win still exists
@@ -77,10 +77,10 @@ def tree_of(deal: Deal, start: Position, line: tuple[int, ...] = (), max_positio
     heights = np.array(start.heights, dtype=np.int64)
     path = np.array(line, dtype=np.int64)
     numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions)
-    status, solutions, probability, winnable, reached = numbers[:5]
+    status, solutions, probability, winnable, reachable = numbers[:5]
     on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap = numbers[5:]
     return Tree(
-        int(status), int(solutions), float(probability), int(winnable), int(reached), float(on_lines),
+        int(status), int(solutions), float(probability), int(winnable), int(reachable), float(on_lines),
         float(on_winnable), int(winning_first), int(first), int(forced), int(decisions), int(traps), int(first_trap),
     )  # fmt: skip
 

@@ -83,7 +83,7 @@ def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
     assert tree.solutions == len(truth.lines)
     assert tree.win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
     assert tree.winnable == len(truth.winnable)
-    assert tree.reached >= tree.winnable
+    assert tree.reachable >= tree.winnable
     moves_on_lines = [moves for one in truth.lines for _, moves in one]
     expected_on_lines = sum(moves_on_lines) / len(moves_on_lines) if moves_on_lines else 0.0
     assert tree.mean_moves_on_winning_lines == pytest.approx(expected_on_lines)
