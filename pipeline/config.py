@@ -80,19 +80,23 @@ _TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", float: "a 
 
 def load_config(path: Path) -> RunConfig:
     """The run configuration in the TOML file at ``path``."""
+    return parse_config(read_text(path), source=str(path))
+
+
+def read_text(path: Path) -> str:
+    """The text of the configuration file at ``path``; ConfigError naming it when missing or not UTF-8."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        return Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError("no such file", source=str(path)) from None
     except UnicodeDecodeError as error:
         raise ConfigError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
-    return parse_config(text, source=str(path))
 
 
-def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
-    """The run configuration in TOML ``text``; errors name ``source`` and the line."""
+def parse_toml(text: str, *, source: str) -> dict[str, Any]:
+    """The TOML document in ``text``; a syntax error raises ConfigError naming ``source`` and the line."""
     try:
-        document = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
@@ -100,10 +104,15 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
             problem = f"{message[: found.start()]} (column {found.group(2)})"
             raise ConfigError(problem, source=source, line=int(found.group(1))) from None
         raise ConfigError(message, source=source) from None
+
+
+def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
+    """The run configuration in TOML ``text``; errors name ``source`` and the line."""
+    document = parse_toml(text, source=source)
     for key in document:
         if key != "run":
             raise ConfigError(
-                f"unknown key {key!r} (expected a [run] table)", source=source, line=_line_of(text, key)
+                f"unknown key {key!r} (expected a [run] table)", source=source, line=line_of(text, key)
             )
     run = document.get("run")
     if not isinstance(run, dict):
@@ -113,13 +122,13 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
         if key not in _RUN_KEYS:
             expected = ", ".join(_RUN_KEYS)
             raise ConfigError(
-                f"[run] has unknown key {key!r} (known: {expected})", source=source, line=_line_of(text, key)
+                f"[run] has unknown key {key!r} (known: {expected})", source=source, line=line_of(text, key)
             )
-        values[key] = _checked(key, value, source, _line_of(text, key))
+        values[key] = _checked(key, value, source, line_of(text, key))
     for key in _REQUIRED:
         if key not in values:
             raise ConfigError(
-                f"[run] needs {key!r}", source=source, line=_line_of(text, r"\[run\]", header=True)
+                f"[run] needs {key!r}", source=source, line=line_of(text, r"\[run\]", header=True)
             )
     if "output" in values:
         values["output"] = Path(values["output"])
@@ -129,8 +138,9 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
 def _checked(key: str, value: Any, source: str, line: int) -> Any:
     kind, lowest = _RUN_KEYS[key]
     if type(value) is not kind:
-        found = _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
-        raise ConfigError(f"[run] {key} must be {_TYPE_NAMES[kind]}, not {found}", source=source, line=line)
+        raise ConfigError(
+            f"[run] {key} must be {_TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
+        )
     if lowest is not None and value < lowest:
         raise ConfigError(f"[run] {key} must be at least {lowest}, got {value}", source=source, line=line)
     if key == "seed" and value > MAX_SEED:
@@ -140,7 +150,12 @@ def _checked(key: str, value: Any, source: str, line: int) -> Any:
     return value
 
 
-def _line_of(text: str, key: str, *, header: bool = False) -> int:
+def type_name(value: Any) -> str:
+    """How an error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``..."""
+    return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def line_of(text: str, key: str, *, header: bool = False) -> int:
     """Line number (from 1) where ``key`` is first assigned (or the header matches), 0 if not found."""
     pattern = re.compile(
         rf"^\s*{key}\s*$" if header else rf"^\s*(\[+\s*)?[\"']?{re.escape(key)}[\"']?\s*[=.\]]"

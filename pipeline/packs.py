@@ -41,8 +41,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -174,19 +176,25 @@ def metadata(table: pa.Table) -> dict[str, str]:
 
 
 def write_pack(table: pa.Table, path: Path) -> None:
-    """Write ``table`` to ``path`` (zstd) atomically: all of it or, on any error, nothing.
-
-    The bytes go to a hidden temporary file beside ``path`` whose name does not
-    end in ``.parquet`` (so globs over the folder never see it), which is then
-    renamed over ``path``.
-    """
+    """Write ``table`` to ``path`` (zstd) atomically (:func:`replacing`): all of it or, on any error, nothing."""
     path = Path(path)
     if not path.parent.is_dir():
         raise PackError(f"{path}: cannot write, no directory {str(path.parent)!r}")
+    with replacing(path) as sink:
+        pq.write_table(table, sink, compression="zstd")
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[BinaryIO]:
+    """A binary file to write that replaces ``path`` when the block ends; on any error ``path`` is untouched.
+
+    The bytes go to a hidden temporary file beside ``path`` (``.<name>.tmp-<pid>``,
+    so globs for ``*.parquet`` never see it), flushed to disk, then renamed over ``path``.
+    """
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         with open(temporary, "wb") as sink:
-            pq.write_table(table, sink, compression="zstd")
+            yield sink
             sink.flush()
             os.fsync(sink.fileno())
         os.replace(temporary, path)

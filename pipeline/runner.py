@@ -75,6 +75,7 @@ def map_boards(
     batch_task: Callable[..., tuple[int, list[T]]],
     deals: Sequence[Deal],
     *arguments: object,
+    per_deal: Sequence[object] | None = None,
     jobs: int = 1,
     progress: bool = False,
     label: str = "working",
@@ -85,16 +86,26 @@ def map_boards(
 
     The task gets the board text of ``deals[start:start + len(boards)]`` and
     returns ``(start, one result per board)``; the results come back in input
-    order whatever order the batches finish in. ``batch_size`` defaults to
-    about eight batches per worker, at most 32 deals.
+    order whatever order the batches finish in. With ``per_deal`` (one value
+    per deal) the task is ``batch_task(start, boards, values, *arguments)``,
+    ``values`` being the same slice of ``per_deal``, so each batch carries only
+    its own deals' data. ``batch_size`` defaults to about eight batches per
+    worker, at most 32 deals.
     """
     from joblib import Parallel, delayed
 
+    if per_deal is not None and len(per_deal) != len(deals):
+        raise ValueError(f"{len(per_deal)} per-deal values for {len(deals)} deals")
     if batch_size is None:
         batch_size = max(1, min(32, len(deals) // (jobs * 8)))
     boards = [deal.to_board_text() for deal in deals]
-    starts = range(0, len(boards), batch_size)
-    tasks = (delayed(batch_task)(start, boards[start : start + batch_size], *arguments) for start in starts)
+
+    def task(start: int):
+        stop = start + batch_size
+        values = () if per_deal is None else (list(per_deal[start:stop]),)
+        return delayed(batch_task)(start, boards[start:stop], *values, *arguments)
+
+    tasks = (task(start) for start in range(0, len(boards), batch_size))
     parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
     results: list[T | None] = [None] * len(deals)
     with _progress_bar(len(deals), label=label, enabled=progress) as advance:

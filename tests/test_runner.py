@@ -8,7 +8,7 @@ import pytest
 from pipeline.config import RunConfig
 from pipeline.dealing import seeded_deal
 from pipeline.packs import SOLVED_SCHEMA, metadata, seeded_deals, write_pack
-from pipeline.runner import ReplayError, checked_result, run, solve_deals, solve_pack
+from pipeline.runner import ReplayError, checked_result, map_boards, run, solve_deals, solve_pack
 from pipeline.solver import solve
 from pipeline.verdicts import SolveResult, Verdict
 
@@ -37,6 +37,19 @@ def test_expected_results_cover_more_than_one_verdict(expected):
 def test_results_come_back_in_input_order(expected, jobs, backend, batch_size):
     results = solve_deals(DEALS, jobs=jobs, max_nodes=MAX_NODES, backend=backend, batch_size=batch_size)
     assert [without_seconds(result) for result in results] == expected
+
+
+def _paired(start: int, boards: list[str], values: list[int], offset: int) -> tuple[int, list[tuple]]:
+    return start, [(board, value + offset) for board, value in zip(boards, values, strict=True)]
+
+
+@pytest.mark.parametrize("batch_size", [1, 5, None])
+def test_per_deal_values_travel_with_their_own_deals(batch_size):
+    values = [10 * i for i in range(len(DEALS))]
+    found = map_boards(_paired, DEALS, 3, per_deal=values, jobs=2, backend="threading", batch_size=batch_size)
+    assert found == [(deal.to_board_text(), value + 3) for deal, value in zip(DEALS, values, strict=True)]
+    with pytest.raises(ValueError, match="11 per-deal values for 12 deals"):
+        map_boards(_paired, DEALS, 3, per_deal=values[1:])
 
 
 def test_no_deals_no_results():
