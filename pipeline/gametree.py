@@ -1,29 +1,40 @@
 """One exact pass over the game tree of a position: the numbers difficulty grades are built from.
 
-:func:`walk_tree` visits every position reachable from a start once
-(depth-first, memoised in an exact hash table of packed positions) and
-computes, for each, the number of distinct winning move sequences from it
-and the probability that a player who picks uniformly among the legal moves
-wins from it. Positions are packed like the search's raw positions: two bits
-of height per pile and the foundation rank above bit 34.
+:func:`walk_tree` finds, for every position from which a win exists, the
+number of distinct winning move sequences from it and the probability that a
+player who picks uniformly among the legal moves wins from it. A lost
+position adds 0 to both, whatever lies below it, so the pass needs to know
+*that* a position is lost, not to count below it:
 
-Only prunes that cut *lost* positions are used: the Euler walk condition with
-the last card a bottom card, and the rank order condition
-(:mod:`pipeline.prunes`). A position they cut has no winning line, so it adds
-0 to every count and probability, whatever lies below it. The solver's
-same-rank dominance is *not* used: it skips moves that may win too, which is
-right for finding one solution and wrong for counting them all. So
-``reached`` counts the positions the pass reached: every winnable one, and
-each lost one up to the point where a condition or a dead end showed it lost.
+* each position is first searched for one win, as the solver does: with the
+  necessary conditions for a win (:func:`pipeline.search.hopeless`: the Euler
+  walk and rank order conditions) and same-rank dominance, which leaves out
+  moves another move stands in for. When that search ends without a win, the
+  position is proved lost (dominance never leaves out the only way to win);
+* as soon as one of its moves leads to a win, the position is known
+  winnable, and from then on *every* legal move is searched and counted, for
+  a skipped move may win too: dominance is right for finding one solution and
+  wrong for counting them all.
 
-A second pass runs over the winnable positions in the order cards are
-played, counting the winning lines from the start to each (``lines_to``), so
-that the branching along winning lines can be weighted by how many lines
-pass through each position.
+Positions are memoised in an exact hash table under the search's key
+(:func:`pipeline.search._layout_weights`): the multiset of remaining piles,
+read as rank sequences, and the foundation rank. Positions that differ only
+by which of two piles holding the same ranks is which have the same future,
+move for move, so they share one record; ``winnable`` and ``reachable``
+count such positions once. A record keeps one such position's pile heights,
+for the second pass.
+
+That pass runs over the winnable positions in the order cards are played,
+counting the winning lines from the start to each (``lines_to``), so that
+the branching along winning lines can be weighted by how many lines pass
+through each position; it also counts the reachable positions: the start,
+and every position one move from a winnable one (won, winnable, or lost at
+that move). That number depends on the game alone, not on how the pass
+proved positions lost.
 
 Counts are exact 64-bit integers; a count that would pass 2**62 stops the
-pass (status OVERFLOW) rather than wrap. A budget of positions stops it too
-(OUT_OF_BUDGET): then nothing it found is claimed.
+pass (status OVERFLOW) rather than wrap. A budget of stored positions stops
+it too (OUT_OF_BUDGET): then nothing it found is claimed.
 
 >>> from pipeline.deal import Deal, EXAMPLE_BOARD
 >>> from pipeline.rules import Position
@@ -39,17 +50,45 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from pipeline import transpositions
 from pipeline.cards import rank_of
 from pipeline.deal import NUM_PILES, Deal
-from pipeline.hashset import slot_of
+from pipeline.hashset import add, new_table, slot_for
 from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
 from pipeline.rules import Position
-from pipeline.search import MEMO_SIZE, USE_EULER, USE_ORDER, code_of_counts, hopeless
+from pipeline.search import (
+    MEMO_SIZE,
+    USE_DOMINANCE,
+    USE_EULER,
+    USE_ORDER,
+    _bits,
+    _child_key,
+    _free_cards,
+    _layout_weights,
+    _moves,
+    _put_back,
+    _take,
+    code_of_counts,
+    hopeless,
+)
+from pipeline.transpositions import prefetch_at
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
-_FOUNDATION_SHIFT = 2 * NUM_PILES
+_WON, _LOST = -1, -2  # what _enter says of a position decided at once
+_GROW = -1  # the table should double: double it and carry on
+_FOUNDATION_SHIFT = 51  # the search's key: layout number, foundation rank above it
+_HEIGHT_BITS = 2  # a record's pile heights: two bits a pile, the foundation rank above
+_HEIGHTS_FOUNDATION = _HEIGHT_BITS * NUM_PILES
+_HEIGHTS_MASK = (1 << _HEIGHTS_FOUNDATION) - 1
 _COUNT_LIMIT = 1 << 62
-_FIRST_CAPACITY = 1 << 12
+_FIRST_CAPACITY = 1 << 12  # records
+_RECORD = 4  # words of a record: key + 1 (0: empty), solution count, odds (float bits), heights
+_RECORD_COUNT, _RECORD_ODDS, _RECORD_HEIGHTS = 1, 2, 3
+_KEY, _HEIGHTS, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED = range(9)  # a frame's fields
+_FRAME_FIELDS = 9
+_DEPTH, _STORED, _NODES = range(3)  # the loop's kept scalars
+_SCALARS = 3
+_UNSTORED = 10  # lost positions with this many cards left or fewer are proved again rather than remembered
 
 
 @dataclass(frozen=True)
@@ -87,127 +126,160 @@ def tree_of(deal: Deal, start: Position, line: tuple[int, ...] = (), max_positio
 
 @numba.njit(cache=True)
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
-    """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation)."""
+    """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation).
+
+    The loop itself is :func:`_walk`, which never rebinds an array: when the
+    table should double it returns, the table is doubled here, and it carries
+    on from the state kept in the arrays.
+    """
     heights = start_heights.copy()
+    tops = _free_cards(ranks, heights)
     remaining = 0
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
     for pile in range(NUM_PILES):
         remaining += heights[pile]
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
-    keys = np.zeros(_FIRST_CAPACITY, dtype=np.int64)  # packed position + 1, 0 = empty slot
-    solutions = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
-    odds = np.zeros(_FIRST_CAPACITY, dtype=np.float64)
+    steps = _steps(ranks)
+    table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
+    lost = np.zeros(transpositions.MAX_SLOTS, dtype=np.int64)
     memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
     memo = np.empty(MEMO_SIZE, dtype=np.int64)
     memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     crossings = np.zeros(NUM_RANKS, dtype=np.int64)
-    stack_keys = np.zeros(remaining + 1, dtype=np.int64)
-    stack_moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
-    stack_count = np.zeros(remaining + 1, dtype=np.int64)
-    stack_next = np.zeros(remaining + 1, dtype=np.int64)
-    stack_solutions = np.zeros(remaining + 1, dtype=np.int64)
-    stack_odds = np.zeros(remaining + 1, dtype=np.float64)
-    played = np.zeros(remaining + 1, dtype=np.int64)
-    stored = 0
-    status = EXACT
-    start_key = _pack(heights, start_foundation)
-    # enter the start
-    depth = 0
-    foundation = start_foundation
+    frames = np.zeros((remaining + 1, _FRAME_FIELDS), dtype=np.int64)
+    frame_odds = np.zeros(remaining + 1, dtype=np.float64)
+    moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
+    scalars = np.zeros(_SCALARS, dtype=np.int64)
+    start = _pack(heights, start_foundation)
+    start_key = _key_of(ranks, steps, start)
     entered = _enter(
-        ranks, heights, counts, foundation, remaining, memo_keys, memo, memo_orders, crossings, stack_moves, 0
-    )
+        ranks, heights, tops, counts, start_foundation, remaining, memo_keys, memo, memo_orders, crossings, moves, 0
+    )  # fmt: skip
+    status = EXACT
     if entered < 0:  # decided at once: won (no card left) or lost
-        won = 1 if entered == -1 else 0
-        keys, solutions, odds, stored = _store(keys, solutions, odds, stored, start_key, won, float(won))
-        return _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds, stored, status)
-    stack_keys[0] = start_key
-    stack_count[0] = entered
-    stack_next[0] = 0
-    stack_solutions[0] = 0
-    stack_odds[0] = 0.0
-    while True:
-        if stack_next[depth] < stack_count[depth]:
-            pile = stack_moves[depth, stack_next[depth]]
-            stack_next[depth] += 1
-            rank = ranks[pile, heights[pile] - 1]
-            child = _child(stack_keys[depth], pile, rank)
-            slot = slot_of(keys, child)
-            if keys[slot] != 0:
-                stack_solutions[depth] += solutions[slot]
-                stack_odds[depth] += odds[slot]
-            else:
-                heights[pile] -= 1
-                counts[rank] -= 1
-                left = remaining - depth - 1
-                moves = _enter(
-                    ranks,
-                    heights,
-                    counts,
-                    rank,
-                    left,
-                    memo_keys,
-                    memo,
-                    memo_orders,
-                    crossings,
-                    stack_moves,
-                    depth + 1,
-                )
-                if moves < 0:
-                    won = 1 if moves == -1 else 0
-                    keys, solutions, odds, stored = _store(
-                        keys, solutions, odds, stored, child, won, float(won)
-                    )
-                    stack_solutions[depth] += won
-                    stack_odds[depth] += won
-                    heights[pile] += 1
-                    counts[rank] += 1
-                else:
-                    played[depth] = pile
-                    depth += 1
-                    stack_keys[depth] = child
-                    stack_count[depth] = moves
-                    stack_next[depth] = 0
-                    stack_solutions[depth] = 0
-                    stack_odds[depth] = 0.0
-                if stored > max_positions:
-                    status = OUT_OF_BUDGET
-                    break
-            if stack_solutions[depth] > _COUNT_LIMIT:
-                status = OVERFLOW
+        won = 1 if entered == _WON else 0
+        _store(table, table.view(np.float64), start_key, start, won, float(won))
+    else:
+        frames[0, _KEY], frames[0, _HEIGHTS], frames[0, _COUNT] = start_key, start, entered
+        while True:
+            status = _walk(
+                ranks, steps, heights, tops, counts, table, table.view(np.float64), lost, memo_keys, memo, memo_orders,
+                crossings, frames, frame_odds, moves, scalars, remaining, max_positions,
+            )  # fmt: skip
+            if status != _GROW:
                 break
-        else:
-            total = stack_solutions[depth]
-            probability = stack_odds[depth] / stack_count[depth]
-            keys, solutions, odds, stored = _store(
-                keys, solutions, odds, stored, stack_keys[depth], total, probability
-            )
+            table = _doubled(table)
+    return _finish(ranks, steps, start, line, table, status)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _walk(
+    ranks, steps, heights, tops, counts, table, table_odds, lost, memo_keys, memo, memo_orders, crossings,
+    frames, frame_odds, moves, scalars, remaining, max_positions,
+):  # fmt: skip
+    """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or _GROW.
+
+    ``frames[depth]`` is the position at ``depth`` on the current line: its
+    key and heights, whether it is known winnable (then every legal move is
+    counted), its moves still to try, and the sums of its children's counts
+    so far.
+    """
+    depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
+    capacity = table.shape[0] // _RECORD
+    status = _GROW
+    while 2 * (stored + 1) <= capacity:
+        frame = frames[depth]
+        if frame[_NEXT] < frame[_COUNT]:
+            pile = moves[depth, frame[_NEXT]]
+            frame[_NEXT] += 1
+            child = _child_key(ranks, steps, heights, frame[_KEY], pile)
+            if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
+                sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
+                prefetch_at(table, _RECORD * slot_for(sibling, capacity - 1))
+                transpositions.prefetch(lost, sibling)
+            known_lost = remaining - depth - 1 > _UNSTORED and transpositions.recalls(lost, child)
+            slot = 0 if known_lost else _slot(table, child)
+            if known_lost:
+                found, probability = 0, 0.0
+            elif table[slot] != 0:
+                found, probability = table[slot + _RECORD_COUNT], table_odds[slot + _RECORD_ODDS]
+            else:
+                rank = _take(ranks, heights, tops, pile)
+                counts[rank] -= 1
+                child_heights = frame[_HEIGHTS] - (1 << (_HEIGHT_BITS * pile))
+                child_heights = (child_heights & _HEIGHTS_MASK) | rank << _HEIGHTS_FOUNDATION
+                nodes += 1
+                entered = _enter(
+                    ranks, heights, tops, counts, rank, remaining - depth - 1,
+                    memo_keys, memo, memo_orders, crossings, moves, depth + 1,
+                )  # fmt: skip
+                if entered > 0:  # not decided at once: search it, looking for a win first
+                    frame[_PLAYED] = pile
+                    depth += 1
+                    frame = frames[depth]
+                    frame[_KEY], frame[_HEIGHTS], frame[_COUNT] = child, child_heights, entered
+                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = 0
+                    frame[_ENTERED] = nodes
+                    frame_odds[depth] = 0.0
+                    first = _child_key(ranks, steps, heights, child, moves[depth, 0])
+                    prefetch_at(table, _RECORD * slot_for(first, capacity - 1))
+                    transpositions.prefetch(lost, first)
+                    continue
+                _put_back(ranks, heights, tops, pile)
+                counts[rank] += 1
+                found = 1 if entered == _WON else 0
+                probability = float(found)
+                if found:
+                    stored += _store(table, table_odds, child, child_heights, 1, 1.0)
+        else:  # every move tried: a search that found no win proves the position lost
+            found = frame[_SOLUTIONS]
+            if found:
+                probability = frame_odds[depth] / frame[_LEGAL]
+                stored += _store(table, table_odds, frame[_KEY], frame[_HEIGHTS], found, probability)
+            else:
+                probability = 0.0
+                if remaining - depth > _UNSTORED:
+                    transpositions.remember(lost, frame[_KEY], _bits(nodes - frame[_ENTERED]))
             if depth == 0:
+                status = EXACT
                 break
             depth -= 1
-            pile = played[depth]
-            heights[pile] += 1
-            counts[ranks[pile, heights[pile] - 1]] += 1
-            stack_solutions[depth] += total
-            stack_odds[depth] += probability
-            if stack_solutions[depth] > _COUNT_LIMIT:
+            frame = frames[depth]
+            rank = _put_back(ranks, heights, tops, frame[_PLAYED])
+            counts[rank] += 1
+        if found > 0:
+            if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
+                frame[_COUNTING] = 1
+                foundation = frame[_HEIGHTS] >> _HEIGHTS_FOUNDATION
+                frame[_LEGAL] = _untried(ranks, heights, tops, foundation, moves, depth, frame[_NEXT])
+                frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
+                frame[_NEXT] = 0
+            frame[_SOLUTIONS] += found
+            frame_odds[depth] += probability
+            if frame[_SOLUTIONS] > _COUNT_LIMIT:
                 status = OVERFLOW
                 break
-    return _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds, stored, status)
+        if nodes > max_positions:
+            status = OUT_OF_BUDGET
+            break
+    scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
+    return status
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _enter(
-    ranks, heights, counts, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
+    ranks, heights, tops, counts, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
 ) -> int:
-    """-1 if the position is won, -2 if it is lost at once; otherwise fill ``moves[row]`` and return how many.
+    """_WON if the position is won, _LOST if it is lost at once; otherwise fill ``moves[row]`` and return how many.
 
     Lost at once: no legal move, or the search's necessary conditions for a win
-    fail (:func:`pipeline.search.hopeless`, with its memo).
+    fail (:func:`pipeline.search.hopeless`, with its memo). The moves are those
+    worth trying to find a win: same-rank dominance leaves out moves that
+    another stands in for.
     """
     if left == 0:
-        return -1
+        return _WON
     end_ranks = 0
     for pile in range(NUM_PILES):
         if heights[pile] > 0:
@@ -217,71 +289,114 @@ def _enter(
     if hopeless(
         ranks, heights, counts, foundation, code, end_ranks, flags, memo_keys, memo, memo_orders, crossings
     ):
-        return -2
-    count = _legal(ranks, heights, foundation, moves[row])
-    return count if count > 0 else -2
+        return _LOST
+    count = _moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)
+    return count if count > 0 else _LOST
+
+
+@numba.njit(cache=True, _nrt=False)
+def _untried(ranks, heights, tops, foundation, moves, row, tried) -> int:
+    """Replace ``moves[row]`` by the legal moves not among its first ``tried``; return how many are legal in all."""
+    done = 0
+    for index in range(tried):
+        done |= 1 << moves[row, index]
+    legal = _moves(ranks, heights, tops, foundation, 0, moves, row)
+    kept = 0
+    for index in range(legal):
+        if not (done >> moves[row, index]) & 1:
+            moves[row, kept] = moves[row, index]
+            kept += 1
+    return legal
 
 
 @numba.njit(cache=True)
+def _steps(ranks):
+    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the search's key."""
+    weights = _layout_weights(ranks)
+    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
+    for pile in range(NUM_PILES):
+        for height in range(1, 4):
+            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
+    return steps
+
+
+@numba.njit(cache=True, _nrt=False)
+def _key_of(ranks, steps, packed) -> int:
+    """The search's key of the position with packed heights ``packed``: from the full layout, step by step."""
+    key = 0
+    for pile in range(NUM_PILES):
+        for height in range(3, (packed >> (_HEIGHT_BITS * pile)) & 3, -1):
+            key += steps[pile, height]
+    return key | (packed >> _HEIGHTS_FOUNDATION) << _FOUNDATION_SHIFT
+
+
+@numba.njit(cache=True, _nrt=False)
 def _pack(heights, foundation) -> int:
-    key = foundation << _FOUNDATION_SHIFT
+    """Pile heights, two bits each, with the foundation rank above them."""
+    packed = foundation << _HEIGHTS_FOUNDATION
     for pile in range(NUM_PILES):
-        key |= heights[pile] << (2 * pile)
-    return key
+        packed |= heights[pile] << (_HEIGHT_BITS * pile)
+    return packed
 
 
-@numba.njit(cache=True)
-def _child(key, pile, rank) -> int:
-    child = key - (1 << (2 * pile))
-    return (child & ((1 << _FOUNDATION_SHIFT) - 1)) | (rank << _FOUNDATION_SHIFT)
-
-
-@numba.njit(cache=True)
-def _unpack(key, heights) -> int:
+@numba.njit(cache=True, _nrt=False)
+def _unpack(packed, heights) -> int:
+    """Fill ``heights`` from a packed position; return its foundation rank."""
     for pile in range(NUM_PILES):
-        heights[pile] = (key >> (2 * pile)) & 3
-    return key >> _FOUNDATION_SHIFT
+        heights[pile] = (packed >> (_HEIGHT_BITS * pile)) & 3
+    return packed >> _HEIGHTS_FOUNDATION
 
 
-@numba.njit(cache=True)
-def _store(keys, solutions, odds, stored, key, count, probability):
-    """Store ``key`` with its solution count and winning probability; the table doubles at half load."""
-    if 2 * (stored + 1) > keys.shape[0]:
-        bigger_keys = np.zeros(2 * keys.shape[0], dtype=np.int64)
-        bigger_solutions = np.zeros(2 * keys.shape[0], dtype=np.int64)
-        bigger_odds = np.zeros(2 * keys.shape[0], dtype=np.float64)
-        for slot in range(keys.shape[0]):
-            if keys[slot] != 0:
-                target = slot_of(bigger_keys, keys[slot] - 1)
-                bigger_keys[target] = keys[slot]
-                bigger_solutions[target] = solutions[slot]
-                bigger_odds[target] = odds[slot]
-        keys, solutions, odds = bigger_keys, bigger_solutions, bigger_odds
-    slot = slot_of(keys, key)
-    if keys[slot] == 0:
-        stored += 1
-    keys[slot] = key + 1
-    solutions[slot] = count
-    odds[slot] = probability
-    return keys, solutions, odds, stored
-
-
-@numba.njit(cache=True)
-def _left(key) -> int:
+@numba.njit(cache=True, _nrt=False)
+def _left(packed) -> int:
+    """The cards left in a packed position."""
     total = 0
     for pile in range(NUM_PILES):
-        total += (key >> (2 * pile)) & 3
+        total += (packed >> (_HEIGHT_BITS * pile)) & 3
     return total
 
 
+@numba.njit(cache=True, _nrt=False)
+def _slot(table, key) -> int:
+    """The index of the record that holds ``key``, or of the empty one where storing it would put it."""
+    mask = table.shape[0] // _RECORD - 1
+    slot = _RECORD * slot_for(key, mask)
+    while table[slot] != 0 and table[slot] != key + 1:
+        slot = _RECORD * ((slot // _RECORD + 1) & mask)
+    return slot
+
+
+@numba.njit(cache=True, _nrt=False)
+def _store(table, table_odds, key, packed, count, probability) -> int:
+    """Store ``key`` (heights ``packed``) with its solution count and winning probability; 1 if it is new."""
+    slot = _slot(table, key)
+    new = 1 if table[slot] == 0 else 0
+    table[slot] = key + 1
+    table[slot + _RECORD_COUNT] = count
+    table_odds[slot + _RECORD_ODDS] = probability
+    table[slot + _RECORD_HEIGHTS] = packed
+    return new
+
+
 @numba.njit(cache=True)
-def _wins(keys, solutions, key) -> bool:
+def _doubled(table):
+    """A table of twice as many records holding the same ones."""
+    bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
+    for slot in range(0, table.shape[0], _RECORD):
+        if table[slot] != 0:
+            target = _slot(bigger, table[slot] - 1)
+            bigger[target : target + _RECORD] = table[slot : slot + _RECORD]
+    return bigger
+
+
+@numba.njit(cache=True, _nrt=False)
+def _wins(table, key) -> bool:
     """Whether the table holds ``key`` as a position from which a win exists."""
-    slot = slot_of(keys, key)
-    return keys[slot] != 0 and solutions[slot] > 0
+    slot = _slot(table, key)
+    return table[slot] != 0 and table[slot + _RECORD_COUNT] > 0
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def _legal(ranks, heights, foundation, moves) -> int:
     """Fill ``moves`` with the piles whose free card fits on ``foundation``; return how many."""
     count = 0
@@ -295,78 +410,83 @@ def _legal(ranks, heights, foundation, moves) -> int:
 
 
 @numba.njit(cache=True)
-def _finish(ranks, start_heights, start_foundation, line, keys, solutions, odds, stored, status):
+def _finish(ranks, steps, start, line, table, status):
     """The numbers of :class:`Tree` from the filled table: totals, the forward pass, the line."""
-    start_key = _pack(start_heights, start_foundation)
-    start_slot = slot_of(keys, start_key)
-    total = solutions[start_slot]
-    probability = odds[start_slot]
-    winnable = 0
-    for slot in range(keys.shape[0]):
-        if keys[slot] != 0 and solutions[slot] > 0:
-            winnable += 1
     heights = np.zeros(NUM_PILES, dtype=np.int64)
     moves = np.zeros(NUM_PILES, dtype=np.int64)
-    # winnable positions by cards left, most first: the order in which lines pass through them
+    start_key = _key_of(ranks, steps, start)
+    start_slot = _slot(table, start_key)
+    total = table[start_slot + _RECORD_COUNT]
+    probability = table.view(np.float64)[start_slot + _RECORD_ODDS]
+    # winnable records by cards left, most first (a counting sort): the order lines pass through them
+    by_left = np.zeros(NUM_PILES * 3 + 2, dtype=np.int64)
+    edges = 0
+    for slot in range(0, table.shape[0], _RECORD):
+        if table[slot] != 0 and table[slot + _RECORD_COUNT] > 0:
+            packed = table[slot + _RECORD_HEIGHTS]
+            by_left[NUM_PILES * 3 - _left(packed) + 1] += 1
+            edges += _legal(ranks, heights, _unpack(packed, heights), moves)
+    winnable = 0
+    for index in range(1, by_left.shape[0]):
+        winnable += by_left[index]
+        by_left[index] = winnable
     order = np.zeros(winnable, dtype=np.int64)
-    depth_of = np.zeros(winnable, dtype=np.int64)
-    index = 0
-    for slot in range(keys.shape[0]):
-        if keys[slot] != 0 and solutions[slot] > 0:
-            order[index] = slot
-            depth_of[index] = -_left(keys[slot] - 1)
-            index += 1
-    order = order[np.argsort(depth_of, kind="mergesort")]
-    lines_to = np.zeros(keys.shape[0], dtype=np.float64)
-    lines_to[start_slot] = 1.0
-    weighted = 0.0
-    positions_on_lines = 0.0
-    moves_winnable = 0.0
+    for slot in range(0, table.shape[0], _RECORD):
+        if table[slot] != 0 and table[slot + _RECORD_COUNT] > 0:
+            place = NUM_PILES * 3 - _left(table[slot + _RECORD_HEIGHTS])
+            order[by_left[place]] = slot
+            by_left[place] += 1
+    lost_children = new_table(2 * edges + 2)  # lost positions one move from a winnable one
+    lost = 0
+    lines_to = np.zeros(table.shape[0] // _RECORD, dtype=np.float64)  # by record
+    lines_to[start_slot // _RECORD] = 1.0
+    weighted = positions_on_lines = moves_winnable = 0.0
     not_won = 0
     for slot in order:
-        foundation = _unpack(keys[slot] - 1, heights)
-        count = _legal(ranks, heights, foundation, moves)
+        key = table[slot] - 1
+        count = _legal(ranks, heights, _unpack(table[slot + _RECORD_HEIGHTS], heights), moves)
         if count == 0:
             continue  # won
         not_won += 1
         moves_winnable += count
-        through = lines_to[slot] * solutions[slot]
+        through = lines_to[slot // _RECORD] * table[slot + _RECORD_COUNT]
         weighted += through * count
         positions_on_lines += through
         for index in range(count):
-            pile = moves[index]
-            child = _child(keys[slot] - 1, pile, ranks[pile, heights[pile] - 1])
-            if _wins(keys, solutions, child):
-                lines_to[slot_of(keys, child)] += lines_to[slot]
+            child = _child_key(ranks, steps, heights, key, moves[index])
+            if _wins(table, child):
+                lines_to[_slot(table, child) // _RECORD] += lines_to[slot // _RECORD]
+            elif add(lost_children, child):
+                lost += 1
+    reachable = winnable + lost + (total == 0)  # the start, if lost, is no one's child here
     on_lines = weighted / positions_on_lines if positions_on_lines > 0 else 0.0
     on_winnable = moves_winnable / not_won if not_won > 0 else 0.0
     # the opening moves, then the positions along ``line``
-    foundation = _unpack(start_key, heights)
+    foundation = _unpack(start, heights)
     first = _legal(ranks, heights, foundation, moves)
     winning_first = 0
     for index in range(first):
-        pile = moves[index]
-        winning_first += _wins(keys, solutions, _child(start_key, pile, ranks[pile, heights[pile] - 1]))
+        winning_first += _wins(table, _child_key(ranks, steps, heights, start_key, moves[index]))
     forced = decisions = traps = 0
     first_trap = -1
     key = start_key
     for step in range(line.shape[0]):
-        foundation = _unpack(key, heights)
         count = _legal(ranks, heights, foundation, moves)
         if count == 1:
             forced += 1
         elif count > 1:
             decisions += 1
             for index in range(count):
-                pile = moves[index]
-                if not _wins(keys, solutions, _child(key, pile, ranks[pile, heights[pile] - 1])):
+                if not _wins(table, _child_key(ranks, steps, heights, key, moves[index])):
                     traps += 1
                     if first_trap < 0:
                         first_trap = step
                     break
         pile = line[step]
-        key = _child(key, pile, ranks[pile, heights[pile] - 1])
+        key = _child_key(ranks, steps, heights, key, pile)
+        foundation = ranks[pile, heights[pile] - 1]
+        heights[pile] -= 1
     return (
-        status, total, probability, winnable, stored, on_lines, on_winnable,
+        status, total, probability, winnable, reachable, on_lines, on_winnable,
         winning_first, first, forced, decisions, traps, first_trap,
     )  # fmt: skip

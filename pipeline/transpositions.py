@@ -110,3 +110,9 @@ def _prefetch(typingctx, array, index):
 def prefetch(table: np.ndarray, key: int) -> None:
     """Start loading the slot of ``key``, so that a later lookup finds it in the cache."""
     _prefetch(table, slot_for(key, table.shape[0] - 1))
+
+
+@numba.njit(cache=True, _nrt=False)
+def prefetch_at(array: np.ndarray, index: int) -> None:
+    """Start loading ``array[index]`` (a flat int64 array), so that a later read finds it in the cache."""
+    _prefetch(array, index)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pipeline.cards import parse_card
+from pipeline.cards import parse_card, rank_of
 from pipeline.deal import Deal
 from pipeline.dealing import seeded_deal
 from pipeline.gametree import EXACT, OUT_OF_BUDGET, tree_of
@@ -82,12 +82,14 @@ def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
     assert tree.status == EXACT
     assert tree.solutions == len(truth.lines)
     assert tree.win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
-    assert tree.winnable == len(truth.winnable)
-    assert tree.reachable >= tree.winnable
+    winnable = [Position(deal, h, f) for h, f in truth.winnable]
+    assert tree.winnable == len({_class_of(p) for p in winnable})
+    near = {start, *winnable, *(p.play(m) for p in winnable for m in p.legal_moves())}
+    assert tree.reachable == len({_class_of(p) for p in near})
     moves_on_lines = [moves for one in truth.lines for _, moves in one]
     expected_on_lines = sum(moves_on_lines) / len(moves_on_lines) if moves_on_lines else 0.0
     assert tree.mean_moves_on_winning_lines == pytest.approx(expected_on_lines)
-    not_won = [Position(deal, h, f) for h, f in truth.winnable if sum(h)]
+    not_won = list({_class_of(p): p for p in winnable if not p.is_won}.values())  # one of each class
     expected_winnable = sum(len(p.legal_moves()) for p in not_won) / len(not_won) if not_won else 0.0
     assert tree.mean_moves_winnable == pytest.approx(expected_winnable)
     first = start.legal_moves()
@@ -96,6 +98,15 @@ def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
         (start.play(m).heights, start.play(m).foundation_rank) in truth.winnable for m in first
     )
     _check_line(deal, start, line, tree, truth)
+
+
+def _class_of(position: Position) -> tuple:
+    """What the tree counts once: the multiset of remaining piles as rank sequences, and the foundation rank."""
+    piles = (
+        tuple(rank_of(card) for card in pile[:height])
+        for pile, height in zip(position.deal.piles, position.heights, strict=True)
+    )
+    return tuple(sorted(pile for pile in piles if pile)), position.foundation_rank
 
 
 def _check_line(deal, start, line, tree, truth) -> None:
