@@ -177,11 +177,17 @@ def metadata(table: pa.Table) -> dict[str, str]:
 
 def write_pack(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` (zstd) atomically (:func:`replacing`): all of it or, on any error, nothing."""
+    path = check_writable(path)
+    with replacing(path) as sink:
+        pq.write_table(table, sink, compression="zstd")
+
+
+def check_writable(path: Path) -> Path:
+    """``path`` as a Path, once its directory exists (PackError otherwise): checked before long work too."""
     path = Path(path)
     if not path.parent.is_dir():
         raise PackError(f"{path}: cannot write, no directory {str(path.parent)!r}")
-    with replacing(path) as sink:
-        pq.write_table(table, sink, compression="zstd")
+    return path
 
 
 @contextmanager
