@@ -53,10 +53,11 @@ import numpy as np
 from pipeline import transpositions
 from pipeline.cards import rank_of
 from pipeline.deal import NUM_PILES, Deal
-from pipeline.hashset import add, new_table, slot_for
+from pipeline.hashset import add, grown, new_table, slot_for
 from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
 from pipeline.rules import Position
 from pipeline.search import (
+    _POWERS_OF_5,
     MEMO_SIZE,
     USE_DOMINANCE,
     USE_EULER,
@@ -75,20 +76,23 @@ from pipeline.transpositions import prefetch_at
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
-_GROW = -1  # the table should double: double it and carry on
+_GROW = -1  # a table should double: double it and carry on
 _FOUNDATION_SHIFT = 51  # the search's key: layout number, foundation rank above it
-_HEIGHT_BITS = 2  # a record's pile heights: two bits a pile, the foundation rank above
-_HEIGHTS_FOUNDATION = _HEIGHT_BITS * NUM_PILES
-_HEIGHTS_MASK = (1 << _HEIGHTS_FOUNDATION) - 1
 _COUNT_LIMIT = 1 << 62
-_FIRST_CAPACITY = 1 << 12  # records
-_RECORD = 4  # words of a record: key + 1 (0: empty), solution count, odds (float bits), heights
-_RECORD_COUNT, _RECORD_ODDS, _RECORD_HEIGHTS = 1, 2, 3
-_KEY, _HEIGHTS, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED = range(9)  # a frame's fields
-_FRAME_FIELDS = 9
-_DEPTH, _STORED, _NODES = range(3)  # the loop's kept scalars
-_SCALARS = 3
 _UNSTORED = 10  # lost positions with this many cards left or fewer are proved again rather than remembered
+_FIRST_CAPACITY = 1 << 12  # records
+# a record of the table of winnable positions, in words: key + 1 (0: empty), then its solution count,
+# random-play odds, and the legal moves summed along every winning line from it (floats, as their bits)
+_RECORD = 4
+_RECORD_COUNT, _RECORD_ODDS, _RECORD_LINE_MOVES = 1, 2, 3
+_KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED = range(8)  # a frame's fields
+_FRAME_FIELDS = 8
+_ODDS, _LINE_MOVES = range(2)  # a frame's float fields: its children's sums
+_FRAME_FLOATS = 2
+_DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN = range(5)  # the loop's kept scalars
+_SCALARS = 5
+_CODE, _END_RANKS = range(2)  # the rank tally: code_of_counts of the rank counts, bottom ranks of piles
+_TALLY = 2
 
 
 @dataclass(frozen=True)
@@ -128,7 +132,7 @@ def tree_of(deal: Deal, start: Position, line: tuple[int, ...] = (), max_positio
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation).
 
-    The loop itself is :func:`_walk`, which never rebinds an array: when the
+    The loop itself is :func:`_walk`, which never rebinds an array: when a
     table should double it returns, the table is doubled here, and it carries
     on from the state kept in the arrays.
     """
@@ -136,60 +140,72 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     tops = _free_cards(ranks, heights)
     remaining = 0
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)  # bottom cards of non-empty piles, by rank
+    tally = np.zeros(_TALLY, dtype=np.int64)
     for pile in range(NUM_PILES):
         remaining += heights[pile]
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+            tally[_END_RANKS] |= 1 << ranks[pile, 0]
+    tally[_CODE] = code_of_counts(counts)
     steps = _steps(ranks)
     table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
     lost = np.zeros(transpositions.MAX_SLOTS, dtype=np.int64)
+    lost_children = new_table(_FIRST_CAPACITY)
     memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
     memo = np.empty(MEMO_SIZE, dtype=np.int64)
     memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     frames = np.zeros((remaining + 1, _FRAME_FIELDS), dtype=np.int64)
-    frame_odds = np.zeros(remaining + 1, dtype=np.float64)
+    frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
-    start = _pack(heights, start_foundation)
-    start_key = _key_of(ranks, steps, start)
+    start_key = _key_of(ranks, steps, start_heights, start_foundation)
     entered = _enter(
-        ranks, heights, tops, counts, start_foundation, remaining, memo_keys, memo, memo_orders, crossings, moves, 0
+        ranks, heights, tops, counts, tally, start_foundation, remaining,
+        memo_keys, memo, memo_orders, crossings, moves, 0,
     )  # fmt: skip
     status = EXACT
     if entered < 0:  # decided at once: won (no card left) or lost
         won = 1 if entered == _WON else 0
-        _store(table, table.view(np.float64), start_key, start, won, float(won))
+        scalars[_STORED] = _store(table, table.view(np.float64), start_key, won, float(won), 0.0)
     else:
-        frames[0, _KEY], frames[0, _HEIGHTS], frames[0, _COUNT] = start_key, start, entered
+        frames[0, _KEY], frames[0, _COUNT] = start_key, entered
         while True:
             status = _walk(
-                ranks, steps, heights, tops, counts, table, table.view(np.float64), lost, memo_keys, memo, memo_orders,
-                crossings, frames, frame_odds, moves, scalars, remaining, max_positions,
+                ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, lost_children,
+                memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining, max_positions,
             )  # fmt: skip
             if status != _GROW:
                 break
-            table = _doubled(table)
-    return _finish(ranks, steps, start, line, table, status)
+            if 2 * (scalars[_STORED] + 1) > table.shape[0] // _RECORD:
+                table = _doubled(table)
+            else:
+                lost_children = grown(lost_children)
+    return _finish(ranks, steps, start_heights, start_foundation, line, table, scalars, status)
 
 
 @numba.njit(cache=True, _nrt=False)
 def _walk(
-    ranks, steps, heights, tops, counts, table, table_odds, lost, memo_keys, memo, memo_orders, crossings,
-    frames, frame_odds, moves, scalars, remaining, max_positions,
+    ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, lost_children,
+    memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining, max_positions,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or _GROW.
 
     ``frames[depth]`` is the position at ``depth`` on the current line: its
-    key and heights, whether it is known winnable (then every legal move is
-    counted), its moves still to try, and the sums of its children's counts
-    so far.
+    key, whether it is known winnable (then every legal move is counted), its
+    moves still to try, and the sums of its children's numbers so far.
     """
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
     capacity = table.shape[0] // _RECORD
     status = _GROW
-    while 2 * (stored + 1) <= capacity:
+    while (
+        2 * (stored + 1) <= capacity and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]
+    ):
         frame = frames[depth]
+        sums = frame_floats[depth]
         if frame[_NEXT] < frame[_COUNT]:
             pile = moves[depth, frame[_NEXT]]
             frame[_NEXT] += 1
@@ -201,44 +217,48 @@ def _walk(
             known_lost = remaining - depth - 1 > _UNSTORED and transpositions.recalls(lost, child)
             slot = 0 if known_lost else _slot(table, child)
             if known_lost:
-                found, probability = 0, 0.0
+                found, probability, line_moves = 0, 0.0, 0.0
             elif table[slot] != 0:
-                found, probability = table[slot + _RECORD_COUNT], table_odds[slot + _RECORD_ODDS]
+                found = table[slot + _RECORD_COUNT]
+                probability, line_moves = (
+                    table_floats[slot + _RECORD_ODDS],
+                    table_floats[slot + _RECORD_LINE_MOVES],
+                )
             else:
-                rank = _take(ranks, heights, tops, pile)
-                counts[rank] -= 1
-                child_heights = frame[_HEIGHTS] - (1 << (_HEIGHT_BITS * pile))
-                child_heights = (child_heights & _HEIGHTS_MASK) | rank << _HEIGHTS_FOUNDATION
+                rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
                 entered = _enter(
-                    ranks, heights, tops, counts, rank, remaining - depth - 1,
+                    ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
                     memo_keys, memo, memo_orders, crossings, moves, depth + 1,
                 )  # fmt: skip
                 if entered > 0:  # not decided at once: search it, looking for a win first
                     frame[_PLAYED] = pile
                     depth += 1
                     frame = frames[depth]
-                    frame[_KEY], frame[_HEIGHTS], frame[_COUNT] = child, child_heights, entered
+                    frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
                     frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = 0
-                    frame[_ENTERED] = nodes
-                    frame_odds[depth] = 0.0
+                    frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
                     first = _child_key(ranks, steps, heights, child, moves[depth, 0])
                     prefetch_at(table, _RECORD * slot_for(first, capacity - 1))
                     transpositions.prefetch(lost, first)
                     continue
-                _put_back(ranks, heights, tops, pile)
-                counts[rank] += 1
+                _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
                 found = 1 if entered == _WON else 0
-                probability = float(found)
+                probability, line_moves = float(found), 0.0
                 if found:
-                    stored += _store(table, table_odds, child, child_heights, 1, 1.0)
+                    stored += _store(table, table_floats, child, 1, 1.0, 0.0)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
             if found:
-                probability = frame_odds[depth] / frame[_LEGAL]
-                stored += _store(table, table_odds, frame[_KEY], frame[_HEIGHTS], found, probability)
+                probability = sums[_ODDS] / frame[_LEGAL]
+                line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
+                stored += _store(table, table_floats, frame[_KEY], found, probability, line_moves)
+                scalars[_MOVES_WINNABLE] += frame[_LEGAL]
+                scalars[_LOST_CHILDREN] += _lost_children(
+                    ranks, steps, heights, frame[_KEY], table, lost_children
+                )
             else:
-                probability = 0.0
+                probability, line_moves = 0.0, 0.0
                 if remaining - depth > _UNSTORED:
                     transpositions.remember(lost, frame[_KEY], _bits(nodes - frame[_ENTERED]))
             if depth == 0:
@@ -246,17 +266,18 @@ def _walk(
                 break
             depth -= 1
             frame = frames[depth]
-            rank = _put_back(ranks, heights, tops, frame[_PLAYED])
-            counts[rank] += 1
+            sums = frame_floats[depth]
+            _unplay(ranks, heights, tops, counts, bottoms, tally, frame[_PLAYED])
         if found > 0:
             if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
                 frame[_COUNTING] = 1
-                foundation = frame[_HEIGHTS] >> _HEIGHTS_FOUNDATION
+                foundation = frame[_KEY] >> _FOUNDATION_SHIFT
                 frame[_LEGAL] = _untried(ranks, heights, tops, foundation, moves, depth, frame[_NEXT])
                 frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
                 frame[_NEXT] = 0
             frame[_SOLUTIONS] += found
-            frame_odds[depth] += probability
+            sums[_ODDS] += probability
+            sums[_LINE_MOVES] += line_moves
             if frame[_SOLUTIONS] > _COUNT_LIMIT:
                 status = OVERFLOW
                 break
@@ -268,8 +289,24 @@ def _walk(
 
 
 @numba.njit(cache=True, _nrt=False)
+def _lost_children(ranks, steps, heights, key, table, lost_children) -> int:
+    """Add the children of the winnable position ``key`` from which no win exists to ``lost_children``.
+
+    Returns how many were new there.
+    """
+    foundation = key >> _FOUNDATION_SHIFT
+    new = 0
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0 and _adjacent(ranks[pile, heights[pile] - 1], foundation):
+            child = _child_key(ranks, steps, heights, key, pile)
+            if not _wins(table, child) and add(lost_children, child):
+                new += 1
+    return new
+
+
+@numba.njit(cache=True, _nrt=False)
 def _enter(
-    ranks, heights, tops, counts, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
+    ranks, heights, tops, counts, tally, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
 ) -> int:
     """_WON if the position is won, _LOST if it is lost at once; otherwise fill ``moves[row]`` and return how many.
 
@@ -280,18 +317,39 @@ def _enter(
     """
     if left == 0:
         return _WON
-    end_ranks = 0
-    for pile in range(NUM_PILES):
-        if heights[pile] > 0:
-            end_ranks |= 1 << ranks[pile, 0]
-    code = code_of_counts(counts)
     flags = USE_EULER | USE_ORDER
     if hopeless(
-        ranks, heights, counts, foundation, code, end_ranks, flags, memo_keys, memo, memo_orders, crossings
-    ):
+        ranks, heights, counts, foundation, tally[_CODE], tally[_END_RANKS], flags,
+        memo_keys, memo, memo_orders, crossings,
+    ):  # fmt: skip
         return _LOST
     count = _moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)
     return count if count > 0 else _LOST
+
+
+@numba.njit(cache=True, _nrt=False)
+def _play(ranks, heights, tops, counts, bottoms, tally, pile) -> int:
+    """Play the free card of ``pile``, keeping the rank counts and their tally up to date; return its rank."""
+    rank = _take(ranks, heights, tops, pile)
+    counts[rank] -= 1
+    tally[_CODE] -= _POWERS_OF_5[rank]
+    if heights[pile] == 0:
+        bottoms[rank] -= 1
+        if bottoms[rank] == 0:
+            tally[_END_RANKS] &= ~(1 << rank)
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _unplay(ranks, heights, tops, counts, bottoms, tally, pile) -> None:
+    """Undo :func:`_play` on ``pile``."""
+    emptied = heights[pile] == 0
+    rank = _put_back(ranks, heights, tops, pile)
+    counts[rank] += 1
+    tally[_CODE] += _POWERS_OF_5[rank]
+    if emptied:
+        bottoms[rank] += 1
+        tally[_END_RANKS] |= 1 << rank
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -321,39 +379,20 @@ def _steps(ranks):
 
 
 @numba.njit(cache=True, _nrt=False)
-def _key_of(ranks, steps, packed) -> int:
-    """The search's key of the position with packed heights ``packed``: from the full layout, step by step."""
+def _key_of(ranks, steps, heights, foundation) -> int:
+    """The search's key of a position: each pile's weight is what playing it down to empty would take away."""
     key = 0
     for pile in range(NUM_PILES):
-        for height in range(3, (packed >> (_HEIGHT_BITS * pile)) & 3, -1):
-            key += steps[pile, height]
-    return key | (packed >> _HEIGHTS_FOUNDATION) << _FOUNDATION_SHIFT
+        for height in range(1, heights[pile] + 1):
+            key -= steps[pile, height]
+    return key | foundation << _FOUNDATION_SHIFT
 
 
 @numba.njit(cache=True, _nrt=False)
-def _pack(heights, foundation) -> int:
-    """Pile heights, two bits each, with the foundation rank above them."""
-    packed = foundation << _HEIGHTS_FOUNDATION
-    for pile in range(NUM_PILES):
-        packed |= heights[pile] << (_HEIGHT_BITS * pile)
-    return packed
-
-
-@numba.njit(cache=True, _nrt=False)
-def _unpack(packed, heights) -> int:
-    """Fill ``heights`` from a packed position; return its foundation rank."""
-    for pile in range(NUM_PILES):
-        heights[pile] = (packed >> (_HEIGHT_BITS * pile)) & 3
-    return packed >> _HEIGHTS_FOUNDATION
-
-
-@numba.njit(cache=True, _nrt=False)
-def _left(packed) -> int:
-    """The cards left in a packed position."""
-    total = 0
-    for pile in range(NUM_PILES):
-        total += (packed >> (_HEIGHT_BITS * pile)) & 3
-    return total
+def _adjacent(rank, other) -> bool:
+    """Whether a card of ``rank`` may go on ``other`` (ranks one apart, King and Ace too)."""
+    difference = rank - other
+    return difference == 1 or difference == -1 or difference == 12 or difference == -12
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -367,14 +406,14 @@ def _slot(table, key) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _store(table, table_odds, key, packed, count, probability) -> int:
-    """Store ``key`` (heights ``packed``) with its solution count and winning probability; 1 if it is new."""
+def _store(table, table_floats, key, count, probability, line_moves) -> int:
+    """Store the numbers of the winnable position ``key`` (see _RECORD); 1 if it is new."""
     slot = _slot(table, key)
     new = 1 if table[slot] == 0 else 0
     table[slot] = key + 1
     table[slot + _RECORD_COUNT] = count
-    table_odds[slot + _RECORD_ODDS] = probability
-    table[slot + _RECORD_HEIGHTS] = packed
+    table_floats[slot + _RECORD_ODDS] = probability
+    table_floats[slot + _RECORD_LINE_MOVES] = line_moves
     return new
 
 
@@ -401,68 +440,37 @@ def _legal(ranks, heights, foundation, moves) -> int:
     """Fill ``moves`` with the piles whose free card fits on ``foundation``; return how many."""
     count = 0
     for pile in range(NUM_PILES):
-        if heights[pile] > 0:
-            difference = ranks[pile, heights[pile] - 1] - foundation
-            if difference == 1 or difference == -1 or difference == 12 or difference == -12:
-                moves[count] = pile
-                count += 1
+        if heights[pile] > 0 and _adjacent(ranks[pile, heights[pile] - 1], foundation):
+            moves[count] = pile
+            count += 1
     return count
 
 
 @numba.njit(cache=True)
-def _finish(ranks, steps, start, line, table, status):
-    """The numbers of :class:`Tree` from the filled table: totals, the forward pass, the line."""
-    heights = np.zeros(NUM_PILES, dtype=np.int64)
-    moves = np.zeros(NUM_PILES, dtype=np.int64)
-    start_key = _key_of(ranks, steps, start)
+def _finish(ranks, steps, start_heights, start_foundation, line, table, scalars, status):
+    """The numbers of :class:`Tree` from the filled table: totals, then the opening and the line."""
+    start_key = _key_of(ranks, steps, start_heights, start_foundation)
     start_slot = _slot(table, start_key)
     total = table[start_slot + _RECORD_COUNT]
-    probability = table.view(np.float64)[start_slot + _RECORD_ODDS]
-    # winnable records by cards left, most first (a counting sort): the order lines pass through them
-    by_left = np.zeros(NUM_PILES * 3 + 2, dtype=np.int64)
-    edges = 0
-    for slot in range(0, table.shape[0], _RECORD):
-        if table[slot] != 0 and table[slot + _RECORD_COUNT] > 0:
-            packed = table[slot + _RECORD_HEIGHTS]
-            by_left[NUM_PILES * 3 - _left(packed) + 1] += 1
-            edges += _legal(ranks, heights, _unpack(packed, heights), moves)
-    winnable = 0
-    for index in range(1, by_left.shape[0]):
-        winnable += by_left[index]
-        by_left[index] = winnable
-    order = np.zeros(winnable, dtype=np.int64)
-    for slot in range(0, table.shape[0], _RECORD):
-        if table[slot] != 0 and table[slot + _RECORD_COUNT] > 0:
-            place = NUM_PILES * 3 - _left(table[slot + _RECORD_HEIGHTS])
-            order[by_left[place]] = slot
-            by_left[place] += 1
-    lost_children = new_table(2 * edges + 2)  # lost positions one move from a winnable one
-    lost = 0
-    lines_to = np.zeros(table.shape[0] // _RECORD, dtype=np.float64)  # by record
-    lines_to[start_slot // _RECORD] = 1.0
-    weighted = positions_on_lines = moves_winnable = 0.0
-    not_won = 0
-    for slot in order:
-        key = table[slot] - 1
-        count = _legal(ranks, heights, _unpack(table[slot + _RECORD_HEIGHTS], heights), moves)
-        if count == 0:
-            continue  # won
-        not_won += 1
-        moves_winnable += count
-        through = lines_to[slot // _RECORD] * table[slot + _RECORD_COUNT]
-        weighted += through * count
-        positions_on_lines += through
-        for index in range(count):
-            child = _child_key(ranks, steps, heights, key, moves[index])
-            if _wins(table, child):
-                lines_to[_slot(table, child) // _RECORD] += lines_to[slot // _RECORD]
-            elif add(lost_children, child):
-                lost += 1
-    reachable = winnable + lost + (total == 0)  # the start, if lost, is no one's child here
-    on_lines = weighted / positions_on_lines if positions_on_lines > 0 else 0.0
-    on_winnable = moves_winnable / not_won if not_won > 0 else 0.0
-    # the opening moves, then the positions along ``line``
-    foundation = _unpack(start, heights)
+    floats = table.view(np.float64)
+    probability = floats[start_slot + _RECORD_ODDS]
+    winnable = scalars[_STORED] if total > 0 else 0
+    won = 0  # winnable positions with no card left: one per foundation rank a line can end on
+    for foundation in range(NUM_RANKS):
+        won += _wins(table, foundation << _FOUNDATION_SHIFT)
+    not_won = winnable - won
+    on_winnable = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
+    remaining = 0
+    for pile in range(NUM_PILES):
+        remaining += start_heights[pile]
+    # every winning line plays every card: ``remaining`` positions, each with its legal moves
+    on_lines = floats[start_slot + _RECORD_LINE_MOVES] / (total * remaining) if total > 0 else 0.0
+    reachable = (
+        winnable + scalars[_LOST_CHILDREN] + (total == 0)
+    )  # the start, if lost, is no one's child here
+    heights = start_heights.copy()
+    moves = np.zeros(NUM_PILES, dtype=np.int64)
+    foundation = start_foundation
     first = _legal(ranks, heights, foundation, moves)
     winning_first = 0
     for index in range(first):
