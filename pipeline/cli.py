@@ -17,12 +17,13 @@ from typing import Annotated
 import typer
 
 from pipeline import crosscheck as checks
-from pipeline import packs, reports, runner
+from pipeline import grading, packs, reports, runner
 from pipeline.config import ConfigError, load_config
 from pipeline.deal import BoardError, Deal
-from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED
+from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED, seeded_deal
 from pipeline.solver import DEFAULT_MAX_NODES
 from pipeline.stats import PUBLISHED_WIN_RATE, Summary, summarize
+from pipeline.tiers import CalibrationError, load_tiers
 from pipeline.verdicts import Verdict
 
 app = typer.Typer(
@@ -44,6 +45,14 @@ MaxNodes = Annotated[
     int,
     typer.Option(
         "--max-nodes", min=1, help="Search nodes allowed per deal; past them the verdict is unknown."
+    ),
+]
+MaxPositions = Annotated[
+    int,
+    typer.Option(
+        "--max-positions",
+        min=1,
+        help="Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
@@ -68,7 +77,7 @@ def user_errors() -> Iterator[None]:
     """Turn a bad file or configuration into one ``error:`` line on stderr and exit code 1."""
     try:
         yield
-    except (BoardError, packs.PackError, ConfigError) as error:
+    except (BoardError, packs.PackError, ConfigError, CalibrationError) as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
@@ -208,6 +217,68 @@ def crosscheck(
         raise typer.Exit(DISAGREEMENT_EXIT)
 
 
+@app.command()
+def grade(
+    solved: Annotated[Path, typer.Argument(dir_okay=False, help="Solved pack (Parquet) to grade.")],
+    out: Out,
+    jobs: Jobs = 1,
+    tiers: Annotated[
+        Path, typer.Option("--tiers", dir_okay=False, help="Score weights and tier thresholds (TOML).")
+    ] = Path("configs/tiers.toml"),
+    max_positions: MaxPositions = grading.DEFAULT_MAX_POSITIONS,
+    timings: Timings = True,
+    quiet: Quiet = False,
+) -> None:
+    """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
+    with user_errors():
+        grades = grading.grade_pack(
+            solved,
+            out,
+            tiers=load_tiers(tiers),
+            jobs=jobs,
+            max_positions=max_positions,
+            progress=not quiet,
+            timings=timings,
+        )
+    _note(f"wrote {len(grades)} grades to {out}", quiet)
+    _print_grades(f"Graded {solved}", grading.summarize_grades(grades))
+
+
+@app.command()
+def calibrate(
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            "-o",
+            dir_okay=False,
+            help="Tiers file (TOML) to write; an existing one's weights are kept.",
+        ),
+    ],
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the sample deals.")],
+    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many sample deals.")],
+    jobs: Jobs = 1,
+    max_positions: MaxPositions = grading.DEFAULT_MAX_POSITIONS,
+    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    quiet: Quiet = False,
+) -> None:
+    """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
+    with user_errors():
+        calibration = grading.calibrate(
+            out,
+            [seeded_deal(seed, index) for index in range(count)],
+            origin=f"--seed {seed} --count {count}",
+            jobs=jobs,
+            max_positions=max_positions,
+            max_nodes=max_nodes,
+            progress=not quiet,
+        )
+    tiers = calibration.tiers
+    _note(f"wrote {out}: thresholds from {calibration.scored} scored deals", quiet)
+    typer.echo(f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}")
+    _print_grades(f"Calibration: seed {seed}, {count} deals", grading.summarize_grades(calibration.grades))
+
+
 @app.command("solve-board")
 def solve_board(
     board: Annotated[
@@ -270,6 +341,24 @@ def _print_summary(title: str, summary: Summary) -> None:
     inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
     table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
     table.add_row("seconds mean / median / max", _seconds(summary))
+    Console().print(table)
+
+
+def _print_grades(title: str, summary: grading.GradeSummary) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("deals", str(summary.total))
+    for tier, count in summary.tiers.items():
+        table.add_row(f"tier {tier.value}", str(count))
+    statuses = summary.statuses
+    table.add_row("graded exactly", str(statuses[grading.GradeStatus.EXACT]))
+    table.add_row("out of budget (no tier)", str(statuses[grading.GradeStatus.OUT_OF_BUDGET]))
+    table.add_row("overflow (no tier)", str(statuses[grading.GradeStatus.OVERFLOW]))
+    table.add_row("unknown verdict (not graded)", str(statuses[grading.GradeStatus.UNKNOWN]))
     Console().print(table)
 
 

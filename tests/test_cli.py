@@ -357,7 +357,9 @@ def test_no_arguments_shows_help():
     assert "Usage" in result.output and "solve-board" in result.output
 
 
-@pytest.mark.parametrize("name", ["generate", "import", "solve", "crosscheck", "solve-board", "run"])
+@pytest.mark.parametrize(
+    "name", ["generate", "import", "solve", "crosscheck", "grade", "calibrate", "solve-board", "run"]
+)
 def test_every_command_has_help(name):
     assert name in _commands()
     assert _commands()[name].help
