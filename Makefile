@@ -2,7 +2,7 @@
 PYTHON := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: setup run test test-slow lint bench
+.PHONY: setup run test test-slow lint bench calibrate
 
 setup: $(STAMP)
 
@@ -28,3 +28,8 @@ lint: setup
 bench: setup
 	$(PYTHON) bench/bench_solver.py
 	$(PYTHON) bench/bench_crosscheck.py
+
+# The tier thresholds: quartiles of the difficulty scores of 2,000 deals of seed 4
+# (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
+calibrate: setup
+	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out configs/tiers.toml

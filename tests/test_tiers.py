@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,6 +23,7 @@ from pipeline.tiers import (
     write_tiers,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 TIERS = Tiers(medium=8.5, hard=10.0, expert=12.25, score=Score(2.0, 0.25, 0.5))
 GOOD = "[score]\nodds_weight = 2\nshare_weight = 0.25\ntrap_weight = 0.5\n\n[tiers]\nmedium = 8.5\nhard = 10\nexpert = 12.25\n"
 
@@ -63,6 +65,13 @@ def test_the_file_round_trips_and_weights_default():
         "score_share_weight": "0.25",
         "score_trap_weight": "0.5",
     }
+
+
+def test_the_project_tiers_file_is_calibrated():
+    tiers = load_tiers(ROOT / "configs" / "tiers.toml")
+    assert tiers.score == Score()
+    assert 0 < tiers.medium < tiers.hard < tiers.expert
+    assert "blackhole calibrate" in (ROOT / "configs" / "tiers.toml").read_text()
 
 
 TIER_ERRORS = {
