@@ -93,6 +93,7 @@ _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN = range(5)  # the loop'
 _SCALARS = 5
 _CODE, _END_RANKS = range(2)  # the rank tally: code_of_counts of the rank counts, bottom ranks of piles
 _TALLY = 2
+_SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
 
 
 @dataclass(frozen=True)
@@ -154,6 +155,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
     lost = np.zeros(transpositions.MAX_SLOTS, dtype=np.int64)
     lost_children = new_table(_FIRST_CAPACITY)
+    seen = np.zeros(_SEEN_BITS // 64, dtype=np.int64)
     memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
     memo = np.empty(MEMO_SIZE, dtype=np.int64)
     memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
@@ -175,7 +177,8 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
         frames[0, _KEY], frames[0, _COUNT] = start_key, entered
         while True:
             status = _walk(
-                ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, lost_children,
+                ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
+                lost_children,
                 memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining, max_positions,
             )  # fmt: skip
             if status != _GROW:
@@ -189,7 +192,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
 
 @numba.njit(cache=True, _nrt=False)
 def _walk(
-    ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, lost_children,
+    ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining, max_positions,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or _GROW.
@@ -214,17 +217,21 @@ def _walk(
                 sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                 prefetch_at(table, _RECORD * slot_for(sibling, capacity - 1))
                 transpositions.prefetch(lost, sibling)
-            known_lost = remaining - depth - 1 > _UNSTORED and transpositions.recalls(lost, child)
-            slot = 0 if known_lost else _slot(table, child)
-            if known_lost:
-                found, probability, line_moves = 0, 0.0, 0.0
-            elif table[slot] != 0:
-                found = table[slot + _RECORD_COUNT]
-                probability, line_moves = (
-                    table_floats[slot + _RECORD_ODDS],
-                    table_floats[slot + _RECORD_LINE_MOVES],
-                )
-            else:
+            found, probability, line_moves = 0, 0.0, 0.0
+            known = False  # a position stored before, or one with no move
+            if _seen(seen, child):
+                if remaining - depth - 1 > _UNSTORED and transpositions.recalls(lost, child):
+                    known = True
+                else:
+                    slot = _slot(table, child)
+                    if table[slot] != 0:
+                        known = True
+                        found = table[slot + _RECORD_COUNT]
+                        probability = table_floats[slot + _RECORD_ODDS]
+                        line_moves = table_floats[slot + _RECORD_LINE_MOVES]
+            if not known and remaining - depth - 1 > 0:
+                known = not _any_move_after(ranks, heights, tops, pile)
+            if not known:
                 rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
                 entered = _enter(
@@ -247,12 +254,14 @@ def _walk(
                 probability, line_moves = float(found), 0.0
                 if found:
                     stored += _store(table, table_floats, child, 1, 1.0, 0.0)
+                    _see(seen, child)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
             if found:
                 probability = sums[_ODDS] / frame[_LEGAL]
                 line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
                 stored += _store(table, table_floats, frame[_KEY], found, probability, line_moves)
+                _see(seen, frame[_KEY])
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
                 scalars[_LOST_CHILDREN] += _lost_children(
                     ranks, steps, heights, frame[_KEY], table, lost_children
@@ -261,6 +270,7 @@ def _walk(
                 probability, line_moves = 0.0, 0.0
                 if remaining - depth > _UNSTORED:
                     transpositions.remember(lost, frame[_KEY], _bits(nodes - frame[_ENTERED]))
+                    _see(seen, frame[_KEY])
             if depth == 0:
                 status = EXACT
                 break
@@ -350,6 +360,31 @@ def _unplay(ranks, heights, tops, counts, bottoms, tally, pile) -> None:
     if emptied:
         bottoms[rank] += 1
         tally[_END_RANKS] |= 1 << rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _any_move_after(ranks, heights, tops, pile) -> bool:
+    """Whether a move is left after playing the free card of ``pile`` (no other card has its rank's place)."""
+    rank = ranks[pile, heights[pile] - 1]
+    up = rank + 1 if rank < NUM_RANKS - 1 else 0
+    down = rank - 1 if rank > 0 else NUM_RANKS - 1
+    if tops[up] | tops[down]:
+        return True
+    return heights[pile] > 1 and _adjacent(ranks[pile, heights[pile] - 2], rank)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _see(seen, key) -> None:
+    """Mark ``key`` in the filter of stored positions."""
+    bit = slot_for(key, _SEEN_BITS - 1)
+    seen[bit >> 6] |= 1 << (bit & 63)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _seen(seen, key) -> bool:
+    """False when ``key`` was never stored (true may be a false alarm: then the tables tell)."""
+    bit = slot_for(key, _SEEN_BITS - 1)
+    return (seen[bit >> 6] >> (bit & 63)) & 1 == 1
 
 
 @numba.njit(cache=True, _nrt=False)
