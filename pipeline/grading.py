@@ -71,7 +71,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.deal import Deal
-from pipeline.gametree import EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
+from pipeline.gametree import DEFAULT_MAX_POSITIONS, EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
 from pipeline.packs import (
     SOLVED_SCHEMA,
     PackError,
@@ -88,7 +88,6 @@ from pipeline.solver import DEFAULT_MAX_NODES
 from pipeline.tiers import Score, Tier, Tiers, calibrated, load_score, write_tiers
 from pipeline.verdicts import Verdict
 
-DEFAULT_MAX_POSITIONS = 20_000_000
 GRADE_FIELDS = (
     pa.field("grade_status", pa.string(), nullable=False),
     pa.field("solution_count", pa.string()),
