@@ -243,6 +243,9 @@ def _walk(
             if not known:
                 rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
+                if nodes > max_positions:
+                    status = OUT_OF_BUDGET
+                    break
                 entered = _enter(
                     ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
                     memo_keys, memo, memo_orders, crossings, moves, depth + 1,
@@ -300,9 +303,6 @@ def _walk(
             if frame[_SOLUTIONS] > _COUNT_LIMIT:
                 status = OVERFLOW
                 break
-        if nodes > max_positions:
-            status = OUT_OF_BUDGET
-            break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status
 

@@ -175,6 +175,15 @@ def test_a_position_budget_stops_the_count():
     deal = seeded_deal(1, 0)
     tree = tree_of(deal, Position.start(deal), max_positions=1_000)
     assert tree.status == OUT_OF_BUDGET
+    assert tree.positions == 1_001  # stopped at the first position past the budget
+
+
+def test_the_budget_counts_positions_entered():
+    deal, start, line = LATE[0]
+    tree = tree_of(deal, start, line)
+    assert tree.status == EXACT and tree.positions >= tree.winnable - 1  # the start is not entered
+    assert tree_of(deal, start, line, max_positions=tree.positions).status == EXACT
+    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status == OUT_OF_BUDGET
 
 
 def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
