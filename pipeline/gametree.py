@@ -373,7 +373,7 @@ def _unplay(ranks, heights, tops, counts, bottoms, tally, pile) -> None:
 
 @numba.njit(cache=True, _nrt=False)
 def _any_move_after(ranks, heights, tops, pile) -> bool:
-    """Whether a move is left after playing the free card of ``pile`` (no other card has its rank's place)."""
+    """Whether a card will fit once the free card of ``pile`` is played: an adjacent free card, or the one it uncovers."""
     rank = ranks[pile, heights[pile] - 1]
     up = rank + 1 if rank < NUM_RANKS - 1 else 0
     down = rank - 1 if rank > 0 else NUM_RANKS - 1
@@ -509,9 +509,8 @@ def _finish(ranks, steps, start_heights, start_foundation, line, table, scalars,
         remaining += start_heights[pile]
     # every winning line plays every card: ``remaining`` positions, each with its legal moves
     on_lines = floats[start_slot + _RECORD_LINE_MOVES] / (total * remaining) if total > 0 else 0.0
-    reachable = (
-        winnable + scalars[_LOST_CHILDREN] + (total == 0)
-    )  # the start, if lost, is no one's child here
+    lost_start = 1 if total == 0 else 0  # a lost start is no winnable position's child
+    reachable = winnable + scalars[_LOST_CHILDREN] + lost_start
     heights = start_heights.copy()
     moves = np.zeros(NUM_PILES, dtype=np.int64)
     foundation = start_foundation
