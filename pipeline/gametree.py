@@ -79,7 +79,7 @@ from pipeline.search import (
 from pipeline.transpositions import prefetch_at
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
-DEFAULT_MAX_POSITIONS = 16_000_000  # positions entered: about 10 s on this project's machine
+DEFAULT_MAX_POSITIONS = 22_000_000  # positions entered: about 10 s on one core of this project's machine
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _GROW = -1  # a table should double: double it and carry on
 _FOUNDATION_SHIFT = 51  # the search's key: layout number, foundation rank above it
@@ -275,14 +275,12 @@ def _walk(
                 stored += _store(table, table_floats, frame[_KEY], found, probability, line_moves)
                 _see(seen, frame[_KEY])
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
-                scalars[_LOST_CHILDREN] += _lost_children(
-                    ranks, steps, heights, frame[_KEY], table, lost_children
-                )
             else:
                 probability, line_moves = 0.0, 0.0
                 if remaining - depth > _UNSTORED:
                     transpositions.remember(lost, frame[_KEY], _bits(nodes - frame[_ENTERED]))
                     _see(seen, frame[_KEY])
+            child = frame[_KEY]
             if depth == 0:
                 status = EXACT
                 break
@@ -290,9 +288,14 @@ def _walk(
             frame = frames[depth]
             sums = frame_floats[depth]
             _unplay(ranks, heights, tops, counts, bottoms, tally, frame[_PLAYED])
+        if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
+            scalars[_LOST_CHILDREN] += add(lost_children, child)
         if found > 0:
             if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
                 frame[_COUNTING] = 1
+                for index in range(frame[_NEXT] - 1):  # the moves tried before this one lost
+                    lost_child = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
+                    scalars[_LOST_CHILDREN] += add(lost_children, lost_child)
                 foundation = frame[_KEY] >> _FOUNDATION_SHIFT
                 frame[_LEGAL] = _untried(ranks, heights, tops, foundation, moves, depth, frame[_NEXT])
                 frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
