@@ -311,22 +311,6 @@ def _walk(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _lost_children(ranks, steps, heights, key, table, lost_children) -> int:
-    """Add the children of the winnable position ``key`` from which no win exists to ``lost_children``.
-
-    Returns how many were new there.
-    """
-    foundation = key >> _FOUNDATION_SHIFT
-    new = 0
-    for pile in range(NUM_PILES):
-        if heights[pile] > 0 and _adjacent(ranks[pile, heights[pile] - 1], foundation):
-            child = _child_key(ranks, steps, heights, key, pile)
-            if not _wins(table, child) and add(lost_children, child):
-                new += 1
-    return new
-
-
-@numba.njit(cache=True, _nrt=False)
 def _enter(
     ranks, heights, tops, counts, tally, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
 ) -> int:
