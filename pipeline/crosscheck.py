@@ -159,7 +159,7 @@ def crosscheck_pack(
         progress=progress,
         label="cross-checking",
         backend=backend,
-        batch_size=max(1, min(4, len(rows) // (jobs * 8))),
+        largest_batch=4,
     )
     checks: list[Check | None] = [None] * table.num_rows
     for row, check in zip(rows, found, strict=True):

@@ -66,15 +66,17 @@ from pipeline.search import (
     USE_DOMINANCE,
     USE_EULER,
     USE_ORDER,
+    _adjacent,
     _bits,
     _child_key,
     _free_cards,
-    _layout_weights,
     _moves,
     _put_back,
     _take,
     code_of_counts,
     hopeless,
+    key_of,
+    layout_steps,
 )
 from pipeline.transpositions import prefetch_at
 
@@ -160,7 +162,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
             bottoms[ranks[pile, 0]] += 1
             tally[_END_RANKS] |= 1 << ranks[pile, 0]
     tally[_CODE] = code_of_counts(counts)
-    steps = _steps(ranks)
+    steps = layout_steps(ranks)
     table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
     lost = np.zeros(transpositions.MAX_SLOTS, dtype=np.int64)
     lost_children = new_table(_FIRST_CAPACITY)
@@ -173,7 +175,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
-    start_key = _key_of(ranks, steps, start_heights, start_foundation)
+    start_key = key_of(steps, start_heights, start_foundation)
     entered = _enter(
         ranks, heights, tops, counts, tally, start_foundation, remaining,
         memo_keys, memo, memo_orders, crossings, moves, 0,
@@ -196,7 +198,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
                 table = _doubled(table)
             else:
                 lost_children = grown(lost_children)
-    return _finish(ranks, steps, start_heights, start_foundation, line, table, scalars, status)
+    return _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -398,34 +400,6 @@ def _untried(ranks, heights, tops, foundation, moves, row, tried) -> int:
     return legal
 
 
-@numba.njit(cache=True)
-def _steps(ranks):
-    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the search's key."""
-    weights = _layout_weights(ranks)
-    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
-    for pile in range(NUM_PILES):
-        for height in range(1, 4):
-            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
-    return steps
-
-
-@numba.njit(cache=True, _nrt=False)
-def _key_of(ranks, steps, heights, foundation) -> int:
-    """The search's key of a position: each pile's weight is what playing it down to empty would take away."""
-    key = 0
-    for pile in range(NUM_PILES):
-        for height in range(1, heights[pile] + 1):
-            key -= steps[pile, height]
-    return key | foundation << _FOUNDATION_SHIFT
-
-
-@numba.njit(cache=True, _nrt=False)
-def _adjacent(rank, other) -> bool:
-    """Whether a card of ``rank`` may go on ``other`` (ranks one apart, King and Ace too)."""
-    difference = rank - other
-    return difference == 1 or difference == -1 or difference == 12 or difference == -12
-
-
 @numba.njit(cache=True, _nrt=False)
 def _slot(table, key) -> int:
     """The index of the record that holds ``key``, or of the empty one where storing it would put it."""
@@ -478,9 +452,8 @@ def _legal(ranks, heights, foundation, moves) -> int:
 
 
 @numba.njit(cache=True)
-def _finish(ranks, steps, start_heights, start_foundation, line, table, scalars, status):
+def _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status):
     """The numbers of :class:`Tree` from the filled table: totals, then the opening and the line."""
-    start_key = _key_of(ranks, steps, start_heights, start_foundation)
     start_slot = _slot(table, start_key)
     total = table[start_slot + _RECORD_COUNT]
     floats = table.view(np.float64)

@@ -260,7 +260,7 @@ def grade_deals(
         progress=progress,
         label="grading",
         backend=backend,
-        batch_size=max(1, min(4, len(deals) // (jobs * 8))),
+        largest_batch=4,
     )
 
 

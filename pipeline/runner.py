@@ -81,6 +81,7 @@ def map_boards(
     label: str = "working",
     backend: str = "loky",
     batch_size: int | None = None,
+    largest_batch: int = 32,
 ) -> list[T]:
     """``batch_task(start, boards, *arguments)`` over ``deals`` in batches on ``jobs`` workers.
 
@@ -90,14 +91,15 @@ def map_boards(
     per deal) the task is ``batch_task(start, boards, values, *arguments)``,
     ``values`` being the same slice of ``per_deal``, so each batch carries only
     its own deals' data. ``batch_size`` defaults to about eight batches per
-    worker, at most 32 deals.
+    worker, at most ``largest_batch`` deals (smaller for slow tasks, so that
+    the progress bar moves and the workers share the work evenly).
     """
     from joblib import Parallel, delayed
 
     if per_deal is not None and len(per_deal) != len(deals):
         raise ValueError(f"{len(per_deal)} per-deal values for {len(deals)} deals")
     if batch_size is None:
-        batch_size = max(1, min(32, len(deals) // (jobs * 8)))
+        batch_size = max(1, min(largest_batch, len(deals) // (jobs * 8)))
     boards = [deal.to_board_text() for deal in deals]
 
     def task(start: int):

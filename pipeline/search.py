@@ -134,15 +134,8 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
         memo_keys, memo, memo_orders, crossings,
     ):  # fmt: skip
         return MISSED, 1, 0, path[:0], table
-    weights = _layout_weights(ranks)
-    # steps[p, h]: what playing from pile p when it holds h cards adds to the key
-    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
-    layout = 0
-    for pile in range(NUM_PILES):
-        layout += weights[pile, heights[pile]]
-        for height in range(1, 4):
-            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
-    keys[0] = layout | start_foundation << _FOUNDATION_SHIFT
+    steps = layout_steps(ranks)
+    keys[0] = key_of(steps, heights, start_foundation)
     tops = _free_cards(ranks, heights)
     move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
     stored = 0
@@ -398,6 +391,27 @@ def _layout_weights(ranks: np.ndarray) -> np.ndarray:
             weights[pile, height] = radix
             radix *= sharing + 1
     return weights
+
+
+@numba.njit(cache=True)
+def layout_steps(ranks: np.ndarray) -> np.ndarray:
+    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the key."""
+    weights = _layout_weights(ranks)
+    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
+    for pile in range(NUM_PILES):
+        for height in range(1, 4):
+            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
+    return steps
+
+
+@numba.njit(cache=True, _nrt=False)
+def key_of(steps: np.ndarray, heights: np.ndarray, foundation: int) -> int:
+    """The key of a position: each pile's weight is what playing it down to empty would take away."""
+    key = 0
+    for pile in range(NUM_PILES):
+        for height in range(1, heights[pile] + 1):
+            key -= steps[pile, height]
+    return key | foundation << _FOUNDATION_SHIFT
 
 
 @numba.njit(cache=True, _nrt=False)
