@@ -224,10 +224,13 @@ def _walk(
             pile = moves[depth, frame[_NEXT]]
             frame[_NEXT] += 1
             child = _child_key(ranks, steps, heights, frame[_KEY], pile)
+            if frame[_COUNTING]:  # a lost child is added to lost_children below
+                prefetch_at(lost_children, slot_for(child, lost_children.shape[0] - 1))
             if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
                 sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                 prefetch_at(table, _RECORD * slot_for(sibling, capacity - 1))
                 transpositions.prefetch(lost, sibling)
+                prefetch_at(seen, slot_for(sibling, _SEEN_BITS - 1) >> 6)
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
             if _seen(seen, child):
@@ -262,6 +265,7 @@ def _walk(
                     first = _child_key(ranks, steps, heights, child, moves[depth, 0])
                     prefetch_at(table, _RECORD * slot_for(first, capacity - 1))
                     transpositions.prefetch(lost, first)
+                    prefetch_at(seen, slot_for(first, _SEEN_BITS - 1) >> 6)
                     continue
                 _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
                 found = 1 if entered == _WON else 0

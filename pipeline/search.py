@@ -55,6 +55,7 @@ import numba
 import numpy as np
 
 from pipeline import transpositions
+from pipeline.bits import lowest_bit
 from pipeline.deal import NUM_PILES
 from pipeline.prunes import (
     MAX_ORDERED_ENDS,
@@ -440,12 +441,10 @@ def _moves(
     fitting = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
     fitting |= tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
     count = 0
-    pile = 0
-    while fitting >> pile:
-        if (fitting >> pile) & 1:
-            moves[row, count] = pile
-            count += 1
-        pile += 1
+    while fitting:
+        moves[row, count] = lowest_bit(fitting)
+        count += 1
+        fitting &= fitting - 1
     if not flags & USE_DOMINANCE or count < 2:
         return count
     # every free card of a fitting rank is a candidate, so dominance only compares candidates
