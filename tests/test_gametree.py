@@ -10,6 +10,7 @@ import pytest
 from pipeline.cards import parse_card, rank_of
 from pipeline.deal import Deal
 from pipeline.dealing import seeded_deal
+from pipeline import gametree
 from pipeline.gametree import EXACT, OUT_OF_BUDGET, tree_of
 from pipeline.rules import Position
 from pipeline.solver import solve
@@ -184,6 +185,16 @@ def test_the_budget_counts_positions_entered():
     assert tree.status == EXACT and tree.positions >= tree.winnable - 1  # the start is not entered
     assert tree_of(deal, start, line, max_positions=tree.positions).status == EXACT
     assert tree_of(deal, start, line, max_positions=tree.positions - 1).status == OUT_OF_BUDGET
+
+
+def test_growing_the_tables_changes_no_number(monkeypatch):
+    deal = seeded_deal(1, 0)
+    result = solve(deal)
+    start, line = Position.after(deal, result.solution[:6]), result.solution[6:]
+    roomy = tree_of(deal, start, line)
+    monkeypatch.setattr(gametree, "_FIRST_CAPACITY", 1 << 10)
+    assert roomy.winnable > 8 * gametree._FIRST_CAPACITY  # so both tables double several times
+    assert tree_of(deal, start, line) == roomy
 
 
 def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
