@@ -164,7 +164,6 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
     bottoms = np.zeros(NUM_RANKS, dtype=np.int64)  # bottom cards of non-empty piles, by rank
     tally = np.zeros(_TALLY, dtype=np.int64)
-    crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     frames = np.zeros((remaining + 1, _FRAME_FIELDS), dtype=np.int64)
     frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
@@ -174,12 +173,12 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
         ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, table, frames, moves, scalars,
-        memo_keys, memo, memo_orders, crossings,
+        memo_keys, memo, memo_orders,
     )  # fmt: skip
     while status == _GROW:
         status = _walk(
             ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
-            lost_children, memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining,
+            lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions,
         )  # fmt: skip
         if status != _GROW:
@@ -194,7 +193,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
 @numba.njit(cache=True, _nrt=False)
 def _begin(
     ranks, heights, tops, counts, bottoms, tally, foundation, key, table, frames, moves, scalars,
-    memo_keys, memo, memo_orders, crossings,
+    memo_keys, memo, memo_orders,
 ):  # fmt: skip
     """Tally the start position and enter it: EXACT if that decides it (won or lost), else _GROW to walk on."""
     remaining = 0
@@ -207,7 +206,7 @@ def _begin(
             tally[_END_RANKS] |= 1 << ranks[pile, 0]
     tally[_CODE] = code_of_counts(counts)
     entered = _enter(
-        ranks, heights, tops, counts, tally, foundation, remaining, memo_keys, memo, memo_orders, crossings, moves, 0
+        ranks, heights, tops, counts, tally, foundation, remaining, memo_keys, memo, memo_orders, moves, 0
     )  # fmt: skip
     if entered < 0:  # decided at once: won (no card left) or lost
         won = 1 if entered == _WON else 0
@@ -220,7 +219,7 @@ def _begin(
 @numba.njit(cache=True, _nrt=False)
 def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
-    memo_keys, memo, memo_orders, crossings, frames, frame_floats, moves, scalars, remaining, max_positions,
+    memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or _GROW.
 
@@ -269,7 +268,7 @@ def _walk(
                     break
                 entered = _enter(
                     ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
-                    memo_keys, memo, memo_orders, crossings, moves, depth + 1,
+                    memo_keys, memo, memo_orders, moves, depth + 1,
                 )  # fmt: skip
                 if entered > 0:  # not decided at once: search it, looking for a win first
                     frame[_PLAYED] = pile
@@ -334,7 +333,7 @@ def _walk(
 
 @numba.njit(cache=True, _nrt=False)
 def _enter(
-    ranks, heights, tops, counts, tally, foundation, left, memo_keys, memo, memo_orders, crossings, moves, row
+    ranks, heights, tops, counts, tally, foundation, left, memo_keys, memo, memo_orders, moves, row
 ) -> int:
     """_WON if the position is won, _LOST if it is lost at once; otherwise fill ``moves[row]`` and return how many.
 
@@ -348,7 +347,7 @@ def _enter(
     flags = USE_EULER | USE_ORDER
     if hopeless(
         ranks, heights, counts, foundation, tally[_CODE], tally[_END_RANKS], flags,
-        memo_keys, memo, memo_orders, crossings,
+        memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return _LOST
     count = _moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)

@@ -63,6 +63,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from pipeline.bits import lowest_bit
+
 NUM_RANKS = 13
 
 
@@ -133,55 +135,87 @@ def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RAN
     end, ``E[v] >= 3`` never blocks, and only edges with ``E[v] = ±1`` depend
     on ``t``: they are crossed once or not at all.
     """
-    total = 0
+    plus_one, minus_one, _, needed = _tight_edges(counts, foundation)
+    if needed == 0:
+        return True
+    if plus_one < 0:
+        return False
+    ends = needed & end_ranks
+    for end in range(NUM_RANKS):
+        if not (ends >> end) & 1:
+            continue
+        positive = _positive_edges(end)
+        if minus_one & ~positive:
+            continue  # an edge would be crossed -1 times
+        never = (plus_one & ~positive) | (minus_one & positive)
+        if never == 0:
+            return True  # every edge crossed: one connected cycle
+        up, down = _reach(never, foundation)
+        if needed & ~_arc_ranks(foundation, up, down) == 0:
+            return True  # the crossed edges reach every card
+    return False
+
+
+_EVEN_EDGES = sum(1 << edge for edge in range(0, NUM_RANKS, 2))
+
+
+@numba.njit(cache=True, _nrt=False)
+def _tight_edges(counts: np.ndarray, foundation: int) -> tuple[int, int, int, int]:
+    """The edges with ``E[v]`` = +1, -1 and +3 (see :func:`euler_walkable`), as bit sets, and the ranks with cards.
+
+    The first set is -1 when some ``E[v] <= -3``: then no end works.
+    """
     alternating = 0
     for rank in range(NUM_RANKS):
         demand = 2 * counts[rank] + (1 if rank == foundation else 0)
-        total += counts[rank]
         alternating += demand if rank % 2 == 0 else -demand
-    if total == 0:
-        return True
-    needed = 0  # ranks with cards left
-    tight = 0  # edges with E = +1 or -1
-    tight_plus = 0  # edges with E = +1
+    needed = plus_one = minus_one = plus_three = 0
+    blocked = False
     partial = 0  # P[v]
     for edge in range(NUM_RANKS):
         demand = 2 * counts[edge] + (1 if edge == foundation else 0)
         partial = demand - partial
         twice = 2 * partial - (alternating if edge % 2 == 0 else -alternating)
         if twice <= -3:
-            return False
-        if twice == 1:
-            tight |= 1 << edge
-            tight_plus |= 1 << edge
+            blocked = True
+        elif twice == 1:
+            plus_one |= 1 << edge
         elif twice == -1:
-            tight |= 1 << edge
+            minus_one |= 1 << edge
+        elif twice == 3:
+            plus_three |= 1 << edge
         if counts[edge] > 0:
             needed |= 1 << edge
-    ends = needed & end_ranks
-    for end in range(NUM_RANKS):
-        if not (ends >> end) & 1:
-            continue
-        up = NUM_RANKS  # steps up from the foundation to the first edge never crossed
-        down = NUM_RANKS  # steps down likewise
-        feasible = True
-        for edge in range(NUM_RANKS):
-            if not (tight >> edge) & 1:
-                continue
-            positive = ((edge + end) % 2 == 0) == (edge < end)  # sign = +1
-            if (tight_plus >> edge) & 1:
-                if positive:
-                    continue  # crossed once
-            elif not positive:
-                feasible = False  # would be crossed -1 times
-                break
-            up = min(up, (edge - foundation + NUM_RANKS) % NUM_RANKS)
-            down = min(down, (foundation - 1 - edge + 2 * NUM_RANKS) % NUM_RANKS)
-        if not feasible:
-            continue
-        if up == NUM_RANKS or _covers(counts, foundation, up, down):
-            return True  # every edge crossed (one connected cycle), or the crossed ones reach every card
-    return False
+    return (-1 if blocked else plus_one), minus_one, plus_three, needed
+
+
+@numba.njit(cache=True, _nrt=False)
+def _positive_edges(end: int) -> int:
+    """The edges ``v`` whose sign is +1 for a walk ending on ``end``: ``v < end`` of its parity, the rest of the other."""
+    below = (1 << end) - 1
+    same = _EVEN_EDGES if end % 2 == 0 else ALL_RANKS & ~_EVEN_EDGES
+    return (below & same) | (ALL_RANKS & ~below & ~same)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _arc_ranks(foundation: int, up: int, down: int) -> int:
+    """The ranks at most ``up`` steps above or ``down`` below ``foundation``, as a bit set (``up + down < 13``)."""
+    span = (1 << (up + down + 1)) - 1  # the arc's ranks, counted from its lowest
+    shift = (foundation - down + NUM_RANKS) % NUM_RANKS
+    return ((span << shift) | (span >> (NUM_RANKS - shift))) & ALL_RANKS
+
+
+@numba.njit(cache=True, _nrt=False)
+def _reach(never: int, foundation: int) -> tuple[int, int]:
+    """Steps up and down from ``foundation`` before the first edge never crossed (``never``, not empty)."""
+    up = down = NUM_RANKS
+    edges = never
+    while edges:
+        edge = lowest_bit(edges)
+        edges &= edges - 1
+        up = min(up, (edge - foundation + NUM_RANKS) % NUM_RANKS)
+        down = min(down, (foundation - 1 - edge + 2 * NUM_RANKS) % NUM_RANKS)
+    return up, down
 
 
 MAX_ORDERED_ENDS = 4
@@ -189,9 +223,7 @@ ORDER_WORDS = 3  # a set of rank pairs (a, b): bit 13 * (a % 5) + b of word a //
 
 
 @numba.njit(cache=True, _nrt=False)
-def walk_orders(
-    counts: np.ndarray, foundation: int, end_ranks: int, orders: np.ndarray, crossings: np.ndarray
-) -> int:
+def walk_orders(counts: np.ndarray, foundation: int, end_ranks: int, orders: np.ndarray) -> int:
     """The pile orders each possible end of a walk rules out (see "Rank order"); returns how many ends.
 
     Returns -1 if no end rank in ``end_ranks`` passes the Euler condition
@@ -200,54 +232,44 @@ def walk_orders(
     nothing is claimed). Otherwise row ``k`` of ``orders`` (MAX_ORDERED_ENDS
     by ORDER_WORDS) gets, for the ``k``-th end, the pairs of ranks (a, b)
     such that no card of rank a may lie above one of rank b: a win needs
-    some end none of whose pairs is in the piles. ``crossings`` is scratch
-    space of NUM_RANKS ints.
+    some end none of whose pairs is in the piles.
+
+    Like :func:`euler_walkable`, it solves for the edge counts once and
+    then, per end, only flips the signs of the edges crossed once or never,
+    as bit sets (150 ns a call on random walks, against 213 ns solving for
+    each end anew, measured; 7 % of a game tree walk).
 
     >>> import numpy as np
-    >>> orders, crossings = np.zeros((4, 3), dtype=np.int64), np.zeros(13, dtype=np.int64)
+    >>> orders = np.zeros((4, 3), dtype=np.int64)
     >>> counts = np.zeros(13, dtype=np.int64)
     >>> counts[1] = counts[2] = 1      # a 2 and a 3 left, foundation on an A: A-2-3
-    >>> walk_orders(counts, 0, 1 << 2, orders, crossings)   # ending on the 3
+    >>> walk_orders(counts, 0, 1 << 2, orders)   # ending on the 3
     1
     >>> bool(orders[0, 0] >> (13 * 2 + 1) & 1)   # so no 3 may lie above a 2
     True
     """
-    left = 0
-    for rank in range(NUM_RANKS):
-        left += counts[rank]
-    if left == 0:
+    plus_one, minus_one, plus_three, needed = _tight_edges(counts, foundation)
+    if needed == 0:
         return 0
+    if plus_one < 0:
+        return -1
     found = 0
+    ends = needed & end_ranks
     for end in range(NUM_RANKS):
-        if not (end_ranks >> end) & 1 or counts[end] == 0:
+        if not (ends >> end) & 1:
             continue
-        # x[v] - the times edge (v, v + 1) is crossed - from its demands; x[12] is half their alternating sum
-        alternating = 0
-        for rank in range(NUM_RANKS):
-            demand = 2 * counts[rank] + (rank == foundation) - (rank == end)
-            alternating += demand if rank % 2 == 0 else -demand
-        if alternating < 0 or alternating % 2:
-            continue
-        crossed = alternating // 2
-        never_crossed = False
-        for edge in range(NUM_RANKS):
-            crossed = 2 * counts[edge] + (edge == foundation) - (edge == end) - crossed
-            if crossed < 0:
-                break
-            crossings[edge] = crossed
-            never_crossed |= crossed == 0
-        if crossed < 0:
-            continue
-        up = 0  # ranks reached going up from the foundation over crossed edges
-        while up < NUM_RANKS - 1 and crossings[(foundation + up) % NUM_RANKS] > 0:
-            up += 1
-        down = 0
-        while down < NUM_RANKS - 1 - up and crossings[(foundation - down - 1) % NUM_RANKS] > 0:
-            down += 1
-        if not _covers(counts, foundation, up, down):
-            continue
-        if not never_crossed or end == foundation or found == MAX_ORDERED_ENDS:
-            return 0  # a cycle, or no edge between the ends: no order follows (or too many ends to keep)
+        positive = _positive_edges(end)
+        if minus_one & ~positive:
+            continue  # an edge would be crossed -1 times
+        never = (plus_one & ~positive) | (minus_one & positive)
+        if never == 0:
+            return 0  # a cycle: no order follows
+        up, down = _reach(never, foundation)
+        if needed & ~_arc_ranks(foundation, up, down):
+            continue  # the crossed edges miss a card
+        if end == foundation or found == MAX_ORDERED_ENDS:
+            return 0  # no edge between the ends: no order follows (or too many ends to keep)
+        once = (plus_one & positive) | (plus_three & ~positive)  # 2 x = E + sign = 2
         step, reach, distance_to_end = 1, up, (end - foundation) % NUM_RANKS
         if distance_to_end > up:
             step, reach, distance_to_end = -1, down, (foundation - end) % NUM_RANKS
@@ -259,7 +281,7 @@ def walk_orders(
         for distance in range(1, reach + 1):
             rank = (foundation + step * distance) % NUM_RANKS
             edge = (rank - 1) % NUM_RANKS if step == 1 else rank
-            if distance <= distance_to_end and crossings[edge] == 1:
+            if distance <= distance_to_end and (once >> edge) & 1:
                 below_level = lower
             orders[found, rank // 5] |= below_level << (NUM_RANKS * (rank % 5))
             lower |= 1 << rank

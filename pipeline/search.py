@@ -121,7 +121,6 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
     memo = np.empty(MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
     memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
-    crossings = np.zeros(NUM_RANKS, dtype=np.int64)
     if target <= 0:
         return REACHED, 1, 0, path[:0], table
     bottom_ranks = 0
@@ -132,7 +131,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     spare = remaining - target
     if _lost(
         ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
-        memo_keys, memo, memo_orders, crossings,
+        memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return MISSED, 1, 0, path[:0], table
     steps = layout_steps(ranks)
@@ -146,7 +145,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     while True:
         status = _descend(
             ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
-            keys, entered, path, table, memo_keys, memo, memo_orders, crossings, scalars, remaining, target, max_nodes, flags,
+            keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
         if status != _GROW:
             break
@@ -158,7 +157,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
 @numba.njit(cache=True)
 def _descend(
     ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
-    keys, entered, path, table, memo_keys, memo, memo_orders, crossings, scalars, remaining, target, max_nodes, flags,
+    keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
     """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
     depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
@@ -197,7 +196,7 @@ def _descend(
             found = 0
             if not _lost(
                 ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
-                memo_keys, memo, memo_orders, crossings,
+                memo_keys, memo, memo_orders,
             ):  # fmt: skip
                 found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
             if found > 0:
@@ -237,7 +236,7 @@ def _descend(
 
 @numba.njit(cache=True, _nrt=False)
 def _lost(
-    ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo, memo_orders, crossings
+    ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo, memo_orders
 ) -> bool:  # fmt: skip
     """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards.
 
@@ -249,7 +248,7 @@ def _lost(
     """
     if spare == 0:
         return hopeless(
-            ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders, crossings
+            ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders
         )  # fmt: skip
     if not flags & (USE_REACHABILITY | USE_EULER):
         return False
@@ -277,7 +276,6 @@ def hopeless(
     memo_keys: np.ndarray,
     memo: np.ndarray,
     memo_orders: np.ndarray,
-    crossings: np.ndarray,
 ) -> bool:
     """Whether a necessary condition for a win fails.
 
@@ -298,7 +296,7 @@ def hopeless(
         if memo_keys[slot] != code:
             memo_keys[slot] = code
             if flags & USE_ORDER:
-                memo[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot], crossings)
+                memo[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot])
             else:
                 memo[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
         ends = memo[slot]

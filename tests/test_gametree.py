@@ -7,10 +7,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from pipeline import gametree
 from pipeline.cards import parse_card, rank_of
 from pipeline.deal import Deal
 from pipeline.dealing import seeded_deal
-from pipeline import gametree
 from pipeline.gametree import EXACT, OUT_OF_BUDGET, tree_of
 from pipeline.rules import Position
 from pipeline.solver import solve

@@ -12,6 +12,7 @@ from pipeline.prunes import (
     MAX_ORDERED_ENDS,
     NUM_RANKS,
     ORDER_WORDS,
+    _arc_ranks,
     euler_walkable,
     orders_allow,
     pile_orders,
@@ -119,9 +120,7 @@ def test_a_gap_on_both_sides_is_unreachable():
 
 def _orders(counts, start: int, end_ranks: int) -> tuple[int, np.ndarray]:
     orders = np.zeros((MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
-    ends = walk_orders(
-        np.array(counts, dtype=np.int64), start, end_ranks, orders, np.zeros(NUM_RANKS, dtype=np.int64)
-    )
+    ends = walk_orders(np.array(counts, dtype=np.int64), start, end_ranks, orders)
     return ends, orders
 
 
@@ -192,3 +191,12 @@ def test_the_rank_order_condition_sees_a_loss_the_euler_condition_cannot():
     assert _order_rules_out(piles, 0)
     assert not _winnable(piles, 0)
     assert not _order_rules_out(((2, 1), (3,)), 0)  # the 2 on the 3 is fine
+
+
+def test_arc_ranks_are_the_ranks_within_the_arc():
+    for foundation in range(NUM_RANKS):
+        for up in range(NUM_RANKS):
+            for down in range(NUM_RANKS - up):
+                arc = _arc_ranks(foundation, up, down)
+                expected = {(foundation + step) % NUM_RANKS for step in range(-down, up + 1)}
+                assert {rank for rank in range(NUM_RANKS) if arc >> rank & 1} == expected
