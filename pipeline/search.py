@@ -436,15 +436,16 @@ def _moves(
 
     ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
     """
-    fitting = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
-    fitting |= tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
+    above = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
+    below = tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
+    fitting = above | below
     count = 0
     while fitting:
         moves[row, count] = lowest_bit(fitting)
         count += 1
         fitting &= fitting - 1
-    if not flags & USE_DOMINANCE or count < 2:
-        return count
+    if not flags & USE_DOMINANCE or (above & (above - 1) == 0 and below & (below - 1) == 0):
+        return count  # no two free cards of one rank fit: none stands in for another
     # every free card of a fitting rank is a candidate, so dominance only compares candidates
     dominated = 0
     for index in range(count):
