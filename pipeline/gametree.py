@@ -23,8 +23,9 @@ only by which of two piles holding the same ranks is which have the same
 future, move for move, so they share one record, and ``winnable`` and
 ``reachable`` count such positions once. Lost positions go to the solver's
 lossy cache (:mod:`pipeline.transpositions`): one forgotten is proved again.
-A small bit filter of every stored key answers "never stored" for most
-lookups without touching either table (17 % of the time, measured).
+A small filter of every stored key (two bits in one word) answers "never
+stored" for most lookups without touching either table: 2.36 of 3.41 million
+on seed 1's deal 0.
 
 The other numbers follow the same backward recurrence as the counts, so one
 walk gives them all: the legal moves summed along every winning line from a
@@ -245,7 +246,7 @@ def _walk(
                 sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                 prefetch_at(table, _RECORD * slot_for(sibling, capacity - 1))
                 transpositions.prefetch(lost, sibling)
-                prefetch_at(seen, slot_for(sibling, _SEEN_BITS - 1) >> 6)
+                prefetch_at(seen, _seen_word(sibling))
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
             if _seen(seen, child):
@@ -280,7 +281,7 @@ def _walk(
                     first = _child_key(ranks, steps, heights, child, moves[depth, 0])
                     prefetch_at(table, _RECORD * slot_for(first, capacity - 1))
                     transpositions.prefetch(lost, first)
-                    prefetch_at(seen, slot_for(first, _SEEN_BITS - 1) >> 6)
+                    prefetch_at(seen, _seen_word(first))
                     continue
                 _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
                 found = 1 if entered == _WON else 0
@@ -391,17 +392,29 @@ def _any_move_after(ranks, heights, tops, pile) -> bool:
 
 
 @numba.njit(cache=True, _nrt=False)
+def _seen_word(key) -> int:
+    """The word of the filter of stored positions that holds ``key``'s two marks."""
+    return (slot_for(key, -1) >> 12) & (_SEEN_BITS // 64 - 1)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _seen_marks(key) -> int:
+    """``key``'s two marks in its word: on seed 1's deal 0 they let 142,000 false alarms through, one let 268,000."""
+    mixed = slot_for(key, -1)
+    return (1 << (mixed & 63)) | (1 << ((mixed >> 6) & 63))
+
+
+@numba.njit(cache=True, _nrt=False)
 def _see(seen, key) -> None:
     """Mark ``key`` in the filter of stored positions."""
-    bit = slot_for(key, _SEEN_BITS - 1)
-    seen[bit >> 6] |= 1 << (bit & 63)
+    seen[_seen_word(key)] |= _seen_marks(key)
 
 
 @numba.njit(cache=True, _nrt=False)
 def _seen(seen, key) -> bool:
     """False when ``key`` was never stored (true may be a false alarm: then the tables tell)."""
-    bit = slot_for(key, _SEEN_BITS - 1)
-    return (seen[bit >> 6] >> (bit & 63)) & 1 == 1
+    marks = _seen_marks(key)
+    return seen[_seen_word(key)] & marks == marks
 
 
 @numba.njit(cache=True, _nrt=False)
