@@ -58,7 +58,7 @@ import numpy as np
 from pipeline import transpositions
 from pipeline.cards import rank_of
 from pipeline.deal import NUM_PILES, Deal
-from pipeline.hashset import add, slot_for
+from pipeline.hashset import add, move_into, slot_for
 from pipeline.prunes import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
 from pipeline.rules import Position
 from pipeline.search import (
@@ -82,7 +82,7 @@ from pipeline.search import (
 from pipeline.transpositions import prefetch_at
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
-DEFAULT_MAX_POSITIONS = 22_000_000  # positions entered: about 10 s on one core of this project's machine
+DEFAULT_MAX_POSITIONS = 22_000_000  # positions entered: at most about 9 s on one core here
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _GROW = -1  # a table should double: double it and carry on
 _FOUNDATION_SHIFT = 51  # the search's key: layout number, foundation rank above it
@@ -182,12 +182,14 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions,
         )  # fmt: skip
-        if status != _GROW:
-            break
-        if 2 * (scalars[_STORED] + 1) > table.shape[0] // _RECORD:
-            table = _refilled(table, np.zeros(2 * table.shape[0], dtype=np.int64))
-        else:
-            lost_children = _rehashed(lost_children, np.zeros(2 * lost_children.shape[0], dtype=np.int64))
+        if status == _GROW and 2 * (scalars[_STORED] + 1) > table.shape[0] // _RECORD:
+            bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
+            _move_records(table, bigger)
+            table = bigger
+        elif status == _GROW:
+            bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
+            move_into(lost_children, bigger)
+            lost_children = bigger
     return _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
 
 
@@ -455,23 +457,13 @@ def _store(table, table_floats, key, count, probability, line_moves) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _refilled(table, bigger):
-    """``bigger`` (empty, more records than ``table``), holding the records of ``table``."""
+def _move_records(table, bigger) -> None:
+    """Store the records of ``table`` in ``bigger`` (empty, with more records)."""
     for slot in range(0, table.shape[0], _RECORD):
         if table[slot] != 0:
             target = _slot(bigger, table[slot] - 1)
             for word in range(_RECORD):
                 bigger[target + word] = table[slot + word]
-    return bigger
-
-
-@numba.njit(cache=True, _nrt=False)
-def _rehashed(keys, bigger):
-    """``bigger`` (an empty :mod:`pipeline.hashset` table, larger than ``keys``), holding the keys of ``keys``."""
-    for value in keys:
-        if value != 0:
-            add(bigger, value - 1)
-    return bigger
 
 
 @numba.njit(cache=True, _nrt=False)

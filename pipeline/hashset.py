@@ -78,10 +78,16 @@ def add(table: np.ndarray, key: int) -> bool:
 def grown(table: np.ndarray) -> np.ndarray:
     """A table twice the size holding the same keys."""
     bigger = np.zeros(table.shape[0] * 2, dtype=np.int64)
+    move_into(table, bigger)
+    return bigger
+
+
+@numba.njit(cache=True, _nrt=False)
+def move_into(table: np.ndarray, bigger: np.ndarray) -> None:
+    """Add the keys of ``table`` to ``bigger`` (an empty table with more slots)."""
     for value in table:
         if value != 0:
             add(bigger, value - 1)
-    return bigger
 
 
 @numba.njit(cache=True)

@@ -142,17 +142,8 @@ def euler_walkable(counts: np.ndarray, foundation: int, end_ranks: int = ALL_RAN
         return False
     ends = needed & end_ranks
     for end in range(NUM_RANKS):
-        if not (ends >> end) & 1:
-            continue
-        positive = _positive_edges(end)
-        if minus_one & ~positive:
-            continue  # an edge would be crossed -1 times
-        never = (plus_one & ~positive) | (minus_one & positive)
-        if never == 0:
-            return True  # every edge crossed: one connected cycle
-        up, down = _reach(never, foundation)
-        if needed & ~_arc_ranks(foundation, up, down) == 0:
-            return True  # the crossed edges reach every card
+        if (ends >> end) & 1 and _walk_to(end, foundation, plus_one, minus_one, needed)[0] != _NO_WALK:
+            return True
     return False
 
 
@@ -187,6 +178,30 @@ def _tight_edges(counts: np.ndarray, foundation: int) -> tuple[int, int, int, in
         if counts[edge] > 0:
             needed |= 1 << edge
     return (-1 if blocked else plus_one), minus_one, plus_three, needed
+
+
+_NO_WALK, _CYCLE, _LINE = range(3)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _walk_to(end: int, foundation: int, plus_one: int, minus_one: int, needed: int) -> tuple[int, int, int]:
+    """Whether the edge counts allow a walk ending on ``end`` (arguments from :func:`_tight_edges`).
+
+    Returns (_NO_WALK, 0, 0) when an edge would be crossed -1 times or the
+    crossed edges miss a rank with cards, (_CYCLE, 0, 0) when every edge is
+    crossed, and otherwise (_LINE, up, down): the steps up and down from the
+    foundation before the first edges never crossed.
+    """
+    positive = _positive_edges(end)
+    if minus_one & ~positive:
+        return _NO_WALK, 0, 0
+    never = (plus_one & ~positive) | (minus_one & positive)
+    if never == 0:
+        return _CYCLE, 0, 0
+    up, down = _reach(never, foundation)
+    if needed & ~_arc_ranks(foundation, up, down):
+        return _NO_WALK, 0, 0
+    return _LINE, up, down
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -258,17 +273,12 @@ def walk_orders(counts: np.ndarray, foundation: int, end_ranks: int, orders: np.
     for end in range(NUM_RANKS):
         if not (ends >> end) & 1:
             continue
+        walk, up, down = _walk_to(end, foundation, plus_one, minus_one, needed)
+        if walk == _NO_WALK:
+            continue
+        if walk == _CYCLE or end == foundation or found == MAX_ORDERED_ENDS:
+            return 0  # a cycle, or no edge between the ends: no order follows (or too many ends to keep)
         positive = _positive_edges(end)
-        if minus_one & ~positive:
-            continue  # an edge would be crossed -1 times
-        never = (plus_one & ~positive) | (minus_one & positive)
-        if never == 0:
-            return 0  # a cycle: no order follows
-        up, down = _reach(never, foundation)
-        if needed & ~_arc_ranks(foundation, up, down):
-            continue  # the crossed edges miss a card
-        if end == foundation or found == MAX_ORDERED_ENDS:
-            return 0  # no edge between the ends: no order follows (or too many ends to keep)
         once = (plus_one & positive) | (plus_three & ~positive)  # 2 x = E + sign = 2
         step, reach, distance_to_end = 1, up, (end - foundation) % NUM_RANKS
         if distance_to_end > up:
