@@ -173,8 +173,8 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     steps = layout_steps(ranks)
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
-        ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, table, frames, moves, scalars,
-        memo_keys, memo, memo_orders,
+        ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, frames, moves,
+        scalars, memo_keys, memo, memo_orders,
     )  # fmt: skip
     while status == _GROW:
         status = _walk(
@@ -182,7 +182,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions,
         )  # fmt: skip
-        if status == _GROW and 2 * (scalars[_STORED] + 1) > table.shape[0] // _RECORD:
+        if status == _GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
             _move_records(table, bigger)
             table = bigger
@@ -195,13 +195,11 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
 
 @numba.njit(cache=True, _nrt=False)
 def _begin(
-    ranks, heights, tops, counts, bottoms, tally, foundation, key, table, frames, moves, scalars,
+    ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, frames, moves, scalars,
     memo_keys, memo, memo_orders,
 ):  # fmt: skip
     """Tally the start position and enter it: EXACT if that decides it (won or lost), else _GROW to walk on."""
-    remaining = 0
     for pile in range(NUM_PILES):
-        remaining += heights[pile]
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
         if heights[pile] > 0:
@@ -231,11 +229,8 @@ def _walk(
     moves still to try, and the sums of its children's numbers so far.
     """
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
-    capacity = table.shape[0] // _RECORD
     status = _GROW
-    while (
-        2 * (stored + 1) <= capacity and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]
-    ):
+    while not _full(table, stored) and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]:
         frame = frames[depth]
         sums = frame_floats[depth]
         if frame[_NEXT] < frame[_COUNT]:
@@ -246,9 +241,7 @@ def _walk(
                 prefetch_at(lost_children, slot_for(child, lost_children.shape[0] - 1))
             if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
                 sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
-                prefetch_at(table, _RECORD * slot_for(sibling, capacity - 1))
-                transpositions.prefetch(lost, sibling)
-                prefetch_at(seen, _seen_word(sibling))
+                _prefetch_lookups(table, lost, seen, sibling)
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
             if _seen(seen, child):
@@ -280,10 +273,9 @@ def _walk(
                     frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
                     frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = 0
                     frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
-                    first = _child_key(ranks, steps, heights, child, moves[depth, 0])
-                    prefetch_at(table, _RECORD * slot_for(first, capacity - 1))
-                    transpositions.prefetch(lost, first)
-                    prefetch_at(seen, _seen_word(first))
+                    _prefetch_lookups(
+                        table, lost, seen, _child_key(ranks, steps, heights, child, moves[depth, 0])
+                    )
                     continue
                 _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
                 found = 1 if entered == _WON else 0
@@ -394,6 +386,14 @@ def _any_move_after(ranks, heights, tops, pile) -> bool:
 
 
 @numba.njit(cache=True, _nrt=False)
+def _prefetch_lookups(table, lost, seen, key) -> None:
+    """Start loading what looking ``key`` up will read: its filter word, its lost slot and its record."""
+    prefetch_at(seen, _seen_word(key))
+    transpositions.prefetch(lost, key)
+    prefetch_at(table, _RECORD * slot_for(key, table.shape[0] // _RECORD - 1))
+
+
+@numba.njit(cache=True, _nrt=False)
 def _seen_word(key) -> int:
     """The word of the filter of stored positions that holds ``key``'s two marks."""
     return (slot_for(key, -1) >> 12) & (_SEEN_BITS // 64 - 1)
@@ -454,6 +454,12 @@ def _store(table, table_floats, key, count, probability, line_moves) -> int:
     table_floats[slot + _RECORD_ODDS] = probability
     table_floats[slot + _RECORD_LINE_MOVES] = line_moves
     return new
+
+
+@numba.njit(cache=True, _nrt=False)
+def _full(table, stored) -> bool:
+    """Whether the table of winnable positions, holding ``stored``, should double before one more is stored."""
+    return 2 * (stored + 1) > table.shape[0] // _RECORD
 
 
 @numba.njit(cache=True, _nrt=False)
