@@ -16,11 +16,12 @@ from typing import Annotated
 
 import typer
 
+from pipeline import charts, curation, describe, drawing, exports, grading, packs, reports, runner, runs
 from pipeline import crosscheck as checks
-from pipeline import grading, packs, reports, runner
 from pipeline.config import ConfigError, load_config
 from pipeline.deal import BoardError, Deal
-from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED, seeded_deal
+from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
+from pipeline.pack_folders import find_deal, read_pack_folder
 from pipeline.solver import DEFAULT_MAX_NODES
 from pipeline.stats import PUBLISHED_WIN_RATE, Summary, summarize
 from pipeline.tiers import CalibrationError, load_tiers
@@ -77,7 +78,16 @@ def user_errors() -> Iterator[None]:
     """Turn a bad file or configuration into one ``error:`` line on stderr and exit code 1."""
     try:
         yield
-    except (BoardError, packs.PackError, ConfigError, CalibrationError) as error:
+    except (
+        BoardError,
+        packs.PackError,
+        ConfigError,
+        CalibrationError,
+        runs.RunError,
+        curation.QuotaError,
+        curation.CurationError,
+        exports.ExportError,
+    ) as error:
         _fail(str(error))
     except OSError as error:
         _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
@@ -303,23 +313,234 @@ def _read_text(name: str) -> str:
         raise BoardError(f"not UTF-8 text ({error.reason})", source=name) from None
 
 
+class Backend(str, Enum):
+    """Where the parallel stages run."""
+
+    loky = "loky"
+    dask = "dask"
+
+
 @app.command()
 def run(
     config: Annotated[Path, typer.Option("--config", "-c", dir_okay=False, help="Run configuration (TOML).")],
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Override the config's jobs.")
+        int | None, typer.Option("--jobs", "-j", min=1, help="Override [run] jobs: worker processes.")
     ] = None,
-    max_nodes: Annotated[
-        int | None, typer.Option("--max-nodes", min=1, help="Override the config's max_nodes.")
+    backend: Annotated[
+        Backend | None, typer.Option(help="Override [run] backend: loky (this machine) or dask.")
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Override [run] scheduler: a Dask scheduler's address (tcp://HOST:PORT); implies --backend dask."
+        ),
+    ] = None,
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            metavar="SECTION.KEY=VALUE",
+            help="Override any key of the config, e.g. --set run.count=100 --set curate.order=pack.",
+        ),
+    ] = None,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Delete the finished shards of an earlier run and start over.")
+    ] = False,
+    quiet: Quiet = False,
+) -> None:
+    """Deal, solve, cross-check and grade a configured job in shards; write its pack and curated pack.
+
+    An interrupted run resumes where it stopped when run again with the same settings.
+    """
+    with user_errors():
+        chosen = load_config(config).with_settings(settings or [])
+        if scheduler is not None and backend is None:
+            backend = Backend.dask
+        chosen = chosen.with_overrides(
+            jobs=jobs, backend=None if backend is None else backend.value, scheduler=scheduler
+        )
+        try:
+            outcome = runs.run(chosen, progress=not quiet, fresh=fresh)
+        except KeyboardInterrupt:
+            typer.echo(
+                f"interrupted: finished shards are kept in {chosen.work_directory}; "
+                "run the same command again to finish",
+                err=True,
+            )
+            raise typer.Exit(INTERRUPTED_EXIT) from None
+    if outcome.resumed_shards:
+        _note(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done", quiet)
+    _note(f"wrote {outcome.pack} and {outcome.curated}", quiet)
+    title = f"Run {chosen.name}: seed {chosen.seed}, {chosen.count} deals, {outcome.seconds:.1f} s"
+    _print_manifest(title, outcome.manifest)
+    curated = outcome.curated_manifest
+    tiers = ", ".join(f"{tier} {count}" for tier, count in curated["tiers"].items() if count)
+    typer.echo(f"curated pack {outcome.curated}: {curated['deals']} deals ({tiers or 'none'})")
+    for tier, (wanted, found) in curated["curation"]["shortfalls"].items():
+        typer.echo(f"warning: curated tier {tier} wants {wanted} deals, the pack has {found}", err=True)
+    for row in outcome.disagreements:
+        typer.echo(
+            f"DISAGREEMENT {row['deal_id']}: the pack says {row['verdict']}, {row['checked_by']} disagrees"
+        )
+    if outcome.disagreements:
+        raise typer.Exit(DISAGREEMENT_EXIT)
+
+
+INTERRUPTED_EXIT = 130
+
+
+def _print_manifest(title: str, manifest: dict) -> None:
+    """Verdict and tier counts of a pack, and its win rate beside the published one."""
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    total = manifest["deals"]
+    for verdict, count in manifest["verdicts"].items():
+        table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
+    rate = manifest["win_rate"]
+    shown = "n/a" if rate["rate"] is None else f"{rate['rate']:.2%}"
+    table.add_row("win rate [95 % CI]", f"{shown} [{rate['low']:.2%}, {rate['high']:.2%}]")
+    inside = "inside" if rate["published_inside"] else "OUTSIDE"
+    table.add_row("published (PySol FC)", f"{rate['published']:.2%}, {inside} the interval")
+    for tier, count in manifest["tiers"].items():
+        table.add_row(f"tier {tier}", str(count))
+    Console().print(table)
+
+
+PackFolder = Annotated[
+    Path, typer.Argument(file_okay=False, help="Pack folder (output/packs/NAME) written by blackhole run.")
+]
+
+
+class Order(str, Enum):
+    """How a curated pack is ordered."""
+
+    difficulty = "difficulty"
+    pack = "pack"
+
+
+@app.command()
+def curate(
+    pack: PackFolder,
+    out: Annotated[
+        str,
+        typer.Option("--out", "-o", help="Name of the curated pack, written beside PACK (replaced whole)."),
+    ],
+    per_tier: Annotated[
+        str | None,
+        typer.Option(
+            "--per-tier",
+            metavar="TIER=N,...",
+            help="Deals wanted per tier, e.g. easy=50,medium=50,hard=50,expert=50; a tier left out gets none. Default: every deal that qualifies.",
+        ),
+    ] = None,
+    order: Annotated[
+        Order, typer.Option(help="difficulty: easiest first (the curve); pack: the pack's order.")
+    ] = Order.difficulty,
+    quiet: Quiet = False,
+) -> None:
+    """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
+    with user_errors():
+        quotas = None if per_tier is None else curation.parse_quotas(per_tier)
+        target = _sibling(pack, out)
+        manifest = runs.curate_folder(pack, target, per_tier=quotas, order=order.value)
+    _note(f"wrote {target}", quiet)
+    tiers = ", ".join(f"{tier} {count}" for tier, count in manifest["tiers"].items() if count)
+    typer.echo(f"curated pack {target}: {manifest['deals']} deals ({tiers or 'none'})")
+    for tier, (wanted, found) in manifest["curation"]["shortfalls"].items():
+        typer.echo(f"warning: tier {tier} wants {wanted} deals, the pack has {found}", err=True)
+
+
+def _sibling(pack: Path, name: str) -> Path:
+    if not name or name in (".", "..") or "/" in name or "\\" in name:
+        raise packs.PackError(f"--out {name!r}: expected a pack name, not a path")
+    if name == pack.name:
+        raise packs.PackError(f"--out {name!r}: would replace the pack it curates")
+    return pack.parent / name
+
+
+class ExportFormat(str, Enum):
+    """What an export writes."""
+
+    json = "json"
+    boards = "boards"
+    csv = "csv"
+
+
+@app.command()
+def export(
+    pack: PackFolder,
+    fmt: Annotated[
+        ExportFormat,
+        typer.Option(
+            "--format",
+            "-f",
+            help="json: deals with board, solution, tier and metrics; boards: board text (blackhole import, black-hole-solver); csv: a spreadsheet.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
+    tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
+    limit: Annotated[int | None, typer.Option(min=0, help="At most this many deals.")] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
+    with user_errors():
+        table = read_pack_folder(pack)
+        if "level" in table.column_names:
+            table = table.sort_by("level")
+        written = exports.export_pack(table, out, fmt.value, tier=tier, limit=limit)
+    _note(f"wrote {written} deals to {out}", quiet)
+
+
+@app.command()
+def report(
+    pack: PackFolder,
+    charts_folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            file_okay=False,
+            help="Folder for the PNG charts (made if missing). Default: output/reports/NAME beside output/packs.",
+        ),
     ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Run a configured job: deal, solve, write deals.parquet and solved.parquet, summarize."""
+    """Print a pack's verdicts, win rate, tiers and metric spreads; draw its charts as PNG files."""
+    from rich.console import Console
+
     with user_errors():
-        settings = load_config(config).with_overrides(jobs=jobs, max_nodes=max_nodes)
-        outcome = runner.run(settings, progress=not quiet)
-    _note(f"wrote {outcome.deals_path} and {outcome.solved_path}", quiet)
-    _print_summary(f"Run {settings.name}: seed {settings.seed}, {settings.count} deals", outcome.summary)
+        table = read_pack_folder(pack)
+        folder = charts_folder or pack.resolve().parent.parent / "reports" / pack.resolve().name
+        folder.mkdir(parents=True, exist_ok=True)
+        charts.difficulty_histogram(table, folder / "difficulty.png")
+        charts.solutions_vs_odds(table, folder / "solutions-vs-odds.png")
+        description = describe.describe_pack(table)
+    console = Console()
+    for rendered in describe.report_tables(description):
+        console.print(rendered)
+    _note(f"wrote {folder / 'difficulty.png'} and {folder / 'solutions-vs-odds.png'}", quiet)
+
+
+@app.command()
+def show(
+    deal_id: Annotated[
+        str, typer.Argument(help="A deal id: seed-SEED-INDEX, pysol-NUMBER, or any id of --pack.")
+    ],
+    png: Annotated[Path, typer.Option("--png", dir_okay=False, help="Picture to write (PNG).")],
+    pack: Annotated[
+        Path | None, typer.Option(file_okay=False, help="Pack folder to look the deal up in.")
+    ] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Draw a deal as a player sees it (the 17 fans and the foundation) and print its board text."""
+    with user_errors():
+        deal = find_deal(pack, deal_id) if pack else deal_of_id(deal_id)
+        drawing.draw_deal(deal, png, title=deal_id)
+    typer.echo(deal.to_board_text(), nl=False)
+    _note(f"wrote {png}", quiet)
 
 
 def _print_summary(title: str, summary: Summary) -> None:

@@ -25,11 +25,12 @@ False
 from __future__ import annotations
 
 import hashlib
+import re
 import struct
 from collections.abc import Iterator
 
 from pipeline.cards import ACE_OF_SPADES, NUM_CARDS
-from pipeline.deal import Deal
+from pipeline.deal import BoardError, Deal
 
 SEEDED_SCHEME = "blackhole-sha256-v1"
 PYSOL_SCHEME = "pysol-fc"
@@ -78,3 +79,23 @@ def pysol_deal(number: int) -> Deal:
     game = Game("black_hole", number, RandomBase.DEALS_PYSOLFC)
     text = game.calc_layout_string(CardRenderer(True))
     return Deal.from_board_text(text, source=f"PySol FC deal {number}")
+
+
+def deal_of_id(deal_id: str) -> Deal:
+    """The deal a seeded or PySol FC deal id names (``seed-SEED-INDEX``, ``pysol-NUMBER``).
+
+    Raises BoardError for any other id (an imported deal is known only by its pack).
+
+    >>> deal_of_id("seed-7-0") == seeded_deal(7, 0), deal_of_id("pysol-5") == pysol_deal(5)
+    (True, True)
+    """
+    seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
+    if seeded and int(seeded.group(1)) <= MAX_SEED:
+        return seeded_deal(int(seeded.group(1)), int(seeded.group(2)))
+    numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
+    if numbered and 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
+        return pysol_deal(int(numbered.group(1)))
+    raise BoardError(
+        "not a seeded (seed-SEED-INDEX) or PySol FC (pysol-NUMBER) deal id; give --pack to look it up",
+        source=deal_id,
+    )

@@ -14,18 +14,15 @@ returned.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from pipeline.config import RunConfig
 from pipeline.deal import Deal
-from pipeline.packs import deals_of, read_pack, seeded_deals, solved_table, write_pack
+from pipeline.packs import deals_of, read_pack, solved_table, write_pack
 from pipeline.rules import IllegalMove, replay
 from pipeline.solver import DEFAULT_MAX_NODES, solve
-from pipeline.stats import Summary, summarize
 from pipeline.verdicts import SolveResult, Verdict
 
 T = TypeVar("T")
@@ -94,7 +91,7 @@ def map_boards(
     worker, at most ``largest_batch`` deals (smaller for slow tasks, so that
     the progress bar moves and the workers share the work evenly).
     """
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     if per_deal is not None and len(per_deal) != len(deals):
         raise ValueError(f"{len(per_deal)} per-deal values for {len(deals)} deals")
@@ -108,16 +105,56 @@ def map_boards(
         return delayed(batch_task)(start, boards[start:stop], *values, *arguments)
 
     tasks = (task(start) for start in range(0, len(boards), batch_size))
-    parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered")
     results: list[T | None] = [None] * len(deals)
-    with _progress_bar(len(deals), label=label, enabled=progress) as advance:
-        for start, batch in parallel(tasks):
+    with progress_bar(len(deals), label=label, enabled=progress) as advance:
+        for start, batch in unordered(tasks, jobs=jobs, backend=backend):
             results[start : start + len(batch)] = batch
             advance(len(batch))
     missing = [number for number, result in enumerate(results) if result is None]
     if missing:
         raise RuntimeError(f"deal {missing[0]} came back without a result")
     return results
+
+
+def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]:
+    """The results of joblib ``tasks`` (``delayed(f)(...)``) on ``jobs`` workers, as each finishes.
+
+    Tasks are drawn from ``tasks`` only as workers free up (joblib's
+    pre-dispatch), so a long generator of tasks never sits in memory whole.
+    ``backend`` is a joblib backend name: ``loky``, or ``dask`` inside
+    :func:`dask_cluster`.
+    """
+    from joblib import Parallel
+
+    # The dask backend is taken from dask_cluster's parallel_config: naming it here makes
+    # joblib 1.6 pass its nesting level on to every task as an argument.
+    chosen = None if backend == "dask" else backend
+    yield from Parallel(n_jobs=jobs, backend=chosen, return_as="generator_unordered")(tasks)
+
+
+@contextmanager
+def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
+    """A Dask client for joblib's ``dask`` backend while the block runs.
+
+    ``scheduler`` is the address of a running scheduler (``tcp://host:8786``);
+    empty, a local cluster of ``jobs`` single-threaded worker processes is
+    started and stopped with the block. The workers must be able to import
+    this package (``pip install blackhole`` on each machine of a cluster).
+    """
+    from dask.distributed import Client, LocalCluster
+    from joblib import parallel_config
+
+    with ExitStack() as stack:
+        if scheduler:
+            stack.enter_context(Client(scheduler, set_as_default=True))
+        else:
+            cluster = LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+            )
+            stack.enter_context(cluster)
+            stack.enter_context(Client(cluster, set_as_default=True))
+        stack.enter_context(parallel_config(backend="dask"))  # registers the backend with joblib
+        yield
 
 
 def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> SolveResult:
@@ -133,17 +170,32 @@ def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> Solve
 
 
 @contextmanager
-def _progress_bar(total: int, *, label: str, enabled: bool) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr (nothing when not ``enabled``); yields ``advance(n)``."""
+def progress_bar(
+    total: int, *, label: str, enabled: bool, completed: int = 0
+) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (nothing when not ``enabled``), from ``completed``; yields ``advance(n)``."""
     if not enabled:
         yield lambda n: None
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True)) as bar:
-        task = bar.add_task(label, total=total)
+        task = bar.add_task(label, total=total, completed=completed)
         yield lambda n: bar.advance(task, n)
 
 
@@ -167,33 +219,3 @@ def solve_pack(
     results = solve_deals(deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend)
     write_pack(solved_table(table, results, max_nodes=max_nodes, timings=timings), target)
     return results
-
-
-@dataclass(frozen=True)
-class RunOutcome:
-    """What a run wrote and how its deals came out."""
-
-    deals_path: Path
-    solved_path: Path
-    summary: Summary
-
-
-def run(config: RunConfig, *, progress: bool = False, backend: str = "loky") -> RunOutcome:
-    """Deal ``config.count`` seeded deals, solve them, write ``deals.parquet`` and
-    ``solved.parquet`` into ``config.directory``.
-
-    Both files are written after the solving is done, each atomically, so an
-    interrupted run leaves the previous files (if any) as they were.
-    """
-    table = seeded_deals(seed=config.seed, count=config.count)
-    deals = deals_of(table, source=f"seed {config.seed}")
-    results = solve_deals(
-        deals, jobs=config.jobs, max_nodes=config.max_nodes, progress=progress, backend=backend
-    )
-    solved = solved_table(table, results, max_nodes=config.max_nodes, timings=config.timings)
-    directory = config.directory
-    directory.mkdir(parents=True, exist_ok=True)
-    deals_path, solved_path = directory / "deals.parquet", directory / "solved.parquet"
-    write_pack(table, deals_path)
-    write_pack(solved, solved_path)
-    return RunOutcome(deals_path, solved_path, summarize(results))

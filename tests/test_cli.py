@@ -179,24 +179,23 @@ def test_solve_board_other_verdicts_exit_zero():
 
 def test_configs_are_valid_runs():
     default = load_config(ROOT / "configs" / "default.toml")
-    assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 2000, 2)
-    assert default.max_nodes == DEFAULT_MAX_NODES
-    assert str(default.output) == "output"
+    assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 1000, 2)
+    assert default.max_nodes == DEFAULT_MAX_NODES and default.timings is False
+    assert str(default.output) == "output" and (ROOT / default.tiers).is_file()
+    assert dict(default.per_tier) == {"easy": 100, "medium": 100, "hard": 100, "expert": 100}
     smoke = load_config(ROOT / "configs" / "smoke.toml")
-    assert smoke.count == 20
-    assert smoke == default.with_overrides(name="smoke", count=20)
+    assert smoke.count <= 20 and smoke.count > smoke.shard_size
 
 
 def test_run_smoke_config(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = ok("run", "--config", ROOT / "configs" / "smoke.toml")
-    folder = tmp_path / "output" / "smoke"
-    assert sorted(p.name for p in folder.iterdir()) == ["deals.parquet", "solved.parquet"]
-    solved = pq.read_table(folder / "solved.parquet")
-    assert solved.num_rows == 20
-    assert solved.column("deal_id").to_pylist() == [f"seed-{SEED}-{i}" for i in range(20)]
+    tiers = ROOT / "configs" / "tiers.toml"
+    result = ok("run", "--config", ROOT / "configs" / "smoke.toml", "--set", f"grade.tiers='{tiers}'")
+    packs = tmp_path / "output" / "packs"
+    assert sorted(p.name for p in packs.iterdir()) == ["smoke", "smoke-curated"]
     assert "Run smoke" in result.stdout and "86.94%" in result.stdout
-    assert "solving" in result.stderr
+    assert "curated pack output/packs/smoke-curated: 8 deals" in result.stdout
+    assert "deals" in result.stderr  # the progress display
 
 
 # --- user errors: one line, exit 1, nothing written ---------------------------------------------
@@ -272,6 +271,38 @@ USER_ERRORS = {
         r"bad\.toml:5: ",
     ),
     "run-missing-config": (lambda d: ["run", "--config", d / "none.toml"], r"none\.toml: no such file"),
+    "run-unknown-section": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grading]\nmax_positions = 5\n")],
+        r"bad\.toml:5: unknown section \[grading\]",
+    ),
+    "run-key-in-another-section": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grade]\nmax_nodes = 5\n")],
+        r"bad\.toml:6: \[grade\] has unknown key 'max_nodes'",
+    ),
+    "run-impossible-quota": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[curate]\nper_tier = { easy = 2, hard = 1 }\n")],
+        r"bad\.toml:6: \[curate\] per_tier asks for 3 deals but the run makes only 2",
+    ),
+    "run-quota-unknown-tier": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[curate]\nper_tier = { unsolvable = 1 }\n")],
+        r"bad\.toml:6: \[curate\] per_tier has unknown tier 'unsolvable'",
+    ),
+    "run-set-unknown-key": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "run.cuont=3"],
+        r"--set run\.cuont=3: unknown key 'run\.cuont'",
+    ),
+    "run-set-wrong-type": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "crosscheck.sample=often"],
+        r"--set crosscheck\.sample=often: \[crosscheck\] sample must be a number, not a string",
+    ),
+    "run-set-quota-too-big": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "curate.per_tier={ easy = 3 }"],
+        r"command line: \[curate\] per_tier asks for 3 deals but the run makes only 2",
+    ),
+    "run-missing-tiers": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grade]\ntiers = 'nope.toml'\n")],
+        r"nope\.toml: no such file",
+    ),
     "solve-board-bad-file": (lambda d: ["solve-board", _bad_board(d)], r"bad\.txt:5: unknown card 'ZZ'"),
     "solve-board-missing": (lambda d: ["solve-board", d / "none.txt"], r"none\.txt: No such file"),
 }

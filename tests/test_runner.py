@@ -5,10 +5,9 @@ import dataclasses
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.config import RunConfig
 from pipeline.dealing import seeded_deal
-from pipeline.packs import SOLVED_SCHEMA, metadata, seeded_deals, write_pack
-from pipeline.runner import ReplayError, checked_result, map_boards, run, solve_deals, solve_pack
+from pipeline.packs import SOLVED_SCHEMA, seeded_deals, write_pack
+from pipeline.runner import ReplayError, checked_result, map_boards, solve_deals, solve_pack
 from pipeline.solver import solve
 from pipeline.verdicts import SolveResult, Verdict
 
@@ -86,16 +85,3 @@ def test_solve_pack_keeps_rows_and_order(tmp_path, expected):
     assert table.column("deal_id").to_pylist() == [f"seed-{SEED}-{i}" for i in range(len(DEALS))]
     assert table.column("verdict").to_pylist() == [r.verdict.value for r in expected]
     assert table.column("seconds").null_count == len(DEALS)
-
-
-def test_run_writes_both_packs_and_summarizes(tmp_path):
-    config = RunConfig(name="t", seed=SEED, count=6, jobs=2, max_nodes=MAX_NODES, output=tmp_path / "out")
-    outcome = run(config)
-    assert outcome.deals_path == tmp_path / "out" / "t" / "deals.parquet"
-    assert outcome.solved_path == tmp_path / "out" / "t" / "solved.parquet"
-    deals, solved = pq.read_table(outcome.deals_path), pq.read_table(outcome.solved_path)
-    assert deals.num_rows == solved.num_rows == 6
-    assert solved.select(deals.column_names).equals(deals)
-    assert metadata(solved)["max_nodes"] == str(MAX_NODES)
-    assert outcome.summary.total == 6
-    assert sorted(p.name for p in (tmp_path / "out" / "t").iterdir()) == ["deals.parquet", "solved.parquet"]

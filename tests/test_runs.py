@@ -1,0 +1,246 @@
+"""Whole runs: the pack folder, its manifest, determinism, resuming after a kill, the Dask backend."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.config import load_config
+from pipeline.pack_folders import PACK_TIERS, load_manifest, pack_dataset, read_pack_folder, sha256_of
+from pipeline.packs import PackError, seeded_deals
+from pipeline.runs import RunError, run
+from pipeline.stats import win_rate
+
+ROOT = Path(__file__).parents[1]
+BLACKHOLE = Path(sys.executable).parent / "blackhole"
+SEED = 20261129
+
+# 12 deals in 4 shards; the small grading budget leaves some deals ungraded, and the
+# quotas cannot all be met: every kind of row and folder a pack can have.
+CONFIG = f"""
+[run]
+name = "t"
+seed = {SEED}
+count = 12
+shard_size = 3
+jobs = 2
+output = "{{output}}"
+
+[crosscheck]
+sample = 0.25
+
+[grade]
+max_positions = 2000000
+tiers = "{ROOT / "configs" / "tiers.toml"}"
+
+[curate]
+per_tier = {{ easy = 2, medium = 2, hard = 2, expert = 2 }}
+"""
+
+
+def config_file(folder: Path) -> Path:
+    """A run config writing into ``folder/output``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "run.toml"
+    path.write_text(CONFIG.replace("{output}", str(folder / "output")))
+    return path
+
+
+def pack_bytes(output: Path) -> dict[str, bytes]:
+    """Every file of both packs under ``output/packs``, by relative path."""
+    packs = output / "packs"
+    return {str(p.relative_to(packs)): p.read_bytes() for p in sorted(packs.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    """An uninterrupted run with two loky workers: its outcome and the bytes of its packs."""
+    folder = tmp_path_factory.mktemp("reference")
+    outcome = run(load_config(config_file(folder)))
+    return outcome, pack_bytes(folder / "output")
+
+
+def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
+    outcome, files = finished
+    manifest = outcome.manifest
+    assert sorted(files) == sorted(
+        ["t/manifest.json"]
+        + [f"t/{entry['path']}" for entry in manifest["files"]]
+        + ["t-curated/manifest.json"]
+        + [f"t-curated/{entry['path']}" for entry in outcome.curated_manifest["files"]]
+    )
+    assert [entry["tier"] for entry in manifest["files"]] == [
+        tier for tier in PACK_TIERS if manifest["tiers"][tier]
+    ]
+    assert manifest["tiers"]["ungraded"] > 0  # the small budget left some deals without a tier
+    for entry in manifest["files"]:
+        path = outcome.pack / entry["path"]
+        assert entry["path"] == f"tier={entry['tier']}/part-0.parquet"
+        assert entry["sha256"] == sha256_of(path)
+        parquet = pq.ParquetFile(path)
+        assert parquet.metadata.num_rows == entry["rows"]
+        assert parquet.metadata.row_group(0).column(0).compression == "ZSTD"
+        assert "tier" not in parquet.schema_arrow.names
+        provenance = parquet.schema_arrow.metadata
+        assert json.loads(provenance[b"blackhole_config"]) == manifest["config"]
+        assert provenance[b"dealing_scheme"] == b"blackhole-sha256-v1"
+        assert provenance[b"grade_max_positions"] == b"2000000"
+
+
+def test_the_manifest_counts_what_pyarrow_and_duckdb_read(finished):
+    outcome, _ = finished
+    manifest = outcome.manifest
+    table = pack_dataset(outcome.pack).to_table()
+    assert table.num_rows == manifest["deals"] == 12
+    assert sorted(table.column("deal_id").to_pylist()) == sorted(f"seed-{SEED}-{i}" for i in range(12))
+    for tier in PACK_TIERS:
+        assert (pc.sum(pc.equal(table.column("tier"), tier)).as_py() or 0) == manifest["tiers"][tier]
+    verdicts = table.column("verdict").to_pylist()
+    assert {v: verdicts.count(v) for v in manifest["verdicts"]} == manifest["verdicts"]
+    rate = win_rate(solved=verdicts.count("solved"), unsolvable=verdicts.count("unsolvable"), unknown=0)
+    assert manifest["win_rate"]["low"] == rate.low and manifest["win_rate"]["high"] == rate.high
+
+    glob = str(outcome.pack / "*" / "*.parquet")
+    rows = duckdb.sql(
+        f"select tier, count(*) from read_parquet('{glob}', hive_partitioning = true) group by tier"
+    ).fetchall()
+    assert dict(rows) == {tier: n for tier, n in manifest["tiers"].items() if n}
+
+
+def test_rows_are_in_deal_order_within_each_tier_and_match_the_stages(finished, pack_rows):
+    outcome, _ = finished
+    table = read_pack_folder(outcome.pack)
+    for tier in PACK_TIERS:
+        indices = table.filter(pc.equal(table.column("tier"), tier)).column("index").to_pylist()
+        assert indices == sorted(indices)
+    ungraded = table.filter(pc.equal(table.column("tier"), "ungraded"))
+    assert set(ungraded.column("grade_status").to_pylist()) == {"out_of_budget"}
+    deals = seeded_deals(seed=SEED, count=12)
+    assert sorted(table.column("board").to_pylist()) == sorted(deals.column("board").to_pylist())
+
+
+def test_the_curated_pack_keeps_graded_wins_in_difficulty_order(finished):
+    outcome, _ = finished
+    curated = outcome.curated_manifest
+    table = read_pack_folder(outcome.curated)
+    assert curated["kind"] == "curated" and curated["curated_from"] == "t"
+    assert set(table.column("verdict").to_pylist()) == {"solved"}
+    assert set(table.column("tier").to_pylist()) <= {"easy", "medium", "hard", "expert"}
+    by_level = table.sort_by("level")
+    assert by_level.column("level").to_pylist() == list(range(1, table.num_rows + 1))
+    difficulties = by_level.column("difficulty").to_pylist()
+    assert difficulties == sorted(difficulties)
+    for tier, (wanted, available) in curated["curation"]["shortfalls"].items():
+        assert available < wanted == 2 and curated["tiers"][tier] == available
+
+
+def test_one_worker_gives_the_same_bytes(finished, tmp_path):
+    _, files = finished
+    config = load_config(config_file(tmp_path)).with_overrides(jobs=1)
+    run(config)
+    assert pack_bytes(tmp_path / "output") == files
+
+
+def test_a_finished_run_run_again_redoes_no_shard(finished, tmp_path):
+    _, files = finished
+    config = load_config(config_file(tmp_path))
+    run(config)
+    again = run(config)
+    assert again.resumed_shards == again.shards == 4
+    assert sum(again.stage_seconds.values()) == 0
+    assert pack_bytes(tmp_path / "output") == files
+
+
+def test_other_settings_refuse_the_work_folder_until_fresh(finished, tmp_path):
+    _, files = finished
+    config = load_config(config_file(tmp_path))
+    run(config)
+    other = config.with_settings(["crosscheck.sample=0.5"])
+    with pytest.raises(RunError, match="other settings.*--fresh"):
+        run(other)
+    assert run(other, fresh=True).resumed_shards == 0
+
+
+def _start(config: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [str(BLACKHOLE), "run", "--config", str(config), "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, workers included, as a terminal's job
+    )
+
+
+def _wait_for_a_shard(process: subprocess.Popen, work: Path) -> int:
+    """Wait until the run has committed a shard but not every one; how many it has committed."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        done = len(list(work.glob("shard-*.parquet")))
+        if done:
+            return done
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    raise AssertionError("no shard was committed in 120 s")
+
+
+@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
+    _, files = finished
+    config = config_file(tmp_path)
+    process = _start(config)
+    done = _wait_for_a_shard(process, tmp_path / "output" / "work" / "t")
+    os.killpg(process.pid, kill)
+    _, stderr = process.communicate(timeout=60)
+    if kill == signal.SIGINT:
+        assert process.returncode == 130
+        assert "interrupted: finished shards are kept" in stderr
+    else:
+        assert process.returncode == -signal.SIGKILL
+    packs = tmp_path / "output" / "packs"
+    assert not (packs / "t").exists()  # no pack until every shard is in: never a partial one
+    kept = len(list((tmp_path / "output" / "work" / "t").glob("shard-*.parquet")))
+    assert done <= kept < 4
+
+    resumed = subprocess.run(
+        [str(BLACKHOLE), "run", "--config", str(config)], capture_output=True, text=True, timeout=300
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resumed: {kept} of 4 shards were already done" in resumed.stderr
+    assert pack_bytes(tmp_path / "output") == files
+    assert not [p for p in packs.iterdir() if p.name.startswith(".")]
+
+
+def test_a_reader_never_sees_a_changed_file_unnoticed(finished, tmp_path):
+    outcome, _ = finished
+    config = load_config(config_file(tmp_path))
+    run(config)
+    entry = load_manifest(config.pack_directory)["files"][0]
+    path = config.pack_directory / entry["path"]
+    path.write_bytes(path.read_bytes()[:-1] + b"!")
+    with pytest.raises(PackError, match="SHA-256 differs"):
+        read_pack_folder(config.pack_directory)
+
+
+def test_a_dask_cluster_on_loopback_makes_the_same_pack(finished, tmp_path):
+    from dask.distributed import LocalCluster
+
+    _, files = finished
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+        config = load_config(config_file(tmp_path)).with_overrides(
+            backend="dask", scheduler=cluster.scheduler_address
+        )
+        run(config)
+    assert pack_bytes(tmp_path / "output") == files
