@@ -23,8 +23,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.describe import UNGRADED, solvable_exact
+from pipeline.describe import solvable_exact
 from pipeline.packs import check_writable, replacing
+from pipeline.tiers import SOLVABLE_TIERS, UNGRADED
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -34,7 +35,6 @@ WIDTH = 1200
 HEIGHT = 800
 DPI = 100  # pixels per inch: the figure is WIDTH / DPI by HEIGHT / DPI inches
 
-SOLVABLE_TIERS = ("easy", "medium", "hard", "expert")
 TIER_COLOURS = {
     "easy": "#4daf4a",
     "medium": "#377eb8",

@@ -57,7 +57,7 @@ from pipeline.solver import DEFAULT_MAX_NODES
 
 BACKENDS = ("loky", "dask")
 ORDERS = ("difficulty", "pack")
-QUOTA_TIERS = ("easy", "medium", "hard", "expert")
+QUOTA_TIERS = ("easy", "medium", "hard", "expert")  # tiers.SOLVABLE_TIERS (tiers imports this module)
 
 
 class ConfigError(ValueError):

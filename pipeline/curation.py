@@ -1,9 +1,10 @@
 """Curating a graded pack: the winnable, playable, distinct deals, per-tier quotas, and levels.
 
-:func:`curate` applies four rules, in this order, then numbers the deals:
+:func:`curate` applies these rules, in this order, then numbers the deals:
 
 1. keep ``solved`` rows graded ``exact`` with a tier from easy to expert
-   (unsolvable, unknown, out-of-budget and untiered rows go);
+   (unsolvable, unknown, out-of-budget and untiered rows go), and drop those
+   whose cross-check contradicts the verdict (``agree`` false);
 2. drop rows without a legal first move (``first_moves`` null or 0);
 3. drop a deal that repeats an earlier one up to suits and pile order
    (:func:`canonical_key`), keeping the first in table order;
@@ -31,9 +32,9 @@ import pyarrow as pa
 
 from pipeline.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.deal import PILE_SIZE, Deal
-from pipeline.tiers import Tier
+from pipeline.tiers import SOLVABLE_TIERS
 
-QUOTA_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
+QUOTA_TIERS = SOLVABLE_TIERS
 ORDERS = ("difficulty", "pack")
 LEVEL_FIELD = pa.field("level", pa.int32(), nullable=False)
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")
@@ -127,6 +128,7 @@ class Curation:
     table: pa.Table = field(repr=False)
     shortfalls: dict[str, tuple[int, int]]  # tier -> (wanted, available), only tiers short of their quota
     dropped_not_graded_win: int  # rule 1: not solved, not graded exactly, or no tier easy..expert
+    dropped_disputed: int  # a cross-check contradicts the verdict
     dropped_no_first_move: int  # rule 2
     dropped_duplicate: int  # rule 3
     dropped_over_quota: int  # rule 4
@@ -158,6 +160,10 @@ def curate(
         and column["tier"][row] in QUOTA_TIERS
     ]
     graded_wins = len(rows)
+    if "agree" in table.column_names:  # a verdict its cross-check contradicts is no puzzle to ship
+        agree = table.column("agree").to_pylist()
+        rows = [row for row in rows if agree[row] is not False]
+    undisputed = len(rows)
     rows = [row for row in rows if column["first_moves"][row]]
     playable = len(rows)
     rows = _first_of_each_deal(rows, column["board"], column["deal_id"])
@@ -177,7 +183,8 @@ def curate(
         table=curated,
         shortfalls=shortfalls,
         dropped_not_graded_win=table.num_rows - graded_wins,
-        dropped_no_first_move=graded_wins - playable,
+        dropped_disputed=graded_wins - undisputed,
+        dropped_no_first_move=undisputed - playable,
         dropped_duplicate=playable - distinct,
         dropped_over_quota=distinct - len(rows),
     )

@@ -36,15 +36,13 @@ import pyarrow.compute as pc
 
 from pipeline.grading import GradeStatus
 from pipeline.stats import PUBLISHED_WIN_RATE, WinRate, win_rate
-from pipeline.tiers import Tier
+from pipeline.tiers import PACK_TIERS, UNGRADED
 from pipeline.verdicts import Verdict
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-UNGRADED = "ungraded"
 VERDICTS = tuple(verdict.value for verdict in Verdict)
-TIERS = (*(tier.value for tier in Tier), UNGRADED)
 STATUSES = tuple(status.value for status in GradeStatus)
 METRICS = (
     "difficulty",
@@ -104,7 +102,7 @@ class PackDescription:
 def describe_pack(table: pa.Table) -> PackDescription:
     """The counts, win rate and metric distributions of a graded pack ``table``."""
     verdicts = _counts("verdict", table.column("verdict"), VERDICTS)
-    tiers = _counts("tier", pc.fill_null(table.column("tier"), UNGRADED), TIERS)
+    tiers = _counts("tier", pc.fill_null(table.column("tier"), UNGRADED), PACK_TIERS)
     statuses = _counts("grade_status", table.column("grade_status"), STATUSES)
     rate = win_rate(
         solved=verdicts[Verdict.SOLVED.value],

@@ -40,9 +40,9 @@ from pipeline.cards import ACE_OF_SPADES, card_name
 from pipeline.deal import Deal
 from pipeline.packs import check_writable, replacing
 from pipeline.rules import IllegalMove, Position
+from pipeline.tiers import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
-TIERS = ("easy", "medium", "hard", "expert", "unsolvable", "ungraded")
 METRICS = (
     "solution_count",
     "log10_solutions",
@@ -77,8 +77,8 @@ def export_pack(
     """
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r} (formats: {', '.join(FORMATS)})")
-    if tier is not None and tier not in TIERS:
-        raise ExportError(f"unknown tier {tier!r} (tiers: {', '.join(TIERS)})")
+    if tier is not None and tier not in PACK_TIERS:
+        raise ExportError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
     if limit is not None and limit < 0:
         raise ExportError(f"limit must be at least 0, got {limit}")
     for name in ("deal_id", "board"):
@@ -163,11 +163,11 @@ def played_cards(deal: Deal, solution: list[int]) -> list[str]:
 
 def _tier(row: dict[str, Any]) -> str | None:
     name = _tier_name(row.get("tier"))
-    return None if name == "ungraded" else name
+    return None if name == UNGRADED else name
 
 
 def _tier_name(tier: str | None) -> str:
-    return "ungraded" if tier is None else tier
+    return UNGRADED if tier is None else tier
 
 
 def _write_json(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> None:

@@ -44,18 +44,16 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.crosscheck import CHECK_FIELDS
+from pipeline.curation import LEVEL_FIELD
 from pipeline.deal import Deal
 from pipeline.grading import GRADE_FIELDS
 from pipeline.packs import DEAL_FIELDS, RESULT_FIELDS, PackError, metadata
 from pipeline.stats import PUBLISHED_WIN_RATE, win_rate
-from pipeline.tiers import Tier
+from pipeline.tiers import PACK_TIERS, UNGRADED
 from pipeline.verdicts import Verdict
 
 PACK_FIELDS = DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f.name != "tier")
-LEVEL_FIELD = pa.field("level", pa.int32(), nullable=False)  # curated packs: the place in the curated order
 TIER_PARTITIONING_SCHEMA = pa.schema([pa.field("tier", pa.string())])
-UNGRADED = "ungraded"
-PACK_TIERS = tuple(tier.value for tier in Tier) + (UNGRADED,)
 MANIFEST = "manifest.json"
 DATA_FILE = "part-0.parquet"
 ROW_GROUP_ROWS = 10_000

@@ -17,6 +17,7 @@ workers, the backend, or the order shards finish in, so neither do the packs.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import time
@@ -82,6 +83,8 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     """
     began = time.perf_counter()
     settings = stage_settings(config)
+    if config.backend == "dask" and importlib.util.find_spec("distributed") is None:
+        raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
     work = config.work_directory
     if fresh:
         shutil.rmtree(work, ignore_errors=True)
@@ -90,7 +93,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     todo = [shard for shard in range(shards) if not _shard_path(work, shard).exists()]
     stage_seconds = dict.fromkeys(STAGES, 0.0)
     backend = dask_cluster(config.scheduler, jobs=config.jobs) if config.backend == "dask" else nullcontext()
-    done = sum(_shard_rows(config, shard) for shard in range(shards) if shard not in todo)
+    done = config.count - sum(_shard_rows(config, shard) for shard in todo)
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)
@@ -263,6 +266,7 @@ def curate_folder(
             "order": order,
             "dropped": {
                 "not_a_graded_win": curation.dropped_not_graded_win,
+                "disputed": curation.dropped_disputed,
                 "no_first_move": curation.dropped_no_first_move,
                 "duplicate": curation.dropped_duplicate,
                 "over_quota": curation.dropped_over_quota,

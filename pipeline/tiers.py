@@ -80,6 +80,11 @@ class Tier(str, Enum):
     UNSOLVABLE = "unsolvable"
 
 
+SOLVABLE_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
+UNGRADED = "ungraded"  # a pack's tier for the deals that have none (unknown verdict, out of budget)
+PACK_TIERS = (*(tier.value for tier in Tier), UNGRADED)  # a pack's tier partitions, in order
+
+
 class CalibrationError(ValueError):
     """A sample that cannot set thresholds (too few scored deals, or quartiles that coincide)."""
 

@@ -121,7 +121,8 @@ def test_curate_drops_exactly_the_unsolvable_rows(pack_rows):
     assert verdicts.count("unsolvable") == 3
     assert ids(curation.table) == [i for i, v in zip(ids(pack_rows), verdicts, strict=True) if v == "solved"]
     assert curation.dropped_not_graded_win == 3
-    assert curation.dropped_no_first_move == curation.dropped_duplicate == curation.dropped_over_quota == 0
+    assert curation.dropped_disputed == curation.dropped_no_first_move == 0
+    assert curation.dropped_duplicate == curation.dropped_over_quota == 0
     assert curation.shortfalls == {}
     assert curation.table.column_names == pack_rows.column_names + ["level"]
     assert curation.table.schema.metadata == pack_rows.schema.metadata
@@ -136,6 +137,15 @@ def test_curate_drops_ungraded_out_of_budget_and_moveless_rows(pack_rows):
     assert ids(curation.table) == [ids(pack_rows)[row] for row in solved[5:]]
     assert curation.dropped_not_graded_win == 3 + 3
     assert curation.dropped_no_first_move == 2
+
+
+def test_curate_drops_a_win_its_cross_check_disputes(pack_rows):
+    checked = [row for row, agree in enumerate(pack_rows.column("agree").to_pylist()) if agree]
+    solved = set(row for row, v in enumerate(pack_rows.column("verdict").to_pylist()) if v == "solved")
+    disputed = next(row for row in checked if row in solved)
+    curation = curate(with_values(pack_rows, "agree", {disputed: False}), order="pack")
+    assert ids(pack_rows)[disputed] not in ids(curation.table)
+    assert curation.dropped_disputed == 1 and curation.dropped_not_graded_win == 3
 
 
 def duplicate_row(table: pa.Table, row: int, deal_id: str) -> pa.Table:

@@ -10,8 +10,9 @@ import pyarrow.compute as pc
 import pytest
 from rich.console import Console
 
-from pipeline.describe import METRICS, STATUSES, TIERS, VERDICTS, describe_pack, report_tables
+from pipeline.describe import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
 from pipeline.stats import win_rate
+from pipeline.tiers import PACK_TIERS as TIERS
 
 
 def count(table: pa.Table, column: str, value: str) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -153,22 +154,27 @@ def test_one_worker_gives_the_same_bytes(finished, tmp_path):
 
 def test_a_finished_run_run_again_redoes_no_shard(finished, tmp_path):
     _, files = finished
-    config = load_config(config_file(tmp_path))
-    run(config)
+    config = load_config(_copy_of_the_finished_output(finished, tmp_path))
     again = run(config)
     assert again.resumed_shards == again.shards == 4
     assert sum(again.stage_seconds.values()) == 0
     assert pack_bytes(tmp_path / "output") == files
 
 
+def _copy_of_the_finished_output(finished, folder: Path) -> Path:
+    """``folder/output``: a copy of the finished run's output (work folder and packs)."""
+    outcome, _ = finished
+    shutil.copytree(outcome.pack.parent.parent, folder / "output")
+    return config_file(folder)
+
+
 def test_other_settings_refuse_the_work_folder_until_fresh(finished, tmp_path):
-    _, files = finished
-    config = load_config(config_file(tmp_path))
-    run(config)
-    other = config.with_settings(["crosscheck.sample=0.5"])
+    config = load_config(_copy_of_the_finished_output(finished, tmp_path))
+    other = config.with_settings(["crosscheck.sample=0.5", "run.count=2", "curate.per_tier={ hard = 1 }"])
     with pytest.raises(RunError, match="other settings.*--fresh"):
         run(other)
-    assert run(other, fresh=True).resumed_shards == 0
+    again = run(other, fresh=True)
+    assert again.resumed_shards == 0 and again.manifest["deals"] == 2
 
 
 def _start(config: Path) -> subprocess.Popen:
@@ -221,9 +227,7 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
 
 
 def test_a_reader_never_sees_a_changed_file_unnoticed(finished, tmp_path):
-    outcome, _ = finished
-    config = load_config(config_file(tmp_path))
-    run(config)
+    config = load_config(_copy_of_the_finished_output(finished, tmp_path))
     entry = load_manifest(config.pack_directory)["files"][0]
     path = config.pack_directory / entry["path"]
     path.write_bytes(path.read_bytes()[:-1] + b"!")

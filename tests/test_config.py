@@ -1,0 +1,116 @@
+"""Run configurations: sections, checks with file and line, command-line settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.config import ConfigError, RunConfig, parse_config
+
+GOOD = '[run]\nname = "x"\nseed = 1\ncount = 10\n'
+
+# A value for every key, unlike its default, as it would be written after "=".
+EVERY_KEY = {
+    "run.name": ('"y"', "y"),
+    "run.seed": ("7", 7),
+    "run.count": ("20", 20),
+    "run.shard_size": ("4", 4),
+    "run.jobs": ("3", 3),
+    "run.backend": ('"dask"', "dask"),
+    "run.scheduler": ('"tcp://127.0.0.1:8786"', "tcp://127.0.0.1:8786"),
+    "run.output": ('"elsewhere"', Path("elsewhere")),
+    "run.timings": ("true", True),
+    "solve.max_nodes": ("99", 99),
+    "crosscheck.sample": ("1", 1.0),
+    "crosscheck.seed": ("5", 5),
+    "crosscheck.time_limit": ("2.5", 2.5),
+    "crosscheck.reference_nodes": ("1000", 1000),
+    "grade.max_positions": ("12345", 12345),
+    "grade.tiers": ('"t.toml"', Path("t.toml")),
+    "curate.per_tier": ("{ hard = 3, easy = 1 }", (("easy", 1), ("hard", 3))),
+    "curate.order": ('"pack"', "pack"),
+}
+
+
+def test_every_key_of_every_section_can_be_set_in_the_file_and_on_the_command_line():
+    base = parse_config(GOOD)
+    assert set(EVERY_KEY) == {f"{s}.{k}" for s, keys in base.settings().items() for k in keys}
+    for dotted, (text, value) in EVERY_KEY.items():
+        section, key = dotted.split(".")
+        from_file = parse_config(_with_key(section, key, text))
+        from_line = base.with_settings([f"{dotted}={text}"])
+        assert from_file == from_line, dotted
+        assert getattr(from_line, _field(dotted)) == value and from_line != base, dotted
+
+
+def _with_key(section: str, key: str, text: str) -> str:
+    """GOOD with ``key = text`` in ``[section]`` (replacing GOOD's own line for that key)."""
+    if section != "run":
+        return GOOD + f"[{section}]\n{key} = {text}\n"
+    lines = [line for line in GOOD.splitlines() if not line.startswith(f"{key} =")]
+    return "\n".join(lines + [f"{key} = {text}"]) + "\n"
+
+
+def _field(dotted: str) -> str:
+    section, key = dotted.split(".")
+    renamed = {"crosscheck.sample": "crosscheck_sample", "crosscheck.seed": "crosscheck_seed"}
+    renamed |= {"crosscheck.time_limit": "cpsat_time_limit"}
+    return renamed.get(dotted, key)
+
+
+def test_a_setting_without_quotes_is_read_as_text():
+    assert parse_config(GOOD).with_settings(["run.backend=dask"]).backend == "dask"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD + "[solve]\nmax_nodes = 0\n", "x.toml:6: [solve] max_nodes must be at least 1, got 0"),
+        (GOOD + "[crosscheck]\nsample = 1.5\n", "x.toml:6: [crosscheck] sample must be at most 1.0, got 1.5"),
+        (GOOD + "[run.extra]\n", "x.toml: [run] has unknown key 'extra'"),
+        (
+            GOOD.replace("count = 10", "count = true"),
+            "x.toml:4: [run] count must be an integer, not a boolean",
+        ),
+        (GOOD + 'backend = "ray"\n', "x.toml:5: [run] backend must be loky or dask, got 'ray'"),
+        (GOOD + "[curate]\norder = 'random'\n", "x.toml:6: [curate] order must be difficulty or pack"),
+        (GOOD + "[curate]\nper_tier = { easy = -1 }\n", "x.toml:6: [curate] per_tier easy must be a whole"),
+        (
+            GOOD + "[curate]\nper_tier = { easy = 6, hard = 5 }\n",
+            "asks for 11 deals but the run makes only 10",
+        ),
+        ('[run]\nname = "x"\nseed = 1\n', "x.toml:1: [run] needs 'count'"),
+        ("grade = 3\n" + GOOD, "x.toml:1: grade must be a [grade] table"),
+    ],
+)
+def test_errors_name_the_file_line_and_problem(text, message):
+    with pytest.raises(ConfigError) as error:
+        parse_config(text, source="x.toml")
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("run.count", "expected section.key=value"),
+        ("count=3", "expected section.key=value"),
+        ("solve.max_positions=3", "unknown key 'solve.max_positions'"),
+        ("run.count=0", "[run] count must be at least 1"),
+        ("run.count=2", "[curate] per_tier asks for 3 deals but the run makes only 2"),
+    ],
+)
+def test_settings_are_checked_like_the_file(setting, message):
+    config = parse_config(GOOD + "[curate]\nper_tier = { easy = 3 }\n")
+    with pytest.raises(ConfigError) as error:
+        config.with_settings([setting])
+    assert message in str(error.value)
+
+
+def test_a_work_folder_and_packs_live_under_output():
+    config = RunConfig(name="n", seed=1, count=1, output=Path("out"))
+    assert (config.pack_directory, config.curated_directory, config.work_directory) == (
+        Path("out/packs/n"),
+        Path("out/packs/n-curated"),
+        Path("out/work/n"),
+    )
