@@ -64,6 +64,16 @@ def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Itera
             figure.savefig(sink, format="png", dpi=DPI, metadata={"Software": None})
 
 
+def draw_pack_charts(table: pa.Table, folder: Path) -> list[Path]:
+    """Both charts of ``table`` into ``folder`` (made if missing): ``difficulty.png`` and ``solutions-vs-odds.png``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png"]
+    difficulty_histogram(table, paths[0])
+    solutions_vs_odds(table, paths[1])
+    return paths
+
+
 def difficulty_histogram(table: pa.Table, path: Path) -> None:
     """Write a PNG histogram of the difficulty scores of ``table``'s graded solvable deals, stacked by tier."""
     rows = solvable_exact(table)

@@ -514,14 +514,12 @@ def report(
     with user_errors():
         table = read_pack_folder(pack)
         folder = charts_folder or pack.resolve().parent.parent / "reports" / pack.resolve().name
-        folder.mkdir(parents=True, exist_ok=True)
-        charts.difficulty_histogram(table, folder / "difficulty.png")
-        charts.solutions_vs_odds(table, folder / "solutions-vs-odds.png")
+        drawn = charts.draw_pack_charts(table, folder)
         description = describe.describe_pack(table)
     console = Console()
     for rendered in describe.report_tables(description):
         console.print(rendered)
-    _note(f"wrote {folder / 'difficulty.png'} and {folder / 'solutions-vs-odds.png'}", quiet)
+    _note(f"wrote {' and '.join(map(str, drawn))}", quiet)
 
 
 @app.command()

@@ -15,7 +15,9 @@ import duckdb
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.config import load_config
 from pipeline.pack_folders import PACK_TIERS, load_manifest, pack_dataset, read_pack_folder, sha256_of
 from pipeline.packs import PackError, seeded_deals
@@ -247,4 +249,13 @@ def test_a_dask_cluster_on_loopback_makes_the_same_pack(finished, tmp_path):
             backend="dask", scheduler=cluster.scheduler_address
         )
         run(config)
+    assert pack_bytes(tmp_path / "output") == files
+
+
+def test_the_dask_backend_without_an_address_starts_its_own_cluster(finished, tmp_path):
+    _, files = finished
+    result = CliRunner().invoke(
+        app, ["run", "--config", str(config_file(tmp_path)), "--backend", "dask", "-q"]
+    )
+    assert result.exit_code == 0, result.output
     assert pack_bytes(tmp_path / "output") == files
