@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
@@ -259,3 +260,23 @@ def test_the_dask_backend_without_an_address_starts_its_own_cluster(finished, tm
     )
     assert result.exit_code == 0, result.output
     assert pack_bytes(tmp_path / "output") == files
+
+
+def test_a_disputed_verdict_is_reported_exits_3_and_stays_out_of_the_curated_pack(finished, tmp_path):
+    config = _copy_of_the_finished_output(finished, tmp_path)
+    work = tmp_path / "output" / "work" / "t"
+    for shard in sorted(work.glob("shard-*.parquet")):
+        table = pq.read_table(shard)
+        rows = table.to_pylist()
+        disputed = next((r for r in rows if r["agree"] and r["tier"] not in (None, "unsolvable")), None)
+        if disputed:
+            disputed["agree"] = False
+            pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), shard, compression="zstd")
+            break
+    assert disputed, "no shard holds a checked, graded win"
+    result = CliRunner().invoke(app, ["run", "--config", str(config), "-q"])
+    assert result.exit_code == 3, result.output
+    assert f"DISAGREEMENT {disputed['deal_id']}: the pack says solved" in result.stdout
+    curated = read_pack_folder(tmp_path / "output" / "packs" / "t-curated")
+    assert disputed["deal_id"] not in curated.column("deal_id").to_pylist()
+    assert load_manifest(tmp_path / "output" / "packs" / "t-curated")["curation"]["dropped"]["disputed"] == 1
