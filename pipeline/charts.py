@@ -83,14 +83,10 @@ def difficulty_histogram(table: pa.Table, path: Path) -> None:
         )
     )
     scores = rows.column("difficulty").to_numpy()
+    title = f"Difficulty of {rows.num_rows} graded deals (of {table.num_rows} in the pack)"
     with png_figure(path) as figure:
-        figure.set_layout_engine("constrained")
-        axes = figure.add_subplot()
-        axes.set_title(f"Difficulty of {rows.num_rows} graded deals (of {table.num_rows} in the pack)")
-        axes.set_xlabel("difficulty score")
-        axes.set_ylabel("deals")
-        if not rows.num_rows:
-            _empty(axes)
+        axes = _axes(figure, title, "difficulty score", "deals", empty=not rows.num_rows)
+        if axes is None:
             return
         edges = np.histogram_bin_edges(scores, bins="auto")
         by_tier = [_where(rows, "tier", tier, "difficulty") for tier in SOLVABLE_TIERS]
@@ -117,14 +113,13 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
     rows = rows.set_column(
         rows.column_names.index("tier"), "tier", pc.fill_null(rows.column("tier"), UNGRADED)
     )
+    title = f"Winning lines against random play: {rows.num_rows} graded solvable deals"
+    x_label = "log10 chance that uniformly random legal moves win"
     with png_figure(path) as figure:
-        figure.set_layout_engine("constrained")
-        axes = figure.add_subplot()
-        axes.set_title(f"Winning lines against random play: {rows.num_rows} graded solvable deals")
-        axes.set_xlabel("log10 chance that uniformly random legal moves win")
-        axes.set_ylabel("log10 number of winning move sequences")
-        if not rows.num_rows:
-            _empty(axes)
+        axes = _axes(
+            figure, title, x_label, "log10 number of winning move sequences", empty=not rows.num_rows
+        )
+        if axes is None:
             return
         for tier in (*SOLVABLE_TIERS, UNGRADED):
             odds = _where(rows, "tier", tier, "random_win_probability")
@@ -146,6 +141,19 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
 def _where(rows: pa.Table, column: str, value: str, wanted: str) -> np.ndarray:
     """The ``wanted`` column of the ``rows`` whose ``column`` is ``value``, as a numpy array."""
     return rows.filter(pc.equal(rows.column(column), value)).column(wanted).to_numpy()
+
+
+def _axes(figure: Figure, title: str, x_label: str, y_label: str, *, empty: bool) -> Axes | None:
+    """The chart's axes, titled and labelled; None when ``empty``, after saying so on the chart."""
+    figure.set_layout_engine("constrained")
+    axes = figure.add_subplot()
+    axes.set_title(title)
+    axes.set_xlabel(x_label)
+    axes.set_ylabel(y_label)
+    if empty:
+        _empty(axes)
+        return None
+    return axes
 
 
 def _empty(axes: Axes) -> None:

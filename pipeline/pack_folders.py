@@ -35,7 +35,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -61,72 +61,85 @@ ROW_GROUP_ROWS = 10_000
 
 def write_pack_folder(
     target: Path,
-    tables: Callable[[], Iterable[pa.Table]],
+    tables: Iterable[pa.Table],
     *,
     head: dict[str, Any],
     provenance: dict[str, str],
 ) -> dict[str, Any]:
-    """Write the rows of ``tables()`` as the pack folder ``target``; return its manifest.
+    """Write the rows of ``tables`` as the pack folder ``target``; return its manifest.
 
-    ``tables`` is called once per tier and must give the same tables each
-    time, in pack order, each with a ``tier`` column (null meaning ungraded)
-    and the same other columns. ``head`` opens the manifest (name, kind,
-    config...); ``provenance`` goes into every file's schema metadata.
+    ``tables`` come in pack order, each with a ``tier`` column (null meaning
+    ungraded) and the same other columns; they are read once, one at a time.
+    ``head`` opens the manifest (name, kind, config...); ``provenance`` goes
+    into every file's schema metadata.
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale(target)
     staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    files = {tier: _TierFile(staging, tier, provenance) for tier in PACK_TIERS}
     try:
         staging.mkdir()
-        files, counts = [], _Counts()
-        for tier in PACK_TIERS:
-            written = _write_tier(staging, tier, tables, provenance, counts)
-            if written is not None:
-                files.append(written)
-        manifest = head | counts.manifest() | {"files": files}
+        counts = _Counts()
+        for table in tables:
+            for tier, tier_file in files.items():
+                selected = _rows_of_tier(table, tier)
+                if selected.num_rows:
+                    counts.add(selected, tier)
+                    tier_file.add(selected.drop(["tier"]))
+        entries = [entry for tier_file in files.values() if (entry := tier_file.close()) is not None]
+        manifest = head | counts.manifest() | {"files": entries}
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
         _fsync_tree(staging)
         _swap_into_place(staging, target)
     except BaseException:
+        for tier_file in files.values():
+            tier_file.abandon()
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return manifest
 
 
-def _write_tier(
-    staging: Path,
-    tier: str,
-    tables: Callable[[], Iterable[pa.Table]],
-    provenance: dict[str, str],
-    counts: _Counts,
-) -> dict[str, Any] | None:
-    """Write ``tier``'s rows into ``staging/tier=<tier>/``; the manifest entry, or None when it has none."""
-    writer, buffered, rows = None, [], 0
-    path = staging / f"tier={tier}" / DATA_FILE
-    try:
-        for table in tables():
-            selected = _rows_of_tier(table, tier)
-            if not selected.num_rows:
-                continue
-            counts.add(selected, tier)
-            data = selected.drop(["tier"])
-            if writer is None:
-                path.parent.mkdir()
-                schema = file_schema(data.schema).with_metadata(metadata(data) | provenance)
-                writer = pq.ParquetWriter(path, schema, compression="zstd")
-            buffered.append(data.replace_schema_metadata(writer.schema.metadata))
-            rows += data.num_rows
-            if sum(t.num_rows for t in buffered) >= ROW_GROUP_ROWS:
-                _flush(writer, buffered)
-        if writer is None:
+class _TierFile:
+    """One tier's data file, opened with its first rows, written in row groups of ROW_GROUP_ROWS."""
+
+    def __init__(self, staging: Path, tier: str, provenance: dict[str, str]) -> None:
+        self.path = staging / f"tier={tier}" / DATA_FILE
+        self.relative = f"tier={tier}/{DATA_FILE}"
+        self.tier, self.provenance = tier, provenance
+        self.writer: pq.ParquetWriter | None = None
+        self.buffered: list[pa.Table] = []
+        self.buffered_rows = self.rows = 0
+
+    def add(self, data: pa.Table) -> None:
+        if self.writer is None:
+            self.path.parent.mkdir()
+            schema = file_schema(data.schema).with_metadata(metadata(data) | self.provenance)
+            self.writer = pq.ParquetWriter(self.path, schema, compression="zstd")
+        self.buffered.append(data.replace_schema_metadata(self.writer.schema.metadata))
+        self.buffered_rows += data.num_rows
+        self.rows += data.num_rows
+        if self.buffered_rows >= ROW_GROUP_ROWS:
+            self._flush()
+
+    def close(self) -> dict[str, Any] | None:
+        """Finish the file; its manifest entry, or None when the tier had no rows."""
+        if self.writer is None:
             return None
-        _flush(writer, buffered)
-    finally:
-        if writer is not None:
-            writer.close()
-    relative = path.relative_to(staging).as_posix()
-    return {"path": relative, "tier": tier, "rows": rows, "sha256": sha256_of(path)}
+        self._flush()
+        self.writer.close()
+        self.writer = None
+        return {"path": self.relative, "tier": self.tier, "rows": self.rows, "sha256": sha256_of(self.path)}
+
+    def abandon(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+    def _flush(self) -> None:
+        if self.buffered:
+            table = pa.concat_tables(self.buffered).combine_chunks()
+            self.writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
+            self.buffered, self.buffered_rows = [], 0
 
 
 def file_schema(schema: pa.Schema) -> pa.Schema:
@@ -149,13 +162,6 @@ def pack_dataset(folder: Path):
     return ds.dataset(
         folder, format="parquet", partitioning=partitioning, ignore_prefixes=[".", "_", "manifest"]
     )
-
-
-def _flush(writer: pq.ParquetWriter, buffered: list[pa.Table]) -> None:
-    """Write ``buffered`` as row groups of at most ROW_GROUP_ROWS, then empty it."""
-    if buffered:
-        writer.write_table(pa.concat_tables(buffered).combine_chunks(), row_group_size=ROW_GROUP_ROWS)
-        buffered.clear()
 
 
 def _rows_of_tier(table: pa.Table, tier: str) -> pa.Table:
@@ -247,20 +253,18 @@ def load_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
-def read_pack_folder(folder: Path, *, verify: bool = True) -> pa.Table:
+def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Table:
     """Every row of the pack folder ``folder``, tier by tier in pack order, with ``tier`` as the last column.
 
-    With ``verify``, each file's SHA-256 and row count are checked against
-    the manifest first; a mismatch raises PackError naming the file.
+    Each file is checked against the manifest (SHA-256, row count) as it is
+    read; a mismatch raises PackError naming the file. ``columns`` picks columns
+    (``tier`` is always added).
     """
     folder = Path(folder)
     manifest = load_manifest(folder)
     tables = []
     for entry in manifest["files"]:
-        path = folder / entry["path"]
-        if verify:
-            verify_file(path, entry)
-        table = pq.read_table(path)
+        table = pq.read_table(pa.BufferReader(_checked_bytes(folder / entry["path"], entry)), columns=columns)
         tier = pa.array([entry["tier"]] * table.num_rows, pa.string())
         tables.append(table.append_column(pa.field("tier", pa.string(), nullable=False), tier))
     if not tables:
@@ -268,20 +272,23 @@ def read_pack_folder(folder: Path, *, verify: bool = True) -> pa.Table:
     return pa.concat_tables(tables)
 
 
-def verify_file(path: Path, entry: dict[str, Any]) -> None:
-    """Raise PackError unless the file at ``path`` has the manifest ``entry``'s SHA-256 and row count."""
-    if not path.is_file():
-        raise PackError(f"{path}: listed in the manifest but missing")
-    if sha256_of(path) != entry["sha256"]:
+def _checked_bytes(path: Path, entry: dict[str, Any]) -> bytes:
+    """The bytes of the file at ``path``, once they have the manifest ``entry``'s SHA-256 and row count."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise PackError(f"{path}: listed in the manifest but missing") from None
+    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
         raise PackError(f"{path}: SHA-256 differs from the manifest's (changed since it was written)")
-    rows = pq.ParquetFile(path).metadata.num_rows
+    rows = pq.ParquetFile(pa.BufferReader(data)).metadata.num_rows
     if rows != entry["rows"]:
         raise PackError(f"{path}: {rows} rows, the manifest says {entry['rows']}")
+    return data
 
 
 def find_deal(folder: Path, deal_id: str) -> Deal:
     """The deal with id ``deal_id`` in the pack folder ``folder``; PackError naming both when absent."""
-    table = read_pack_folder(folder).select(["deal_id", "board"])
+    table = read_pack_folder(folder, columns=["deal_id", "board"])
     found = table.filter(pc.equal(table.column("deal_id"), deal_id))
     if not found.num_rows:
         raise PackError(f"{folder}: no deal {deal_id!r}")

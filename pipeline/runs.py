@@ -105,7 +105,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     provenance = _provenance(config, settings)
     head = {"name": config.name, "kind": "pack"} | _head(config)
     manifest = write_pack_folder(
-        config.pack_directory, lambda: _shard_tables(work, shards), head=head, provenance=provenance
+        config.pack_directory, _shard_tables(work, shards), head=head, provenance=provenance
     )
     curated_manifest = _curate(config, provenance)
     return RunOutcome(
@@ -115,7 +115,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         curated_manifest=curated_manifest,
         shards=shards,
         resumed_shards=shards - len(todo),
-        disagreements=_disagreements(work, shards),
+        disagreements=_disagreements(config.pack_directory),
         stage_seconds=stage_seconds,
         seconds=time.perf_counter() - began,
     )
@@ -274,13 +274,10 @@ def curate_folder(
             "shortfalls": {tier: list(pair) for tier, pair in curation.shortfalls.items()},
         },
     }
-    return write_pack_folder(target, lambda: [curation.table], head=head, provenance=files_metadata)
+    return write_pack_folder(target, [curation.table], head=head, provenance=files_metadata)
 
 
-def _disagreements(work: Path, shards: int) -> list[dict[str, Any]]:
-    found = []
-    for table in _shard_tables(work, shards):
-        for row in table.select(["deal_id", "verdict", "cpsat_verdict", "checked_by", "agree"]).to_pylist():
-            if row["agree"] is False:
-                found.append(row)
-    return found
+def _disagreements(pack: Path) -> list[dict[str, Any]]:
+    """The rows of the pack whose cross-check contradicts their verdict."""
+    table = read_pack_folder(pack, columns=["deal_id", "verdict", "cpsat_verdict", "checked_by", "agree"])
+    return [row for row in table.to_pylist() if row["agree"] is False]

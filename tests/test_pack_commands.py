@@ -41,7 +41,7 @@ def fails(*args, pattern: str):
 def pack(tmp_path_factory, pack_rows) -> Path:
     """A pack folder of the 20 deals of seed 77 (tests/conftest.py)."""
     folder = tmp_path_factory.mktemp("output") / "packs" / "p"
-    write_pack_folder(folder, lambda: [pack_rows], head={"name": "p", "kind": "pack"}, provenance={})
+    write_pack_folder(folder, [pack_rows], head={"name": "p", "kind": "pack"}, provenance={})
     return folder
 
 
