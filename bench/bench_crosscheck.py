@@ -1,6 +1,6 @@
 """CP-SAT cross-check benchmark: `make bench` (after the solver's).
 
-Runs :func:`pipeline.cpsat.cpsat_solve` (one CP-SAT worker per deal, default
+Runs :func:`pipeline.engine.cpsat.cpsat_solve` (one CP-SAT worker per deal, default
 time limit) on BENCH_DEALS seeded deals and on the hardest deals found so far
 (tests/data/hardest.csv), two deals at a time on joblib workers, and reports
 seconds per deal (median, p95, max) for winnable and lost deals, as the exact
@@ -18,10 +18,10 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
-from pipeline.dealing import seeded_deal
-from pipeline.solver import solve
-from pipeline.verdicts import Verdict
+from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
+from pipeline.game.shuffles import seeded_deal
+from pipeline.engine.solver import solve
+from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1
 BENCH_DEALS = 1_000

@@ -1,7 +1,7 @@
 """Grading benchmark: `make bench` (after the solver's and the cross-check's).
 
 Solves BENCH_DEALS seeded deals, then walks the game tree of every solvable
-one (:func:`pipeline.gametree.tree_of`, default position budget), one deal at
+one (:func:`pipeline.engine.gametree.tree_of`, default position budget), one deal at
 a time on one core, as the targets are stated. Reports seconds per deal
 (mean, median, p99, max), positions entered per second, the share of deals
 counted exactly within the budget, and each worker's peak memory. Prints a
@@ -19,11 +19,11 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.dealing import seeded_deal
-from pipeline.gametree import DEFAULT_MAX_POSITIONS, EXACT, tree_of
-from pipeline.rules import Position
-from pipeline.solver import solve
-from pipeline.verdicts import Verdict
+from pipeline.game.shuffles import seeded_deal
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, tree_of
+from pipeline.game.rules import Position
+from pipeline.engine.solver import solve
+from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000

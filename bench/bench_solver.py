@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.dealing import pysol_deal, seeded_deal
-from pipeline.runner import solve_deals
-from pipeline.solver import solve
-from pipeline.stats import wilson_interval
-from pipeline.verdicts import Verdict
+from pipeline.game.shuffles import pysol_deal, seeded_deal
+from pipeline.stages.solve import solve_deals
+from pipeline.engine.solver import solve
+from pipeline.game.stats import wilson_interval
+from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000

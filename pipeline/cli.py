@@ -16,16 +16,19 @@ from typing import Annotated
 
 import typer
 
-from pipeline import charts, curation, describe, drawing, exports, grading, packs, reports, runner, runs
-from pipeline import crosscheck as checks
+from pipeline import runs
+from pipeline.packs import exports
+from pipeline.packs import parquet as packs
+from pipeline.reports import charts, results as reports, picture as drawing, summary as describe
+from pipeline.stages import crosscheck as checks, curate as curation, grade as grading, solve as runner
 from pipeline.config import ConfigError, load_config
-from pipeline.deal import BoardError, Deal
-from pipeline.dealing import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
-from pipeline.pack_folders import find_deal, read_pack_folder
-from pipeline.solver import DEFAULT_MAX_NODES
-from pipeline.stats import PUBLISHED_WIN_RATE, Summary, summarize
-from pipeline.tiers import CalibrationError, load_tiers
-from pipeline.verdicts import Verdict
+from pipeline.game.deal import BoardError, Deal
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
+from pipeline.packs.folders import find_deal, read_pack_folder
+from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
+from pipeline.stages.tiers import CalibrationError, load_tiers
+from pipeline.game.verdicts import Verdict
 
 app = typer.Typer(
     name="blackhole",

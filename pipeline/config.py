@@ -49,11 +49,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pipeline.cpsat import DEFAULT_TIME_LIMIT
-from pipeline.crosscheck import DEFAULT_REFERENCE_NODES, DEFAULT_SAMPLE
-from pipeline.dealing import MAX_SEED
-from pipeline.gametree import DEFAULT_MAX_POSITIONS
-from pipeline.solver import DEFAULT_MAX_NODES
+from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
+from pipeline.stages.crosscheck import DEFAULT_REFERENCE_NODES, DEFAULT_SAMPLE
+from pipeline.game.shuffles import MAX_SEED
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
+from pipeline.engine.solver import DEFAULT_MAX_NODES
 
 BACKENDS = ("loky", "dask")
 ORDERS = ("difficulty", "pack")

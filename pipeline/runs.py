@@ -2,7 +2,7 @@
 
 A run cuts its deals into shards of ``shard_size`` (the last may be shorter).
 Deals travel to the workers a couple at a time, each going through every
-stage there (:func:`pipeline.stages.process_batch`); as soon as every deal of
+stage there (:func:`pipeline.stages.chain.process_batch`); as soon as every deal of
 a shard is back, the shard is written to ``output/work/NAME/`` (staged, then
 renamed), so memory holds only the shards in flight whatever the count.
 
@@ -10,7 +10,7 @@ Killed at any moment, a run loses only its unfinished shards: run it again and
 it does those alone. ``run.json`` in the work folder records the settings that
 decide the rows; a run with other settings refuses the folder (start over
 with ``fresh``). When every shard is there, the pack folder is assembled from
-them (:mod:`pipeline.pack_folders`) and then curated (:mod:`pipeline.curation`)
+them (:mod:`pipeline.packs.folders`) and then curated (:mod:`pipeline.stages.curate`)
 into ``output/packs/NAME-curated/``. The rows never depend on the number of
 workers, the backend, or the order shards finish in, so neither do the packs.
 """
@@ -31,13 +31,13 @@ import pyarrow as pa
 
 from pipeline import __version__
 from pipeline.config import ConfigError, RunConfig
-from pipeline.curation import curate
-from pipeline.dealing import SEEDED_SCHEME
-from pipeline.pack_folders import load_manifest, read_pack_folder, write_pack_folder
-from pipeline.packs import read_pack, replacing, seeded_deals, write_pack
-from pipeline.runner import dask_cluster, progress_bar, unordered
-from pipeline.stages import STAGES, DealOutcome, StageSettings, outcome_table, process_batch
-from pipeline.tiers import load_tiers
+from pipeline.stages.curate import curate
+from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
+from pipeline.packs.parquet import read_pack, replacing, seeded_deals, write_pack
+from pipeline.stages.solve import dask_cluster, progress_bar, unordered
+from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_batch
+from pipeline.stages.tiers import load_tiers
 
 DEALS_PER_TASK = 2  # deals sent to a worker at a time: small, so that slow deals spread evenly
 WORK_RECORD = "run.json"

@@ -7,9 +7,9 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline.packs import seeded_deals
-from pipeline.stages import StageSettings, outcome_table, process_batch
-from pipeline.tiers import load_tiers
+from pipeline.packs.parquet import seeded_deals
+from pipeline.stages.chain import StageSettings, outcome_table, process_batch
+from pipeline.stages.tiers import load_tiers
 
 TIERS_FILE = Path(__file__).parents[1] / "configs" / "tiers.toml"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from pipeline.cards import ACE_OF_SPADES, NUM_CARDS, RANKS, SUITS, rank_of, suit_of
-from pipeline.deal import Deal
+from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, RANKS, SUITS, rank_of, suit_of
+from pipeline.game.deal import Deal
 
 DEALT_CARDS = tuple(card for card in range(NUM_CARDS) if card != ACE_OF_SPADES)
 

@@ -11,12 +11,13 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import charts, drawing
+from pipeline.reports import charts
+from pipeline.reports import picture as drawing
 from pipeline.cli import app
-from pipeline.deal import Deal
-from pipeline.dealing import seeded_deal
-from pipeline.pack_folders import load_manifest, read_pack_folder, write_pack_folder
-from pipeline.rules import replay
+from pipeline.game.deal import Deal
+from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
+from pipeline.game.rules import replay
 
 
 def invoke(*args):

@@ -1,0 +1,107 @@
+"""A plain reference search: every legal move in pile order, nothing pruned.
+
+It remembers the positions it has already explored (so a position reached by
+two move orders is searched once, which changes no verdict) and nothing else:
+no necessary conditions, no dominance, no move ordering. It shares no search
+code with ``pipeline.engine.solver`` (only the hash set of packed positions) and
+exists to check it. It is compiled so that tests can run it on hundreds of
+deals.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numba
+import numpy as np
+
+from pipeline.engine import hashset
+from pipeline.game.cards import rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import WINNING_LENGTH, Position, replay
+from pipeline.game.verdicts import SolveResult, Verdict
+
+
+def reference_solve(
+    deal: Deal, *, max_nodes: int = 100_000_000, start: Position | None = None
+) -> SolveResult:
+    """Solve ``deal`` (from ``start``, default its opening) by exhaustive search.
+
+    ``max_cards_played`` is exact for a loss: the search visits every
+    reachable position of an unsolvable deal.
+
+    >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+    >>> reference_solve(Deal.from_board_text(EXAMPLE_BOARD)).max_cards_played
+    3
+    """
+    began = time.perf_counter()
+    position = start or Position.start(deal)
+    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+    heights = np.array(position.heights, dtype=np.int64)
+    found, nodes, most, path = _explore(ranks, heights, position.foundation_rank, max_nodes)
+    seconds = time.perf_counter() - began
+    base = position.cards_played
+    if found == 1:
+        solution = tuple(int(pile) for pile in path)
+        replay(deal, solution, start=position)
+        return SolveResult(Verdict.SOLVED, solution, int(nodes), seconds, WINNING_LENGTH)
+    if found < 0:
+        return SolveResult(Verdict.UNKNOWN, (), int(nodes), seconds, None)
+    return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), seconds, base + int(most))
+
+
+@numba.njit(cache=True)
+def _explore(ranks, heights, foundation, max_nodes):
+    """Returns (1 won / 0 lost / -1 out of budget, nodes, most cards played, path)."""
+    remaining = 0
+    for pile in range(17):
+        remaining += heights[pile]
+    path = np.zeros(remaining + 1, dtype=np.int64)
+    foundations = np.zeros(remaining + 1, dtype=np.int64)
+    next_pile = np.zeros(remaining + 1, dtype=np.int64)
+    explored = hashset.new_table(1 << 12)
+    explored_count = 0
+    foundations[0] = foundation
+    nodes = 1
+    most = 0
+    depth = 0
+    if remaining == 0:
+        return 1, nodes, 0, path[:0]
+    key = foundation
+    for pile in range(17):
+        key = key * 4 + heights[pile]
+    explored, explored_count = hashset.insert(explored, explored_count, key)
+    while True:
+        pile = next_pile[depth]
+        if pile == 17:
+            if depth == 0:
+                return 0, nodes, most, path[:0]
+            depth -= 1
+            heights[path[depth]] += 1
+            continue
+        next_pile[depth] = pile + 1
+        if heights[pile] == 0:
+            continue
+        rank = ranks[pile, heights[pile] - 1]
+        step = (rank - foundations[depth]) % 13
+        if step != 1 and step != 12:
+            continue
+        heights[pile] -= 1
+        key = rank
+        for other in range(17):
+            key = key * 4 + heights[other]
+        if hashset.contains(explored, key):
+            heights[pile] += 1
+            continue
+        explored, explored_count = hashset.insert(explored, explored_count, key)
+        nodes += 1
+        if nodes > max_nodes:
+            return -1, nodes, most, path[:0]
+        path[depth] = pile
+        depth += 1
+        if depth > most:
+            most = depth
+        if depth == remaining:
+            return 1, nodes, most, path[:remaining]
+        foundations[depth] = rank
+        next_pile[depth] = 0

@@ -1,0 +1,530 @@
+"""The compiled depth-first search behind :mod:`pipeline.engine.solver`.
+
+One search answers one question: can ``target`` more cards be played from a
+position? With ``target`` = every card left that is "can it be won"; with
+fewer, it serves the longest-play question for lost deals.
+
+A position is its pile heights and the foundation rank; suits never
+matter. A transposition table remembers positions already searched in full
+without reaching the target, so they are seldom searched twice. Its key
+(:func:`_layout_weights`) is an exact number for the multiset of remaining
+piles, as rank sequences, with the foundation rank above bit 51: positions
+that differ only by which of two piles with the same ranks left is which are
+one game, and share a key (on the slowest deal known this cut the positions
+searched from 10.8 to 7.0 million). A move changes the key by a step looked
+up per pile and height. Positions with at most ``_UNSTORED`` cards left are
+not stored: they are cheaper to search again than to look up.
+
+**Same-rank dominance** (:func:`_moves`). Let ``a`` and ``b`` be free cards of
+the same rank in piles ``A`` and ``B``, where the ranks under ``a``, read
+downwards, begin the ranks under ``b`` (``A`` may be shorter, down to ``a``
+alone). Any line of play ``L`` that plays ``a`` now has a twin ``L'`` that
+plays ``b`` now: whenever ``L`` plays a card from ``A`` or ``B``, ``L'``
+plays the next card of ``B`` if the count of cards ``L`` has played from
+that pile becomes strictly the larger of the two, and the next card of
+``A`` otherwise. By induction ``L'`` has always played the larger of the
+two counts from ``B`` and the smaller from ``A``, each card it plays is
+free, and it has the rank of ``L``'s card (the two piles agree down to the
+length of ``A``), so the foundation ranks are the same and ``L'`` is as
+long as ``L``. So playing
+``a`` now is never needed while ``b`` is free; when the two piles hold the
+same ranks, the one with the lower number is tried. The rule keeps the
+line's length, so it holds for any target.
+
+**Necessary conditions** (:mod:`pipeline.engine.conditions`) cut positions from which
+the target cannot be reached: for a win, the Euler walk condition with the
+last card a bottom card (or rank reachability alone), and the rank order
+condition, which checks the piles against the order the walk's edge counts
+impose (on the slowest deal known it cut the positions searched from 7.0 to
+3.4 million); for a target that spares cards, the cards outside reachable
+ranks must not outnumber the spares, and with one spare card the rest must
+make an Euler walk.
+
+Speed notes, each measured (``make bench``): the helpers are compiled with
+``_nrt=False`` and the loop never rebinds an array, because Numba's atomic
+reference counts on array arguments otherwise took 40 % of the time; the
+table of searched positions is a small lossy cache
+(:mod:`pipeline.engine.transpositions`), since a main-memory load per position cost
+more than searching forgotten positions again; and a child's slot is
+fetched while its elder sibling is searched.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from pipeline.engine import transpositions
+from pipeline.engine.bits import lowest_bit
+from pipeline.game.deal import NUM_PILES
+from pipeline.engine.conditions import (
+    MAX_ORDERED_ENDS,
+    NUM_RANKS,
+    ORDER_WORDS,
+    euler_walkable,
+    orders_allow,
+    pile_orders,
+    ranks_reachable,
+    reachable_cards,
+    walk_orders,
+)
+
+USE_REACHABILITY = 1
+USE_EULER = 2
+USE_DOMINANCE = 4
+USE_ORDER = 8
+
+REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
+_GROW = 2  # the table should double: double it and carry on
+_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
+_FOUNDATION_SHIFT = 51  # above every layout number (see _layout_weights)
+_UNSTORED = 10
+MEMO_SIZE = 1 << 15
+_POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
+_GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
+
+
+@numba.njit(cache=True)
+def search(ranks, start_heights, start_foundation, target, max_nodes, flags, table):
+    """Whether ``target`` cards can be played from the position; returns (status, nodes, deepest, path, table).
+
+    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``,
+    ``start_heights[p]`` how many cards it holds. ``status`` is REACHED (and
+    ``path`` holds the piles played), MISSED, or OUT_OF_BUDGET after
+    ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
+
+    ``table`` (from ``transpositions.new_table``; the one returned may be a doubled
+    copy) holds positions searched in full without reaching a target. Those
+    cannot reach a higher target either, so one table may serve searches for
+    the same start with rising targets.
+
+    The loop itself is :func:`_descend`, which never rebinds an array: when
+    the table should double it returns, the table is doubled here, and it
+    carries on from the state kept in the arrays.
+    """
+    heights = start_heights.copy()
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    remaining = 0
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+        remaining += heights[pile]
+    moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
+    move_count = np.zeros(remaining + 1, dtype=np.int64)
+    next_move = np.zeros(remaining + 1, dtype=np.int64)
+    keys = np.zeros(remaining + 1, dtype=np.int64)
+    entered = np.zeros(remaining + 1, dtype=np.int64)  # nodes when the position at each depth was entered
+    path = np.zeros(remaining + 1, dtype=np.int64)
+    memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
+    memo = np.empty(MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
+    memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    if target <= 0:
+        return REACHED, 1, 0, path[:0], table
+    bottom_ranks = 0
+    for rank in range(NUM_RANKS):
+        if bottoms[rank] > 0:
+            bottom_ranks |= 1 << rank
+    counts_code = code_of_counts(counts)
+    spare = remaining - target
+    if _lost(
+        ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
+        memo_keys, memo, memo_orders,
+    ):  # fmt: skip
+        return MISSED, 1, 0, path[:0], table
+    steps = layout_steps(ranks)
+    keys[0] = key_of(steps, heights, start_foundation)
+    tops = _free_cards(ranks, heights)
+    move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
+    stored = 0
+    for value in table:
+        stored += value != 0
+    scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks])
+    while True:
+        status = _descend(
+            ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
+            keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
+        )  # fmt: skip
+        if status != _GROW:
+            break
+        table = transpositions.doubled(table)
+    nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
+    return status, nodes, deepest, path[:target] if status == REACHED else path[:0], table
+
+
+@numba.njit(cache=True)
+def _descend(
+    ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
+    keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
+):  # fmt: skip
+    """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
+    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
+    stored, counts_code, bottom_ranks = scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
+    spare = remaining - target
+    status = _GROW
+    while not transpositions.outgrown(table, stored):
+        if next_move[depth] < move_count[depth]:
+            pile = moves[depth, next_move[depth]]
+            next_move[depth] += 1
+            child = _child_key(ranks, steps, heights, keys[depth], pile)
+            if remaining - depth - 1 > _UNSTORED:
+                if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
+                    transpositions.prefetch(
+                        table, _child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]])
+                    )
+                if transpositions.recalls(table, child):
+                    continue  # searched in full before, by another order of the same moves
+            rank = _take(ranks, heights, tops, pile)
+            counts[rank] -= 1
+            counts_code -= _POWERS_OF_5[rank]
+            if heights[pile] == 0:
+                bottoms[rank] -= 1
+                if bottoms[rank] == 0:
+                    bottom_ranks &= ~(1 << rank)
+            path[depth] = pile
+            nodes += 1
+            deepest = max(deepest, depth + 1)
+            if depth + 1 == target:
+                status = REACHED
+                break
+            if nodes > max_nodes:
+                status = OUT_OF_BUDGET
+                break
+            # cheap verdicts (a failed condition, no move) are recomputed, not stored
+            found = 0
+            if not _lost(
+                ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
+                memo_keys, memo, memo_orders,
+            ):  # fmt: skip
+                found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
+            if found > 0:
+                depth += 1
+                keys[depth] = child
+                entered[depth] = nodes
+                move_count[depth] = found
+                next_move[depth] = 0
+                if remaining - depth - 1 > _UNSTORED:
+                    transpositions.prefetch(table, _child_key(ranks, steps, heights, child, moves[depth, 0]))
+                continue
+            if heights[pile] == 0:
+                bottoms[rank] += 1
+                bottom_ranks |= 1 << rank
+            _put_back(ranks, heights, tops, pile)
+            counts[rank] += 1
+            counts_code += _POWERS_OF_5[rank]
+        else:
+            if remaining - depth > _UNSTORED:
+                transpositions.remember(table, keys[depth], _bits(nodes - entered[depth]))
+                stored += 1
+            if depth == 0:
+                status = MISSED
+                break
+            depth -= 1
+            pile = path[depth]
+            if heights[pile] == 0:
+                bottoms[ranks[pile, 0]] += 1
+                bottom_ranks |= 1 << ranks[pile, 0]
+            rank = _put_back(ranks, heights, tops, pile)
+            counts[rank] += 1
+            counts_code += _POWERS_OF_5[rank]
+    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
+    scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS] = stored, counts_code, bottom_ranks
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _lost(
+    ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags, memo_keys, memo, memo_orders
+) -> bool:  # fmt: skip
+    """Whether a necessary condition shows that a line from here leaves more than ``spare`` cards.
+
+    A win (no spare card) needs the Euler walk condition, and the rank
+    order condition with it (:func:`hopeless`).
+    Otherwise cards in ranks that cannot be reached are never played, so they
+    must not outnumber the spares; with one spare card the others must make
+    an Euler walk (:func:`_one_spare_walkable`).
+    """
+    if spare == 0:
+        return hopeless(
+            ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders
+        )  # fmt: skip
+    if not flags & (USE_REACHABILITY | USE_EULER):
+        return False
+    total = 0
+    for rank in range(NUM_RANKS):
+        total += counts[rank]
+    if total - reachable_cards(counts, foundation) > spare:
+        return True
+    return (
+        spare == 1
+        and flags & USE_EULER
+        and not _one_spare_walkable(counts, foundation, counts_code, bottom_ranks, memo_keys, memo)
+    )
+
+
+@numba.njit(cache=True, _nrt=False)
+def hopeless(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    counts: np.ndarray,
+    foundation: int,
+    counts_code: int,
+    end_ranks: int,
+    flags: int,
+    memo_keys: np.ndarray,
+    memo: np.ndarray,
+    memo_orders: np.ndarray,
+) -> bool:
+    """Whether a necessary condition for a win fails.
+
+    ``counts_code`` is :func:`code_of_counts` of ``counts`` and ``end_ranks``
+    the bit set of ranks of the bottom cards of non-empty piles; the caller
+    keeps both up to date. What the conditions ask of the piles depends only
+    on the rank counts, the foundation and the end ranks, which pack exactly
+    into 56 bits; many positions share them, so it is kept in a small
+    direct-mapped memo (``memo_keys``; ``memo`` holds the result of
+    :func:`~pipeline.engine.conditions.walk_orders`, -1 if no walk, and ``memo_orders``
+    its orders). Only when some order is ruled out are the piles looked at.
+    """
+    if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
+        return True  # the Euler walk condition implies reachability
+    if flags & USE_EULER:
+        code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
+        slot = _memo_slot(memo_keys, code)
+        if memo_keys[slot] != code:
+            memo_keys[slot] = code
+            if flags & USE_ORDER:
+                memo[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot])
+            else:
+                memo[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
+        ends = memo[slot]
+        if ends <= 0:
+            return ends < 0
+        first, second, third = pile_orders(ranks, heights)
+        return not orders_allow(memo_orders[slot], ends, first, second, third)
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def _memo_slot(memo_keys: np.ndarray, code: int) -> int:
+    """Where the answer for ``code`` lives in a direct-mapped memo (it holds it if ``memo_keys`` says so)."""
+    return ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _one_spare_walkable(
+    counts: np.ndarray,
+    foundation: int,
+    counts_code: int,
+    bottom_ranks: int,
+    memo_keys: np.ndarray,
+    memo: np.ndarray,
+) -> bool:
+    """Whether all cards left but at most one might make one Euler walk from ``foundation``.
+
+    The card left out is the bottom card of its pile (one higher up would
+    keep those under it too), so its rank is in ``bottom_ranks``. Answers are
+    memoised like :func:`hopeless`'s.
+    """
+    code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
+    slot = _memo_slot(memo_keys, code)
+    if memo_keys[slot] == code:
+        return memo[slot] != 0
+    possible = euler_walkable(counts, foundation)
+    for rank in range(NUM_RANKS):
+        if possible:
+            break
+        if (bottom_ranks >> rank) & 1 and counts[rank] > 0:
+            counts[rank] -= 1
+            possible = euler_walkable(counts, foundation)
+            counts[rank] += 1
+    memo_keys[slot] = code
+    memo[slot] = 1 if possible else 0
+    return possible
+
+
+@numba.njit(cache=True, _nrt=False)
+def code_of_counts(counts: np.ndarray) -> int:
+    """The rank counts (each 0..4) as one base-5 number, ace the most significant digit."""
+    code = 0
+    for rank in range(NUM_RANKS):
+        code = code * 5 + counts[rank]
+    return code
+
+
+@numba.njit(cache=True, _nrt=False)
+def _adjacent(a: int, b: int) -> bool:
+    difference = a - b
+    return difference == 1 or difference == -1 or difference == 12 or difference == -12
+
+
+@numba.njit(cache=True)
+def _layout_weights(ranks: np.ndarray) -> np.ndarray:
+    """``weights[p, h]``: pile ``p``'s share of the layout number when it holds ``h`` cards.
+
+    Piles whose ``h`` bottom cards have the same ranks share a weight, so the
+    layout number (the sum over piles) depends only on the multiset of
+    remaining piles: positions that differ by swapping such piles are one
+    game, and the table sees them as one. The number is exact: each distinct
+    remaining pile ``c``, held by at most ``m_c`` piles at once, is a digit of
+    radix ``m_c + 1``; the radixes multiply to at most 2**51, as
+    ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards.
+    """
+    weights = np.zeros((NUM_PILES, 4), dtype=np.int64)
+    radix = 1
+    for pile in range(NUM_PILES):
+        for height in range(1, ranks.shape[1] + 1):
+            first = pile
+            for other in range(pile):
+                if _same_bottom(ranks, other, pile, height):
+                    first = other
+                    break
+            if first < pile:
+                weights[pile, height] = weights[first, height]
+                continue
+            sharing = 0
+            for other in range(pile, NUM_PILES):
+                sharing += _same_bottom(ranks, other, pile, height)
+            weights[pile, height] = radix
+            radix *= sharing + 1
+    return weights
+
+
+@numba.njit(cache=True)
+def layout_steps(ranks: np.ndarray) -> np.ndarray:
+    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the key."""
+    weights = _layout_weights(ranks)
+    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
+    for pile in range(NUM_PILES):
+        for height in range(1, 4):
+            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
+    return steps
+
+
+@numba.njit(cache=True, _nrt=False)
+def key_of(steps: np.ndarray, heights: np.ndarray, foundation: int) -> int:
+    """The key of a position: each pile's weight is what playing it down to empty would take away."""
+    key = 0
+    for pile in range(NUM_PILES):
+        for height in range(1, heights[pile] + 1):
+            key -= steps[pile, height]
+    return key | foundation << _FOUNDATION_SHIFT
+
+
+@numba.njit(cache=True, _nrt=False)
+def _same_bottom(ranks: np.ndarray, a: int, b: int, height: int) -> bool:
+    """Whether piles ``a`` and ``b`` have the same ranks in their ``height`` bottom cards."""
+    for level in range(height):
+        if ranks[a, level] != ranks[b, level]:
+            return False
+    return True
+
+
+@numba.njit(cache=True, _nrt=False)
+def _moves(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    flags: int,
+    moves: np.ndarray,
+    row: int,
+) -> int:
+    """Fill ``moves[row]`` with the piles worth playing, in pile order; return how many.
+
+    ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
+    """
+    above = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
+    below = tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
+    fitting = above | below
+    count = 0
+    while fitting:
+        moves[row, count] = lowest_bit(fitting)
+        count += 1
+        fitting &= fitting - 1
+    if not flags & USE_DOMINANCE or (above & (above - 1) == 0 and below & (below - 1) == 0):
+        return count  # no two free cards of one rank fit: none stands in for another
+    # every free card of a fitting rank is a candidate, so dominance only compares candidates
+    dominated = 0
+    for index in range(count):
+        pile = moves[row, index]
+        height = heights[pile]
+        rank = ranks[pile, height - 1]
+        for other_index in range(count):
+            other = moves[row, other_index]
+            other_height = heights[other]
+            if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
+                continue
+            if (other_height > height or other < pile) and _ranks_below_start(ranks, heights, pile, other):
+                dominated |= 1 << index  # the other pile can stand in for this one
+                break
+    kept = 0
+    for index in range(count):
+        if not (dominated >> index) & 1:
+            moves[row, kept] = moves[row, index]
+            kept += 1
+    return kept
+
+
+@numba.njit(cache=True, _nrt=False)
+def _ranks_below_start(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
+    """Whether the ranks under pile ``a``'s free card, read downwards, begin those under ``b``'s."""
+    offset = heights[b] - heights[a]
+    for level in range(heights[a] - 1):
+        if ranks[a, level] != ranks[b, level + offset]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _free_cards(ranks: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """``tops[r]``: the bit set of piles whose free card has rank ``r``."""
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    for pile in range(NUM_PILES):
+        if heights[pile] > 0:
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+    return tops
+
+
+@numba.njit(cache=True, _nrt=False)
+def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Take the free card of ``pile`` off it; return its rank."""
+    height = heights[pile] - 1
+    rank = ranks[pile, height]
+    tops[rank] &= ~(1 << pile)
+    heights[pile] = height
+    if height > 0:
+        tops[ranks[pile, height - 1]] |= 1 << pile
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
+    """Undo :func:`_take` on ``pile``; return the rank put back."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    rank = ranks[pile, height]
+    tops[rank] |= 1 << pile
+    heights[pile] = height + 1
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _bits(count: int) -> int:
+    """How many bits ``count`` needs: a cost scale that fits the table's weights."""
+    bits = 0
+    while count > 0:
+        count >>= 1
+        bits += 1
+    return bits
+
+
+@numba.njit(cache=True, _nrt=False)
+def _child_key(ranks: np.ndarray, steps: np.ndarray, heights: np.ndarray, key: int, pile: int) -> int:
+    """The key of the position after playing the free card of ``pile`` from position ``key``."""
+    height = heights[pile]
+    layout = (key & ((1 << _FOUNDATION_SHIFT) - 1)) + steps[pile, height]
+    return layout | (ranks[pile, height - 1] << _FOUNDATION_SHIFT)

@@ -1,0 +1,131 @@
+"""The exact solver: verdicts, solutions and the longest play, from any position.
+
+:func:`solve` asks the compiled search (:mod:`pipeline.engine.search`) whether every
+card left can be played. A win comes with its moves, replayed by
+:mod:`pipeline.game.rules` before it is returned; a loss is a proof by exhaustive
+search, cut only by sound reductions (same-rank dominance, and the necessary
+conditions of :mod:`pipeline.engine.conditions`, each proved in its docstring and
+checked by switching it off in the tests). A node budget stops the search
+with ``unknown``, never a guess.
+
+For a lost deal the most cards that can be played is found by asking the
+same search for rising targets, from the deepest line the verdict search
+saw, until one is missed. A target near the top is cheap to settle, since a
+line that reaches it may leave only a card or two, which the Euler walk
+condition checks hard. If the budget runs out there, the most cards played
+is left unknown (None) rather than guessed.
+
+>>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+>>> result = solve(Deal.from_board_text(EXAMPLE_BOARD))   # PySol FC deal 1
+>>> result.verdict.value, result.max_cards_played
+('unsolvable', 3)
+>>> from pipeline.game.shuffles import seeded_deal
+>>> result = solve(seeded_deal(1, 0))
+>>> result.verdict.value, len(result.solution)
+('solved', 51)
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.game.cards import rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import WINNING_LENGTH, Position, replay
+from pipeline.engine.search import (
+    MISSED,
+    OUT_OF_BUDGET,
+    REACHED,
+    USE_DOMINANCE,
+    USE_EULER,
+    USE_ORDER,
+    USE_REACHABILITY,
+    search,
+)
+from pipeline.engine.transpositions import new_table
+from pipeline.game.verdicts import SolveResult, Verdict
+
+DEFAULT_MAX_NODES = 50_000_000
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Which reductions the search uses (all by default; tests switch them off)."""
+
+    reachability: bool = True
+    euler: bool = True
+    dominance: bool = True
+    order: bool = True  # the rank order condition; it builds on the Euler walk condition
+
+    @property
+    def flags(self) -> int:
+        return (
+            (USE_REACHABILITY if self.reachability else 0)
+            | (USE_EULER if self.euler else 0)
+            | (USE_DOMINANCE if self.dominance else 0)
+            | (USE_ORDER if self.order and self.euler else 0)
+        )
+
+
+def solve(
+    deal: Deal,
+    *,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    start: Position | None = None,
+    options: SearchOptions = SearchOptions(),
+) -> SolveResult:
+    """Solve ``deal`` from ``start`` (default: its opening position).
+
+    The solution lists the piles to play from ``start`` on; ``max_nodes``
+    bounds the positions searched for the verdict, and again for the
+    longest play of a lost deal.
+    """
+    _compile_search()
+    began = time.perf_counter()
+    position = start or Position.start(deal)
+    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+    heights = np.array(position.heights, dtype=np.int64)
+    foundation, flags, left = position.foundation_rank, options.flags, sum(position.heights)
+    status, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
+    base = position.cards_played
+    if status == REACHED:
+        solution = tuple(int(pile) for pile in path)
+        replay(deal, solution, start=position)
+        return SolveResult(Verdict.SOLVED, solution, int(nodes), time.perf_counter() - began, WINNING_LENGTH)
+    if status == OUT_OF_BUDGET:
+        return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, None)
+    longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
+    most = None if longest is None else base + longest
+    return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
+
+
+@functools.cache
+def _compile_search() -> None:
+    """Compile the search (or load it from Numba's cache) once per process, before any clock starts."""
+    search(np.zeros((17, 3), dtype=np.int64), np.zeros(17, dtype=np.int64), 0, 0, 1, 0, new_table())
+
+
+def _longest_play(
+    ranks: np.ndarray, heights: np.ndarray, foundation: int, known: int, max_nodes: int, flags: int
+) -> tuple[int | None, int]:
+    """The most cards playable from a lost position, at least ``known``; returns (cards or None, nodes).
+
+    Targets rise from ``known + 1`` until one is missed; they share one table
+    of positions that missed, which stay missed for any higher target. All
+    cards but one is the most there can be, a win having been refuted.
+    """
+    nodes, table, left = 0, new_table(), int(heights.sum())
+    for target in range(known + 1, left):
+        status, searched, _, _, table = search(
+            ranks, heights, foundation, target, max_nodes - nodes, flags, table
+        )
+        nodes += int(searched)
+        if status == MISSED:
+            return target - 1, nodes
+        if status == OUT_OF_BUDGET:
+            return None, nodes
+    return left - 1, nodes

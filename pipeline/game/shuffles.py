@@ -1,0 +1,101 @@
+"""Where deals come from: seeded shuffles and PySol FC's numbered deals.
+
+Seeded scheme ``blackhole-sha256-v1`` (pinned; golden tests guard it):
+
+1. The A♠ is taken out; the other 51 cards start in card-number order
+   (``rank * 4 + suit``, ranks A..K, suits H C D S).
+2. A stream of 32-bit words comes from SHA-256 in counter mode: block ``k`` is
+   ``SHA-256(b"blackhole-deal-v1" || S || i || k)`` with the root seed ``S``
+   and the deal index ``i`` as unsigned 64-bit and ``k`` as unsigned 32-bit
+   big-endian integers; each block gives eight little-endian 32-bit words.
+3. A Fisher-Yates shuffle: for ``j`` from 50 down to 1, draw words until one
+   is below ``2**32 - (2**32 % (j + 1))`` (rejection keeps it uniform), take
+   it modulo ``j + 1`` as ``r``, and swap positions ``j`` and ``r``.
+4. Pile ``p`` gets shuffled cards ``3p, 3p+1, 3p+2``, bottom to top.
+
+Deal ``i`` of seed ``S`` depends on ``(S, i)`` alone, so any worker can build
+any deal, and nothing depends on the number of workers.
+
+>>> seeded_deal(7, 0) == seeded_deal(7, 0)
+True
+>>> seeded_deal(7, 0) == seeded_deal(7, 1)
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+from collections.abc import Iterator
+
+from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS
+from pipeline.game.deal import BoardError, Deal
+
+SEEDED_SCHEME = "blackhole-sha256-v1"
+PYSOL_SCHEME = "pysol-fc"
+MAX_SEED = 2**64 - 1
+MAX_PYSOL_DEAL = 2**33 - 1
+
+_DOMAIN = b"blackhole-deal-v1"
+
+
+def _words(seed: int, index: int) -> Iterator[int]:
+    prefix = _DOMAIN + struct.pack(">QQ", seed, index)
+    block = 0
+    while True:
+        digest = hashlib.sha256(prefix + struct.pack(">I", block)).digest()
+        yield from struct.unpack("<8I", digest)
+        block += 1
+
+
+def seeded_deal(seed: int, index: int) -> Deal:
+    """Deal ``index`` of root seed ``seed`` under the pinned scheme above."""
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED}, got {seed}")
+    if not 0 <= index <= MAX_SEED:
+        raise ValueError(f"deal index must be from 0 to {MAX_SEED}, got {index}")
+    cards = [card for card in range(NUM_CARDS) if card != ACE_OF_SPADES]
+    words = _words(seed, index)
+    for j in range(len(cards) - 1, 0, -1):
+        span = j + 1
+        limit = 2**32 - (2**32 % span)
+        word = next(words)
+        while word >= limit:
+            word = next(words)
+        r = word % span
+        cards[j], cards[r] = cards[r], cards[j]
+    return Deal.from_cards(cards)
+
+
+def pysol_deal(number: int) -> Deal:
+    """PySol FC's Black Hole deal ``number``, as the ``pysol_cards`` package deals it."""
+    from pysol_cards.cards import CardRenderer
+    from pysol_cards.deal_game import Game
+    from pysol_cards.random_base import RandomBase
+
+    if not 1 <= number <= MAX_PYSOL_DEAL:
+        raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {number}")
+    game = Game("black_hole", number, RandomBase.DEALS_PYSOLFC)
+    text = game.calc_layout_string(CardRenderer(True))
+    return Deal.from_board_text(text, source=f"PySol FC deal {number}")
+
+
+def deal_of_id(deal_id: str) -> Deal:
+    """The deal a seeded or PySol FC deal id names (``seed-SEED-INDEX``, ``pysol-NUMBER``).
+
+    Raises BoardError for any other id (an imported deal is known only by its pack).
+
+    >>> deal_of_id("seed-7-0") == seeded_deal(7, 0), deal_of_id("pysol-5") == pysol_deal(5)
+    (True, True)
+    """
+    seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
+    if seeded and int(seeded.group(1)) <= MAX_SEED:
+        return seeded_deal(int(seeded.group(1)), int(seeded.group(2)))
+    numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
+    if numbered and 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
+        return pysol_deal(int(numbered.group(1)))
+    raise BoardError(
+        "not a seeded (seed-SEED-INDEX) or PySol FC (pysol-NUMBER) deal id; give --pack to look it up",
+        source=deal_id,
+    )

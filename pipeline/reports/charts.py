@@ -1,0 +1,164 @@
+"""PNG charts of a graded pack: the difficulty scores by tier, and solution counts against the odds.
+
+Charts are drawn with matplotlib's object API (a :class:`~matplotlib.figure.Figure`
+saved through the Agg renderer; pyplot and the global backend are never
+touched), in matplotlib's default style whatever the user's ``matplotlibrc``
+says, and saved without the ``Software`` text chunk: the same table gives the
+same bytes for a given matplotlib. Each chart is exactly ``WIDTH`` x
+``HEIGHT`` pixels and replaces its file atomically (:func:`pipeline.packs.parquet.replacing`).
+A table with nothing to plot gives an empty chart that says so.
+
+The charts plot the solvable deals graded exactly (:mod:`pipeline.stages.grade`),
+coloured by tier; deals graded without tiers are ``ungraded`` (grey).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from pipeline.reports.summary import solvable_exact
+from pipeline.packs.parquet import check_writable, replacing
+from pipeline.stages.tiers import SOLVABLE_TIERS, UNGRADED
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+WIDTH = 1200
+HEIGHT = 800
+DPI = 100  # pixels per inch: the figure is WIDTH / DPI by HEIGHT / DPI inches
+
+TIER_COLOURS = {
+    "easy": "#4daf4a",
+    "medium": "#377eb8",
+    "hard": "#ff7f00",
+    "expert": "#e41a1c",
+    UNGRADED: "#999999",
+}
+EMPTY_NOTE = "no graded deals"
+
+
+@contextmanager
+def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Iterator[Figure]:
+    """A blank figure of ``width`` x ``height`` pixels to draw on, saved as a PNG at ``path`` when the block ends.
+
+    The block runs in matplotlib's default style (restored after); if it
+    raises, or saving fails, ``path`` is left as it was. A missing directory is
+    a PackError before anything is drawn.
+    """
+    path = check_writable(path)
+    import matplotlib.style
+    from matplotlib.figure import Figure
+
+    with matplotlib.style.context("default"):
+        figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI)
+        yield figure
+        with replacing(path) as sink:
+            figure.savefig(sink, format="png", dpi=DPI, metadata={"Software": None})
+
+
+def draw_pack_charts(table: pa.Table, folder: Path) -> list[Path]:
+    """Both charts of ``table`` into ``folder`` (made if missing): ``difficulty.png`` and ``solutions-vs-odds.png``."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png"]
+    difficulty_histogram(table, paths[0])
+    solutions_vs_odds(table, paths[1])
+    return paths
+
+
+def difficulty_histogram(table: pa.Table, path: Path) -> None:
+    """Write a PNG histogram of the difficulty scores of ``table``'s graded solvable deals, stacked by tier."""
+    rows = solvable_exact(table)
+    rows = rows.filter(
+        pc.and_(
+            pc.is_valid(rows.column("difficulty")), pc.is_in(rows.column("tier"), pa.array(SOLVABLE_TIERS))
+        )
+    )
+    scores = rows.column("difficulty").to_numpy()
+    title = f"Difficulty of {rows.num_rows} graded deals (of {table.num_rows} in the pack)"
+    with png_figure(path) as figure:
+        axes = _axes(figure, title, "difficulty score", "deals", empty=not rows.num_rows)
+        if axes is None:
+            return
+        edges = np.histogram_bin_edges(scores, bins="auto")
+        by_tier = [_where(rows, "tier", tier, "difficulty") for tier in SOLVABLE_TIERS]
+        axes.hist(
+            by_tier,
+            bins=edges,
+            stacked=True,
+            color=[TIER_COLOURS[tier] for tier in SOLVABLE_TIERS],
+            label=[f"{tier} ({len(values)})" for tier, values in zip(SOLVABLE_TIERS, by_tier, strict=True)],
+            edgecolor="white",
+            linewidth=0.5,
+        )
+        axes.legend(title="tier")
+
+
+def solutions_vs_odds(table: pa.Table, path: Path) -> None:
+    """Write a PNG scatter of log10 solution count against log10 random-play win chance, coloured by tier."""
+    rows = solvable_exact(table)
+    rows = rows.filter(
+        pc.and_(
+            pc.is_valid(rows.column("log10_solutions")), pc.greater(rows.column("random_win_probability"), 0)
+        )
+    )
+    rows = rows.set_column(
+        rows.column_names.index("tier"), "tier", pc.fill_null(rows.column("tier"), UNGRADED)
+    )
+    title = f"Winning lines against random play: {rows.num_rows} graded solvable deals"
+    x_label = "log10 chance that uniformly random legal moves win"
+    with png_figure(path) as figure:
+        axes = _axes(
+            figure, title, x_label, "log10 number of winning move sequences", empty=not rows.num_rows
+        )
+        if axes is None:
+            return
+        for tier in (*SOLVABLE_TIERS, UNGRADED):
+            odds = _where(rows, "tier", tier, "random_win_probability")
+            if len(odds):
+                solutions = _where(rows, "tier", tier, "log10_solutions")
+                axes.scatter(
+                    np.log10(odds),
+                    solutions,
+                    s=36,
+                    color=TIER_COLOURS[tier],
+                    label=f"{tier} ({len(odds)})",
+                    alpha=0.8,
+                    linewidths=0,
+                )
+        axes.grid(alpha=0.3)
+        axes.legend(title="tier")
+
+
+def _where(rows: pa.Table, column: str, value: str, wanted: str) -> np.ndarray:
+    """The ``wanted`` column of the ``rows`` whose ``column`` is ``value``, as a numpy array."""
+    return rows.filter(pc.equal(rows.column(column), value)).column(wanted).to_numpy()
+
+
+def _axes(figure: Figure, title: str, x_label: str, y_label: str, *, empty: bool) -> Axes | None:
+    """The chart's axes, titled and labelled; None when ``empty``, after saying so on the chart."""
+    figure.set_layout_engine("constrained")
+    axes = figure.add_subplot()
+    axes.set_title(title)
+    axes.set_xlabel(x_label)
+    axes.set_ylabel(y_label)
+    if empty:
+        _empty(axes)
+        return None
+    return axes
+
+
+def _empty(axes: Axes) -> None:
+    axes.text(
+        0.5, 0.5, EMPTY_NOTE, transform=axes.transAxes, ha="center", va="center", fontsize=16, color="0.4"
+    )
+    axes.set_xticks([])
+    axes.set_yticks([])

@@ -1,0 +1,91 @@
+"""Solve and cross-check results as text for people and as JSON for programs.
+
+Moves use black-hole-solver's wording ("Move a card from stack k to the
+foundations"), so its users can compare solutions line by line.
+
+>>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+>>> from pipeline.game.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:
+    from pipeline.stages.crosscheck import Disagreement
+>>> result = SolveResult(Verdict.UNSOLVABLE, (), 67, 0.001, 8)
+>>> print(result_text(Deal.from_board_text(EXAMPLE_BOARD), result))
+unsolvable: at most 8 of 51 cards can be played
+nodes: 67
+seconds: 0.001
+>>> result_json(result)
+'{"verdict": "unsolvable", "solution": [], "nodes": 67, "seconds": 0.001, "max_cards_played": 8}'
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from pipeline.game.cards import card_name
+from pipeline.game.deal import Deal
+from pipeline.game.rules import WINNING_LENGTH, Position
+from pipeline.game.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:
+    from pipeline.stages.crosscheck import Disagreement
+
+
+def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
+    """One line per move of ``solution``: the pile, in black-hole-solver's words, and the card.
+
+    >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+    >>> move_lines(Deal.from_board_text(EXAMPLE_BOARD), [2])
+    ['Move a card from stack 2 to the foundations (2C)']
+    """
+    lines = []
+    position = Position.start(deal)
+    for pile in solution:
+        card = position.top_card(pile)
+        position = position.play(pile)
+        lines.append(f"Move a card from stack {pile} to the foundations ({card_name(card)})")
+    return lines
+
+
+def result_text(deal: Deal, result: SolveResult) -> str:
+    """The verdict line, the moves of a win, then the search effort."""
+    if result.verdict is Verdict.SOLVED:
+        lines = [f"solved: all {WINNING_LENGTH} cards in {len(result.solution)} moves"]
+        lines += move_lines(deal, result.solution)
+    elif result.verdict is Verdict.UNSOLVABLE and result.max_cards_played is not None:
+        lines = [f"unsolvable: at most {result.max_cards_played} of {WINNING_LENGTH} cards can be played"]
+    elif result.verdict is Verdict.UNSOLVABLE:
+        lines = ["unsolvable: the node limit stopped the count of the most cards that can be played"]
+    else:
+        lines = ["unknown: the node limit stopped the search"]
+    lines += [f"nodes: {result.nodes}", f"seconds: {result.seconds:.3f}"]
+    return "\n".join(lines)
+
+
+def result_json(result: SolveResult) -> str:
+    """One JSON object with keys verdict, solution, nodes, seconds, max_cards_played."""
+    return json.dumps(
+        {
+            "verdict": result.verdict.value,
+            "solution": list(result.solution),
+            "nodes": result.nodes,
+            "seconds": result.seconds,
+            "max_cards_played": result.max_cards_played,
+        }
+    )
+
+
+def disagreement_text(disagreement: Disagreement) -> str:
+    """A disagreeing deal: its id and row, both verdicts and which check decided, then its board.
+
+    >>> from pipeline.stages.crosscheck import Check, Disagreement
+    >>> check = Check(Verdict.SOLVED, 0.5, "cpsat", Verdict.SOLVED)
+    >>> print(disagreement_text(Disagreement(3, "seed-1-3", "unsolvable", check, "Foundations: AS")))
+    DISAGREEMENT seed-1-3 (row 3): the pack says unsolvable, cpsat says solved
+    Foundations: AS
+    """
+    check = disagreement.check
+    return (
+        f"DISAGREEMENT {disagreement.deal_id} (row {disagreement.row}): the pack says {disagreement.verdict}, "
+        f"{check.checked_by} says {check.verdict.value}\n{disagreement.board.rstrip()}"
+    )

@@ -1,0 +1,125 @@
+"""One deal through every stage: solve, cross-check (when sampled), grade; and the rows they make.
+
+:func:`process_batch` is the worker side of a run (:mod:`pipeline.runs`): it
+gets board text and deal ids, and returns one :class:`DealOutcome` per deal,
+with the seconds each stage took. :func:`outcome_table` turns a shard's deals
+and outcomes into the rows of a pack: the deals columns, then the solved,
+check and grade columns (:mod:`pipeline.packs.parquet`, :mod:`pipeline.stages.crosscheck`,
+:mod:`pipeline.stages.grade`), so a pack holds exactly the columns the separate
+commands write.
+
+>>> from pipeline.game.shuffles import seeded_deal
+>>> settings = StageSettings(sample=0.0)
+>>> outcome = process_deal(seeded_deal(20261129, 0), "seed-20261129-0", settings)
+>>> outcome.result.verdict.value, outcome.check, outcome.grade.status.value
+('solved', None, 'exact')
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import pyarrow as pa
+
+from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
+from pipeline.stages.crosscheck import (
+    DEFAULT_REFERENCE_NODES,
+    DEFAULT_SAMPLE,
+    Check,
+    check_deal,
+    checked_table,
+    sampled,
+)
+from pipeline.game.deal import Deal
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
+from pipeline.stages.grade import Grade, grade_deal, graded_table
+from pipeline.packs.parquet import solved_table, with_metadata
+from pipeline.stages.solve import checked_result
+from pipeline.engine.solver import DEFAULT_MAX_NODES, solve
+from pipeline.stages.tiers import Tiers
+from pipeline.game.verdicts import SolveResult
+
+STAGES = ("solve", "crosscheck", "grade")
+
+
+@dataclass(frozen=True)
+class StageSettings:
+    """Everything that decides a deal's row: the budgets of each stage, the check sample, the tiers.
+
+    With ``tiers`` None, grades carry no difficulty and no tier.
+    """
+
+    max_nodes: int = DEFAULT_MAX_NODES
+    sample: float = DEFAULT_SAMPLE
+    check_seed: int = 0
+    time_limit: float = DEFAULT_TIME_LIMIT
+    reference_nodes: int = DEFAULT_REFERENCE_NODES
+    max_positions: int = DEFAULT_MAX_POSITIONS
+    tiers: Tiers | None = field(default=None)
+
+    def metadata(self) -> dict[str, str]:
+        """The settings as Parquet schema metadata, with the keys the separate commands write."""
+        entries = {
+            "max_nodes": str(self.max_nodes),
+            "cpsat_time_limit": str(self.time_limit),
+            "crosscheck_sample": str(self.sample),
+            "crosscheck_seed": str(self.check_seed),
+            "grade_max_positions": str(self.max_positions),
+        }
+        return entries | (self.tiers.metadata() if self.tiers else {})
+
+
+@dataclass(frozen=True)
+class DealOutcome:
+    """A deal's verdict, its check (None when not sampled), its grade, and the seconds of each stage."""
+
+    result: SolveResult
+    check: Check | None
+    grade: Grade
+    seconds: tuple[float, float, float]  # solve, crosscheck, grade
+
+
+def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutcome:
+    """Solve ``deal`` (its solution replayed), check it when sampled, grade it."""
+    began = time.perf_counter()
+    result = checked_result(deal, solve(deal, max_nodes=settings.max_nodes), number=0)
+    solved_at = time.perf_counter()
+    check = None
+    if sampled(deal_id, result.verdict.value, fraction=settings.sample, seed=settings.check_seed):
+        check = check_deal(deal, time_limit=settings.time_limit, reference_nodes=settings.reference_nodes)
+    checked_at = time.perf_counter()
+    grade = grade_deal(
+        deal,
+        result.verdict,
+        result.solution,
+        result.max_cards_played,
+        max_positions=settings.max_positions,
+        tiers=settings.tiers,
+    )
+    graded_at = time.perf_counter()
+    return DealOutcome(
+        result, check, grade, (solved_at - began, checked_at - solved_at, graded_at - checked_at)
+    )
+
+
+def process_batch(
+    start: int, boards: list[str], deal_ids: list[str], settings: StageSettings
+) -> tuple[int, list[DealOutcome]]:
+    """Every stage for the deals of ``boards``; the worker side of a run (see runner.map_boards)."""
+    outcomes = [
+        process_deal(Deal.from_board_text(board), deal_id, settings)
+        for board, deal_id in zip(boards, deal_ids, strict=True)
+    ]
+    return start, outcomes
+
+
+def outcome_table(
+    deals: pa.Table, outcomes: Sequence[DealOutcome], settings: StageSettings, *, timings: bool
+) -> pa.Table:
+    """``deals`` (a deals table) with the solved, check and grade columns of ``outcomes``, row for row."""
+    table = solved_table(deals, [o.result for o in outcomes], max_nodes=settings.max_nodes, timings=timings)
+    table = checked_table(table, [o.check for o in outcomes], timings=timings)
+    table = graded_table(table, [o.grade for o in outcomes], timings=timings)
+    return with_metadata(table, **settings.metadata())

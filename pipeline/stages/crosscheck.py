@@ -1,0 +1,191 @@
+"""Cross-checking a solved pack's verdicts with CP-SAT, and the reference search when CP-SAT cannot tell.
+
+A ``solved`` verdict is already certified by replaying its solution; an
+``unsolvable`` one is only as good as the search and its prunes. So every
+``unsolvable`` row is checked, and a seeded random sample of the ``solved``
+ones: a row is sampled when a number drawn from SHA-256 of ``<seed>:<deal_id>``
+falls below the fraction, so the sample depends on neither the row order nor
+the other rows. Rows whose verdict is ``unknown`` have nothing to check.
+
+For each checked deal :func:`pipeline.engine.cpsat.cpsat_solve` answers; its
+solutions are replayed by the rules. When it answers ``unknown`` (time limit)
+the plain reference search (:mod:`pipeline.engine.reference`, none of the solver's
+prunes) settles the deal with its own node budget. The checked pack is the
+solved pack with these columns added:
+
+===============  =======  ===================================================
+column           type     meaning
+===============  =======  ===================================================
+cpsat_verdict    string   ``solved``, ``unsolvable`` or ``unknown``; null
+                          when the row was not checked
+cpsat_seconds    float64  CP-SAT's wall-clock seconds; null when not checked
+                          or written without timings
+checked_by       string   ``cpsat`` or ``reference``: which check decided;
+                          null when not checked or when neither could tell
+agree            bool     the deciding check's verdict equals ``verdict``;
+                          null when not checked or when neither could tell
+===============  =======  ===================================================
+
+>>> sampled("seed-1-0", "solved", fraction=1.0, seed=0), sampled("seed-1-0", "solved", fraction=0.0, seed=0)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
+from pipeline.game.deal import Deal
+from pipeline.packs.parquet import SOLVED_SCHEMA, deals_of, read_pack, with_columns, with_metadata, write_pack
+from pipeline.engine.reference import reference_solve
+from pipeline.stages.solve import map_boards
+from pipeline.game.verdicts import Verdict
+
+DEFAULT_SAMPLE = 0.05
+DEFAULT_REFERENCE_NODES = 1_000_000_000
+CHECK_FIELDS = (
+    pa.field("cpsat_verdict", pa.string()),
+    pa.field("cpsat_seconds", pa.float64()),
+    pa.field("checked_by", pa.string()),
+    pa.field("agree", pa.bool_()),
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One deal's check: CP-SAT's verdict and seconds, and which check decided with what verdict."""
+
+    cpsat_verdict: Verdict
+    cpsat_seconds: float
+    checked_by: str | None  # "cpsat", "reference", or None when neither could tell
+    verdict: Verdict | None  # the deciding check's verdict
+
+    def agrees_with(self, verdict: str) -> bool | None:
+        """Whether the deciding check found ``verdict``; None when neither check could tell."""
+        return None if self.verdict is None else self.verdict.value == verdict
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A checked row whose verdict the deciding check contradicts."""
+
+    row: int
+    deal_id: str
+    verdict: str
+    check: Check
+    board: str
+
+
+@dataclass(frozen=True)
+class CrosscheckOutcome:
+    """What a cross-check wrote, how many rows it checked, and where it disagreed."""
+
+    checked: int
+    decided: int
+    disagreements: list[Disagreement]
+
+
+def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int) -> bool:
+    """Whether the row is checked: every ``unsolvable``, and ``solved`` ones with probability ``fraction``."""
+    if verdict == Verdict.UNSOLVABLE.value:
+        return True
+    if verdict != Verdict.SOLVED.value:
+        return False
+    digest = hashlib.sha256(f"{seed}:{deal_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < fraction
+
+
+def check_deal(deal: Deal, *, time_limit: float, reference_nodes: int) -> Check:
+    """CP-SAT's answer on ``deal``; when it cannot tell, the reference search's."""
+    answer = cpsat_solve(deal, time_limit=time_limit)
+    if answer.verdict is not Verdict.UNKNOWN:
+        return Check(answer.verdict, answer.seconds, "cpsat", answer.verdict)
+    settled = reference_solve(deal, max_nodes=reference_nodes)
+    if settled.verdict is Verdict.UNKNOWN:
+        return Check(answer.verdict, answer.seconds, None, None)
+    return Check(answer.verdict, answer.seconds, "reference", settled.verdict)
+
+
+def check_batch(
+    start: int, boards: list[str], time_limit: float, reference_nodes: int
+) -> tuple[int, list[Check]]:
+    """Check the deals of ``boards``; the worker side of :func:`crosscheck_pack`.
+
+    The CP-SAT model is built here, in the worker: a CpModel cannot be pickled.
+    """
+    checks = [
+        check_deal(Deal.from_board_text(board), time_limit=time_limit, reference_nodes=reference_nodes)
+        for board in boards
+    ]
+    return start, checks
+
+
+def crosscheck_pack(
+    source: Path,
+    target: Path,
+    *,
+    jobs: int = 1,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    sample: float = DEFAULT_SAMPLE,
+    seed: int = 0,
+    reference_nodes: int = DEFAULT_REFERENCE_NODES,
+    progress: bool = False,
+    timings: bool = True,
+    backend: str = "loky",
+) -> CrosscheckOutcome:
+    """Check the verdicts of the solved pack ``source``; write ``target`` with the check columns.
+
+    ``target`` is written (atomically) even when checks disagree; the outcome
+    lists the disagreements. Raises PackError or BoardError naming ``source``
+    before any checking when it is not a solved pack.
+    """
+    table = read_pack(source, SOLVED_SCHEMA)
+    deals = deals_of(table, source=str(source))
+    ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
+    rows = [
+        row for row in range(table.num_rows) if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)
+    ]
+    found = map_boards(
+        check_batch,
+        [deals[row] for row in rows],
+        time_limit,
+        reference_nodes,
+        jobs=jobs,
+        progress=progress,
+        label="cross-checking",
+        backend=backend,
+        largest_batch=4,
+    )
+    checks: list[Check | None] = [None] * table.num_rows
+    for row, check in zip(rows, found, strict=True):
+        checks[row] = check
+    checked = checked_table(table, checks, timings=timings)
+    checked = with_metadata(
+        checked, cpsat_time_limit=str(time_limit), crosscheck_sample=str(sample), crosscheck_seed=str(seed)
+    )
+    write_pack(checked, target)
+    boards = table.column("board").to_pylist()
+    disagreements = [
+        Disagreement(row, ids[row], verdicts[row], check, boards[row])
+        for row, check in enumerate(checks)
+        if check is not None and check.agrees_with(verdicts[row]) is False
+    ]
+    decided = sum(1 for check in checks if check is not None and check.verdict is not None)
+    return CrosscheckOutcome(len(rows), decided, disagreements)
+
+
+def checked_table(table: pa.Table, checks: Sequence[Check | None], *, timings: bool = True) -> pa.Table:
+    """``table`` (a solved pack) with the check columns for ``checks`` (None: not checked) added or replaced."""
+    verdicts = table.column("verdict").to_pylist()
+    columns = {
+        "cpsat_verdict": [None if c is None else c.cpsat_verdict.value for c in checks],
+        "cpsat_seconds": [None if c is None or not timings else c.cpsat_seconds for c in checks],
+        "checked_by": [None if c is None else c.checked_by for c in checks],
+        "agree": [None if c is None else c.agrees_with(v) for c, v in zip(checks, verdicts, strict=True)],
+    }
+    return with_columns(table, CHECK_FIELDS, columns)

@@ -1,0 +1,406 @@
+"""Grading a solved pack: game-tree metrics, a difficulty score and a tier for every deal.
+
+For each ``solved`` row, :func:`pipeline.engine.gametree.tree_of` walks the deal's
+whole game tree from the start, counting exactly; forced moves, decisions and
+traps are counted along the pack's solution (replayed by the rules first).
+The walk has a budget of positions, not of seconds, so a graded pack is the
+same bytes whatever the machine's load. When the budget runs out, or a count
+would pass 2**62, no tree metric is written (never an estimate): the row says
+``out_of_budget`` or ``overflow`` and has no tier. An ``unsolvable`` row needs
+no walk: no line wins, no first move wins, random play never wins. An
+``unknown`` row is not graded. The score and tiers are those of
+:mod:`pipeline.stages.tiers`.
+
+The graded pack is the solved (or cross-checked) pack with these columns
+added; ``max_cards_played`` stays where it is, set to 51 on a solved row that
+lacked it:
+
+=======================  =======  ============================================
+column                   type     meaning
+=======================  =======  ============================================
+grade_status             string   ``exact``, ``out_of_budget``, ``overflow``
+                                  or ``unknown`` (the verdict is unknown)
+solution_count           string   distinct winning move sequences, in decimal
+log10_solutions          float64  log10 of ``solution_count``; null when 0
+winnable_states          int64    positions from which a win exists
+reachable_states         int64    the start and every position one move from
+                                  a winnable one
+winnable_share           float64  ``winnable_states / reachable_states``
+random_win_probability   float64  chance that uniformly random legal moves win
+branching_winning_lines  float64  legal moves, averaged over every position of
+                                  every winning line
+branching_winnable       float64  legal moves, averaged over the winnable
+                                  positions not yet won
+winning_first_moves      int8     opening moves after which a win exists
+first_moves              int8     legal opening moves
+forced_moves             int8     positions of the solution with one legal move
+decisions                int8     positions of the solution with more
+traps                    int8     decisions with a move after which no win
+                                  exists
+first_trap               int8     moves played before the first trap; null
+                                  when there is none
+difficulty               float64  the score (:mod:`pipeline.stages.tiers`); null
+                                  unless solvable and exact
+tier                     string   ``easy``, ``medium``, ``hard``, ``expert``
+                                  or ``unsolvable``; null when not exact
+grade_seconds            float64  seconds of the tree walk; null when no walk
+                                  ran or written without timings
+=======================  =======  ============================================
+
+Every metric is null unless ``grade_status`` is ``exact``. An unsolvable row
+has ``solution_count`` "0", ``random_win_probability`` 0, ``winnable_states``
+and ``winning_first_moves`` 0, and null in the metrics that need a walk.
+
+>>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+>>> grade = grade_deal(Deal.from_board_text(EXAMPLE_BOARD), "unsolvable", (), 3)
+>>> grade.status.value, grade.solutions, grade.tier.value, grade.difficulty
+('exact', 0, 'unsolvable', None)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+import pyarrow as pa
+
+from pipeline.game.deal import Deal
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
+from pipeline.packs.parquet import (
+    SOLVED_SCHEMA,
+    PackError,
+    check_writable,
+    deals_of,
+    read_pack,
+    with_columns,
+    with_metadata,
+    write_pack,
+)
+from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
+from pipeline.stages.solve import map_boards, solve_deals
+from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.stages.tiers import Score, Tier, Tiers, calibrated, load_score, write_tiers
+from pipeline.game.verdicts import Verdict
+
+GRADE_FIELDS = (
+    pa.field("grade_status", pa.string(), nullable=False),
+    pa.field("solution_count", pa.string()),
+    pa.field("log10_solutions", pa.float64()),
+    pa.field("winnable_states", pa.int64()),
+    pa.field("reachable_states", pa.int64()),
+    pa.field("winnable_share", pa.float64()),
+    pa.field("random_win_probability", pa.float64()),
+    pa.field("branching_winning_lines", pa.float64()),
+    pa.field("branching_winnable", pa.float64()),
+    pa.field("winning_first_moves", pa.int8()),
+    pa.field("first_moves", pa.int8()),
+    pa.field("forced_moves", pa.int8()),
+    pa.field("decisions", pa.int8()),
+    pa.field("traps", pa.int8()),
+    pa.field("first_trap", pa.int8()),
+    pa.field("difficulty", pa.float64()),
+    pa.field("tier", pa.string()),
+    pa.field("grade_seconds", pa.float64()),
+)
+
+
+class GradeStatus(str, Enum):
+    """How far a deal's grading got: only ``exact`` grades carry metrics."""
+
+    EXACT = "exact"
+    OUT_OF_BUDGET = "out_of_budget"
+    OVERFLOW = "overflow"
+    UNKNOWN = "unknown"
+
+
+_STATUS_OF_TREE = {
+    EXACT: GradeStatus.EXACT,
+    OUT_OF_BUDGET: GradeStatus.OUT_OF_BUDGET,
+    OVERFLOW: GradeStatus.OVERFLOW,
+}
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One deal's grade: the game-tree metrics (None when not known), its score and tier."""
+
+    status: GradeStatus
+    solutions: int | None = None
+    winnable: int | None = None
+    reachable: int | None = None
+    win_probability: float | None = None
+    branching_winning_lines: float | None = None
+    branching_winnable: float | None = None
+    winning_first_moves: int | None = None
+    first_moves: int | None = None
+    forced_moves: int | None = None
+    decisions: int | None = None
+    traps: int | None = None
+    first_trap: int | None = None  # None when the solution meets no trap
+    max_cards_played: int | None = None
+    difficulty: float | None = None
+    tier: Tier | None = None
+    seconds: float | None = None  # the tree walk's, None when none ran
+
+    @property
+    def log10_solutions(self) -> float | None:
+        return math.log10(self.solutions) if self.solutions else None
+
+    @property
+    def winnable_share(self) -> float | None:
+        return self.winnable / self.reachable if self.reachable else None
+
+    def scored(self, score: Score) -> float | None:
+        """The difficulty with ``score``'s weights; None unless this is an exact grade of a winnable deal."""
+        if self.status is not GradeStatus.EXACT or not self.solutions:
+            return None
+        return score.of(
+            win_probability=self.win_probability, winnable_share=self.winnable_share, traps=self.traps
+        )
+
+    def tiered(self, tiers: Tiers) -> Grade:
+        """This grade with its difficulty and tier under ``tiers`` (unchanged when it cannot have them)."""
+        difficulty = self.scored(tiers.score)
+        if difficulty is None:
+            return self
+        return dataclasses.replace(self, difficulty=difficulty, tier=tiers.tier_of(difficulty))
+
+
+def grade_deal(
+    deal: Deal,
+    verdict: Verdict | str,
+    solution: Sequence[int],
+    max_cards_played: int | None,
+    *,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    tiers: Tiers | None = None,
+) -> Grade:
+    """The grade of ``deal`` given its verdict, its solution (a win) and the most cards that can be played.
+
+    Without ``tiers`` the difficulty and the tier of a win are left None.
+    """
+    verdict = Verdict(verdict)
+    if verdict is Verdict.UNKNOWN:
+        return Grade(GradeStatus.UNKNOWN, max_cards_played=max_cards_played)
+    if verdict is Verdict.UNSOLVABLE:
+        return Grade(
+            GradeStatus.EXACT,
+            solutions=0,
+            winnable=0,
+            win_probability=0.0,
+            winning_first_moves=0,
+            max_cards_played=max_cards_played,
+            tier=Tier.UNSOLVABLE,
+        )
+    began = time.perf_counter()
+    tree = tree_of(deal, Position.start(deal), line=tuple(solution), max_positions=max_positions)
+    seconds = time.perf_counter() - began
+    cards = WINNING_LENGTH if max_cards_played is None else max_cards_played
+    if tree.status != EXACT:
+        return Grade(_STATUS_OF_TREE[tree.status], max_cards_played=cards, seconds=seconds)
+    grade = Grade(
+        GradeStatus.EXACT,
+        solutions=tree.solutions,
+        winnable=tree.winnable,
+        reachable=tree.reachable,
+        win_probability=tree.win_probability,
+        branching_winning_lines=tree.mean_moves_on_winning_lines,
+        branching_winnable=tree.mean_moves_winnable,
+        winning_first_moves=tree.winning_first_moves,
+        first_moves=tree.first_moves,
+        forced_moves=tree.forced_moves,
+        decisions=tree.decisions,
+        traps=tree.traps,
+        first_trap=None if tree.first_trap < 0 else tree.first_trap,
+        max_cards_played=cards,
+        seconds=seconds,
+    )
+    return grade if tiers is None else grade.tiered(tiers)
+
+
+def grade_batch(
+    start: int,
+    boards: list[str],
+    rows: list[tuple[str, tuple[int, ...], int | None]],
+    max_positions: int,
+    tiers: Tiers | None,
+) -> tuple[int, list[Grade]]:
+    """Grade the deals of ``boards`` with their (verdict, solution, max_cards_played) ``rows``; the worker side."""
+    grades = [
+        grade_deal(Deal.from_board_text(board), *row, max_positions=max_positions, tiers=tiers)
+        for board, row in zip(boards, rows, strict=True)
+    ]
+    return start, grades
+
+
+def grade_deals(
+    deals: Sequence[Deal],
+    rows: Sequence[tuple[str, tuple[int, ...], int | None]],
+    *,
+    tiers: Tiers | None,
+    jobs: int = 1,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    progress: bool = False,
+    backend: str = "loky",
+) -> list[Grade]:
+    """Grade ``deals`` on ``jobs`` workers, each with its (verdict, solution, max_cards_played); input order."""
+    return map_boards(
+        grade_batch,
+        deals,
+        max_positions,
+        tiers,
+        per_deal=rows,
+        jobs=jobs,
+        progress=progress,
+        label="grading",
+        backend=backend,
+        largest_batch=4,
+    )
+
+
+def grade_pack(
+    source: Path,
+    target: Path,
+    *,
+    tiers: Tiers,
+    jobs: int = 1,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    progress: bool = False,
+    timings: bool = True,
+    backend: str = "loky",
+) -> list[Grade]:
+    """Grade every deal of the solved pack ``source``; write ``target`` with the grade columns.
+
+    Raises PackError or BoardError naming ``source`` before any grading when it
+    is not a solved pack or a solution does not replay; ``target`` is written
+    whole or not at all.
+    """
+    check_writable(target)
+    table = read_pack(source, SOLVED_SCHEMA)
+    deals = deals_of(table, source=str(source))
+    rows = list(
+        zip(
+            table.column("verdict").to_pylist(),
+            [tuple(moves) for moves in table.column("solution").to_pylist()],
+            table.column("max_cards_played").to_pylist(),
+            strict=True,
+        )
+    )
+    for number, (deal, (verdict, solution, _)) in enumerate(zip(deals, rows, strict=True)):
+        if verdict == Verdict.SOLVED.value:
+            try:
+                replay(deal, solution)
+            except IllegalMove as error:
+                raise PackError(f"{source}[{number}]: the solution does not replay ({error})") from None
+    grades = grade_deals(
+        deals, rows, tiers=tiers, jobs=jobs, max_positions=max_positions, progress=progress, backend=backend
+    )
+    graded = with_metadata(
+        graded_table(table, grades, timings=timings),
+        grade_max_positions=str(max_positions),
+        **tiers.metadata(),
+    )
+    write_pack(graded, target)
+    return grades
+
+
+def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = True) -> pa.Table:
+    """``table`` (a solved pack) with the grade columns for ``grades`` added or replaced, and
+    ``max_cards_played`` taken from the grades, in its place."""
+    if len(grades) != table.num_rows:
+        raise ValueError(f"{len(grades)} grades for {table.num_rows} rows")
+    position = table.column_names.index("max_cards_played")
+    cards = pa.array([g.max_cards_played for g in grades], pa.int8())
+    table = table.set_column(position, table.schema.field("max_cards_played"), cards)
+    columns = {
+        "grade_status": [g.status.value for g in grades],
+        "solution_count": [None if g.solutions is None else str(g.solutions) for g in grades],
+        "log10_solutions": [g.log10_solutions for g in grades],
+        "winnable_states": [g.winnable for g in grades],
+        "reachable_states": [g.reachable for g in grades],
+        "winnable_share": [g.winnable_share for g in grades],
+        "random_win_probability": [g.win_probability for g in grades],
+        "branching_winning_lines": [g.branching_winning_lines for g in grades],
+        "branching_winnable": [g.branching_winnable for g in grades],
+        "winning_first_moves": [g.winning_first_moves for g in grades],
+        "first_moves": [g.first_moves for g in grades],
+        "forced_moves": [g.forced_moves for g in grades],
+        "decisions": [g.decisions for g in grades],
+        "traps": [g.traps for g in grades],
+        "first_trap": [g.first_trap for g in grades],
+        "difficulty": [g.difficulty for g in grades],
+        "tier": [None if g.tier is None else g.tier.value for g in grades],
+        "grade_seconds": [g.seconds if timings else None for g in grades],
+    }
+    return with_columns(table, GRADE_FIELDS, columns)
+
+
+@dataclass(frozen=True)
+class GradeSummary:
+    """How many grades have each status, and how many deals are in each tier."""
+
+    total: int
+    statuses: dict[GradeStatus, int]
+    tiers: dict[Tier, int]
+
+
+def summarize_grades(grades: Sequence[Grade]) -> GradeSummary:
+    """Counts of every status and every tier (zeros included), in their declared order."""
+    statuses = Counter(grade.status for grade in grades)
+    tiers = Counter(grade.tier for grade in grades)
+    return GradeSummary(
+        len(grades),
+        {status: statuses[status] for status in GradeStatus},
+        {tier: tiers[tier] for tier in Tier},
+    )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The tiers a calibration wrote, and its sample's grades under them."""
+
+    tiers: Tiers
+    grades: list[Grade]
+    scored: int  # the solvable deals graded exactly, whose scores set the thresholds
+
+
+def calibrate(
+    target: Path,
+    deals: Sequence[Deal],
+    *,
+    origin: str,
+    jobs: int = 1,
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    progress: bool = False,
+    backend: str = "loky",
+) -> Calibration:
+    """Solve and grade the sample ``deals``, and write tiers to ``target`` at the quartiles of their scores.
+
+    The score weights of an existing ``target`` are kept (the defaults when
+    there is none); ``origin`` says in the file where the sample came from.
+    Deals whose grading ran out of budget are left out of the quartiles.
+    Raises CalibrationError, before writing, when fewer than 4 deals have a score.
+    """
+    check_writable(target)
+    score = load_score(target) if Path(target).exists() else Score()
+    results = solve_deals(deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend)
+    rows = [(result.verdict.value, result.solution, result.max_cards_played) for result in results]
+    grades = grade_deals(
+        deals, rows, tiers=None, jobs=jobs, max_positions=max_positions, progress=progress, backend=backend
+    )
+    scores = [grade.scored(score) for grade in grades]
+    difficulties = [difficulty for difficulty in scores if difficulty is not None]
+    tiers = calibrated(score, difficulties)
+    note = (
+        f"Written by blackhole calibrate ({origin}, --max-positions {max_positions}): the thresholds\n"
+        f"are the quartiles of the scores of the {len(difficulties)} solvable deals graded exactly."
+    )
+    write_tiers(tiers, target, note=note)
+    return Calibration(tiers, [grade.tiered(tiers) for grade in grades], len(difficulties))

@@ -1,0 +1,221 @@
+"""The game tree numbers against brute force: every move sequence played out, on small positions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from pipeline.engine import gametree
+from pipeline.game.cards import parse_card, rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.shuffles import seeded_deal
+from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, tree_of
+from pipeline.game.rules import Position
+from pipeline.engine.solver import solve
+from pipeline.game.verdicts import Verdict
+
+
+@dataclass
+class Enumerated:
+    """What playing out every move sequence from a position shows."""
+
+    lines: list[list[tuple[Position, int]]]  # each winning line: (position, legal moves there) per move
+    winnable: set[tuple[tuple[int, ...], int]]  # positions from which some sequence wins
+    probability: float
+
+
+def enumerate_lines(start: Position) -> Enumerated:
+    """Every move sequence from ``start``, no memo: winning lines, winnable positions, random-play odds."""
+    found = Enumerated([], set(), 0.0)
+
+    def play_out(position: Position, line: list[tuple[Position, int]]) -> tuple[bool, float]:
+        moves = position.legal_moves()
+        if not moves:
+            if position.is_won:
+                found.lines.append(line)
+                found.winnable.add((position.heights, position.foundation_rank))
+                return True, 1.0
+            return False, 0.0
+        wins, odds = False, 0.0
+        for move in moves:
+            won, probability = play_out(position.play(move), [*line, (position, len(moves))])
+            wins |= won
+            odds += probability / len(moves)
+        if wins:
+            found.winnable.add((position.heights, position.foundation_rank))
+        return wins, odds
+
+    _, found.probability = play_out(start, [])
+    return found
+
+
+def _late_positions() -> list[tuple[Deal, Position, tuple[int, ...]]]:
+    """Positions with 8 to 12 cards left from real deals: along winning lines, and off them."""
+    chosen, rng = [], random.Random(7)
+    for index in range(40):
+        deal = seeded_deal(11, index)
+        result = solve(deal)
+        if result.verdict is not Verdict.SOLVED:
+            continue
+        left = rng.randint(8, 12)
+        played = 51 - left
+        start = Position.after(deal, result.solution[:played])
+        chosen.append((deal, start, result.solution[played:]))
+        # a sibling position: one move off the winning line a few cards earlier, often lost
+        branch = Position.after(deal, result.solution[: played - 2])
+        others = [move for move in branch.legal_moves() if move != result.solution[played - 2]]
+        if others:
+            chosen.append((deal, branch.play(others[0]), ()))
+        if len(chosen) >= 24:
+            break
+    return chosen
+
+
+LATE = _late_positions()
+
+
+@pytest.mark.parametrize(("deal", "start", "line"), LATE, ids=[f"late{i}" for i in range(len(LATE))])
+def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
+    tree = tree_of(deal, start, line)
+    truth = enumerate_lines(start)
+    assert tree.status == EXACT
+    assert tree.solutions == len(truth.lines)
+    assert tree.win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
+    winnable = [Position(deal, h, f) for h, f in truth.winnable]
+    assert tree.winnable == len({_class_of(p) for p in winnable})
+    near = {start, *winnable, *(p.play(m) for p in winnable for m in p.legal_moves())}
+    assert tree.reachable == len({_class_of(p) for p in near})
+    moves_on_lines = [moves for one in truth.lines for _, moves in one]
+    expected_on_lines = sum(moves_on_lines) / len(moves_on_lines) if moves_on_lines else 0.0
+    assert tree.mean_moves_on_winning_lines == pytest.approx(expected_on_lines)
+    not_won = list({_class_of(p): p for p in winnable if not p.is_won}.values())  # one of each class
+    expected_winnable = sum(len(p.legal_moves()) for p in not_won) / len(not_won) if not_won else 0.0
+    assert tree.mean_moves_winnable == pytest.approx(expected_winnable)
+    first = start.legal_moves()
+    assert tree.first_moves == len(first)
+    assert tree.winning_first_moves == sum(
+        (start.play(m).heights, start.play(m).foundation_rank) in truth.winnable for m in first
+    )
+    _check_line(deal, start, line, tree, truth)
+
+
+def _class_of(position: Position) -> tuple:
+    """What the tree counts once: the multiset of remaining piles as rank sequences, and the foundation rank."""
+    piles = (
+        tuple(rank_of(card) for card in pile[:height])
+        for pile, height in zip(position.deal.piles, position.heights, strict=True)
+    )
+    return tuple(sorted(pile for pile in piles if pile)), position.foundation_rank
+
+
+def _check_line(deal, start, line, tree, truth) -> None:
+    forced = decisions = traps = 0
+    first_trap = -1
+    position = start
+    for step, move in enumerate(line):
+        moves = position.legal_moves()
+        if len(moves) == 1:
+            forced += 1
+        else:
+            decisions += 1
+            children = [position.play(m) for m in moves]
+            if any((c.heights, c.foundation_rank) not in truth.winnable for c in children):
+                traps += 1
+                first_trap = step if first_trap < 0 else first_trap
+        position = position.play(move)
+    assert (tree.forced_moves, tree.decisions, tree.traps, tree.first_trap) == (
+        forced,
+        decisions,
+        traps,
+        first_trap,
+    )
+
+
+def test_late_positions_include_won_and_lost_ones():
+    counts = [tree_of(deal, start).solutions for deal, start, _ in LATE]
+    assert any(count == 0 for count in counts) and any(count > 1 for count in counts)
+
+
+def _hand_built(remaining: list[list[str]], foundation_rank: int) -> tuple[Deal, Position]:
+    """A position whose first piles hold ``remaining`` (bottom card first); every other card is played."""
+    chosen = [[parse_card(name) for name in pile] for pile in remaining]
+    used = {card for pile in chosen for card in pile} | {parse_card("AS")}
+    rest = iter(card for card in range(52) if card not in used)
+    piles, heights = [], []
+    for pile in range(17):
+        cards = chosen[pile] if pile < len(chosen) else []
+        piles.append(tuple(cards + [next(rest) for _ in range(3 - len(cards))]))
+        heights.append(len(cards))
+    deal = Deal(tuple(piles))
+    return deal, Position(deal, tuple(heights), foundation_rank)
+
+
+def test_hand_built_counts_known_by_reasoning():
+    # foundation on a 2; single cards 3, A, 2: 3-2-A or A-2-3, each forced after the first choice
+    deal, start = _hand_built([["3H"], ["AH"], ["2H"]], 1)
+    tree = tree_of(deal, start)
+    # winnable: the start, two positions on each line, and the two won ends (foundation A or 3)
+    assert (tree.solutions, tree.win_probability, tree.winning_first_moves, tree.winnable) == (2, 1.0, 2, 7)
+    # foundation on a 5; a 4 and a 6 alone: whichever goes first, the other no longer fits
+    deal, start = _hand_built([["4H"], ["6H"]], 4)
+    tree = tree_of(deal, start)
+    assert (tree.solutions, tree.win_probability, tree.winnable) == (0, 0.0, 0)
+    # foundation on a 5; a 4 over a 6, and a 5: 4-5-6 is the only line, every move forced
+    deal, start = _hand_built([["6H", "4H"], ["5H"]], 4)
+    tree = tree_of(deal, start, line=(0, 1, 0))
+    assert (tree.solutions, tree.win_probability, tree.forced_moves, tree.decisions) == (1, 1.0, 3, 0)
+    # foundation on a 5; a 4 and a 6 over a 5: 6 first wins (6-5-4); 4 first loses; odds one half
+    deal, start = _hand_built([["4H"], ["5H", "6H"]], 4)
+    tree = tree_of(deal, start, line=(1, 1, 0))
+    assert (tree.solutions, tree.win_probability, tree.traps, tree.first_trap) == (1, 0.5, 1, 0)
+
+
+def test_a_position_budget_stops_the_count():
+    deal = seeded_deal(1, 0)
+    tree = tree_of(deal, Position.start(deal), max_positions=1_000)
+    assert tree.status == OUT_OF_BUDGET
+    assert tree.positions == 1_001  # stopped at the first position past the budget
+
+
+def test_the_budget_counts_positions_entered():
+    deal, start, line = LATE[0]
+    tree = tree_of(deal, start, line)
+    assert tree.status == EXACT and tree.positions >= tree.winnable - 1  # the start is not entered
+    assert tree_of(deal, start, line, max_positions=tree.positions).status == EXACT
+    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status == OUT_OF_BUDGET
+
+
+def test_growing_the_tables_changes_no_number(monkeypatch):
+    deal = seeded_deal(1, 0)
+    result = solve(deal)
+    start, line = Position.after(deal, result.solution[:6]), result.solution[6:]
+    roomy = tree_of(deal, start, line)
+    monkeypatch.setattr(gametree, "_FIRST_CAPACITY", 1 << 10)
+    assert roomy.winnable > 8 * gametree._FIRST_CAPACITY  # so both tables double several times
+    assert tree_of(deal, start, line) == roomy
+
+
+def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
+    rng, seen = random.Random(3), set()
+    for index in range(30):
+        deal = seeded_deal(5, index)
+        result = solve(deal)
+        if index % 2 and result.verdict is Verdict.SOLVED:  # along a win
+            position = Position.after(deal, result.solution[: rng.randint(24, 30)])
+        else:  # random play, which nearly always loses
+            position = Position.start(deal)
+            for _ in range(rng.randint(18, 26)):
+                moves = position.legal_moves()
+                if not moves:
+                    break
+                position = position.play(rng.choice(moves))
+        verdict = solve(deal, start=position).verdict
+        tree = tree_of(deal, position)
+        assert tree.status == EXACT
+        assert (tree.solutions == 0) == (verdict is Verdict.UNSOLVABLE)
+        assert (0.0 < tree.win_probability <= 1.0) == (verdict is Verdict.SOLVED)
+        assert tree.win_probability == 0.0 or verdict is Verdict.SOLVED
+        seen.add(verdict)
+    assert seen == {Verdict.SOLVED, Verdict.UNSOLVABLE}

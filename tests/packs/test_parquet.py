@@ -1,0 +1,204 @@
+"""Pack tables: schemas, ids, metadata, atomic writes and checked reads."""
+
+import hashlib
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline import __version__
+from pipeline.game.deal import BoardError, Deal
+from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
+from pipeline.packs.parquet import (
+    DEALS_SCHEMA,
+    SOLVED_SCHEMA,
+    PackError,
+    deals_of,
+    imported_deals,
+    metadata,
+    pysol_deals,
+    read_pack,
+    seeded_deals,
+    solved_table,
+    write_pack,
+)
+from pipeline.game.verdicts import SolveResult, Verdict
+
+SOLVED = SolveResult(Verdict.SOLVED, tuple(range(17)) * 3, 120, 0.5, 51)
+UNSOLVABLE = SolveResult(Verdict.UNSOLVABLE, (), 40, 0.25, 9)
+
+
+def test_seeded_deals_ids_boards_and_metadata():
+    table = seeded_deals(seed=42, count=3, start=5)
+    assert table.schema.equals(DEALS_SCHEMA)
+    assert table.column("deal_id").to_pylist() == ["seed-42-5", "seed-42-6", "seed-42-7"]
+    assert table.column("source").to_pylist() == ["seed"] * 3
+    assert table.column("seed").to_pylist() == [42] * 3
+    assert table.column("index").to_pylist() == [5, 6, 7]
+    assert table.column("board").to_pylist() == [seeded_deal(42, i).to_board_text() for i in (5, 6, 7)]
+    assert metadata(table) == {"blackhole_version": __version__, "dealing_scheme": SEEDED_SCHEME}
+
+
+def test_largest_seed_fits_the_uint64_column():
+    table = seeded_deals(seed=2**64 - 1, count=1)
+    assert table.column("seed").to_pylist() == [2**64 - 1]
+
+
+def test_pysol_deals_ids_boards_and_metadata():
+    table = pysol_deals(first=10, count=2)
+    assert table.schema.equals(DEALS_SCHEMA)
+    assert table.column("deal_id").to_pylist() == ["pysol-10", "pysol-11"]
+    assert table.column("seed").to_pylist() == [None, None]
+    assert table.column("index").to_pylist() == [10, 11]
+    assert table.column("board").to_pylist() == [pysol_deal(n).to_board_text() for n in (10, 11)]
+    assert metadata(table)["dealing_scheme"] == PYSOL_SCHEME
+
+
+def _spelled_oddly(board: str) -> str:
+    """The same deal in lower case, with 10 for T and a trailing blank."""
+    header, *piles = board.splitlines()
+    return "\n".join([header] + [pile.lower().replace("t", "10") + "  " for pile in piles]) + "\n"
+
+
+def test_imported_ids_hash_the_canonical_board(tmp_path):
+    boards = [seeded_deal(1, i).to_board_text() for i in range(3)]
+    path = tmp_path / "boards.txt"
+    path.write_text(boards[0] + "\n" + _spelled_oddly(boards[1]) + "\n\n" + boards[2])
+    table = imported_deals(path)
+    assert table.schema.equals(DEALS_SCHEMA)
+    expected = [f"import-{hashlib.sha256(b.encode()).hexdigest()[:16]}" for b in boards]
+    assert table.column("deal_id").to_pylist() == expected
+    assert table.column("board").to_pylist() == boards
+    assert table.column("index").to_pylist() == [0, 1, 2]
+    assert table.column("seed").to_pylist() == [None] * 3
+    assert metadata(table)["dealing_scheme"] == "import"
+
+
+def test_imported_repeat_names_both_lines(tmp_path):
+    board = seeded_deal(1, 0).to_board_text()
+    other = seeded_deal(1, 1).to_board_text()
+    path = tmp_path / "boards.txt"
+    path.write_text(board + "\n" + other + "\n" + _spelled_oddly(board))
+    with pytest.raises(BoardError) as caught:
+        imported_deals(path)
+    assert str(caught.value) == f"{path}:39: this board repeats the board on line 1"
+
+
+def test_round_trip_keeps_schema_metadata_and_uses_zstd(tmp_path):
+    table = seeded_deals(seed=9, count=4)
+    path = tmp_path / "deals.parquet"
+    write_pack(table, path)
+    back = read_pack(path)
+    assert back.equals(table)
+    assert back.schema.equals(table.schema, check_metadata=True)
+    meta = pq.ParquetFile(path).metadata
+    codecs = {meta.row_group(g).column(c).compression for g in range(meta.num_row_groups) for c in range(5)}
+    assert codecs == {"ZSTD"}
+    assert deals_of(back, source=str(path)) == [seeded_deal(9, i) for i in range(4)]
+
+
+def test_solved_table_adds_typed_result_columns():
+    deals = seeded_deals(seed=3, count=2)
+    solved = solved_table(deals, [SOLVED, UNSOLVABLE], max_nodes=1000)
+    assert solved.schema.equals(SOLVED_SCHEMA)
+    assert solved.column("verdict").to_pylist() == ["solved", "unsolvable"]
+    assert solved.column("solution").to_pylist() == [list(SOLVED.solution), []]
+    assert solved.column("nodes").to_pylist() == [120, 40]
+    assert solved.column("seconds").to_pylist() == [0.5, 0.25]
+    assert solved.column("max_cards_played").to_pylist() == [51, 9]
+    assert metadata(solved) == {
+        "blackhole_version": __version__,
+        "dealing_scheme": SEEDED_SCHEME,
+        "max_nodes": "1000",
+    }
+
+
+def test_solved_table_without_timings_and_resolving_replaces_results():
+    deals = seeded_deals(seed=3, count=2)
+    once = solved_table(deals, [SOLVED, UNSOLVABLE], max_nodes=1000, timings=False)
+    assert once.column("seconds").to_pylist() == [None, None]
+    again = solved_table(once, [UNSOLVABLE, SOLVED], max_nodes=5000)
+    assert again.schema.equals(SOLVED_SCHEMA)
+    assert again.column("verdict").to_pylist() == ["unsolvable", "solved"]
+    assert metadata(again)["max_nodes"] == "5000"
+    with pytest.raises(ValueError, match="1 results for 2 deals"):
+        solved_table(deals, [SOLVED], max_nodes=1000)
+
+
+def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
+    path = tmp_path / "deals.parquet"
+    write_pack(seeded_deals(seed=1, count=1), path)
+    before = path.read_bytes()
+    unwritable = pa.table({"when": pa.array([(1, 2, 3)], pa.month_day_nano_interval())})
+    with pytest.raises(pa.ArrowNotImplementedError):
+        write_pack(unwritable, path)
+    assert path.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["deals.parquet"]
+
+
+def test_write_into_a_missing_folder_is_a_pack_error(tmp_path):
+    with pytest.raises(PackError, match="no directory"):
+        write_pack(seeded_deals(seed=1, count=1), tmp_path / "nowhere" / "deals.parquet")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _parquet(tmp_path: Path, table: pa.Table) -> Path:
+    path = tmp_path / "pack.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+def _null_board() -> pa.Table:
+    table = seeded_deals(seed=1, count=2)
+    schema = table.schema.set(4, pa.field("board", pa.string()))
+    return pa.Table.from_arrays([*table.columns[:4], pa.array([None, "x"])], schema=schema)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: None, "no such file"),
+        (lambda d: (d / "pack.parquet").write_text("deal_id,board\n"), "not a readable Parquet file"),
+        (lambda d: (d / "pack.parquet").mkdir(), "is a directory"),
+        (lambda d: _parquet(d, seeded_deals(seed=1, count=2).drop(["board"])), "missing column 'board'"),
+        (
+            lambda d: _parquet(d, seeded_deals(seed=1, count=2).set_column(3, "index", pa.array(["0", "1"]))),
+            "column 'index' is string, expected int64",
+        ),
+        (lambda d: _parquet(d, _null_board()), "column 'board' has 1 null values"),
+    ],
+    ids=["missing", "csv", "directory", "no-board", "index-type", "null-board"],
+)
+def test_read_pack_errors_name_the_file(tmp_path, make, message):
+    make(tmp_path)
+    path = tmp_path / "pack.parquet"
+    with pytest.raises(PackError) as caught:
+        read_pack(path)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+    assert "\n" not in str(caught.value)
+
+
+def test_bad_board_in_a_pack_names_file_and_row(tmp_path):
+    table = seeded_deals(seed=1, count=3)
+    broken = table.column("board").to_pylist()
+    broken[2] = broken[2].replace("Foundations: AS", "Foundations: KS")
+    table = table.set_column(4, DEALS_SCHEMA.field("board"), pa.array(broken))
+    with pytest.raises(BoardError, match=r"^deals\.parquet\[2\]:1: foundation is KS"):
+        deals_of(table, source="deals.parquet")
+
+
+def test_duckdb_reads_a_pack_in_row_order(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    path = tmp_path / "solved.parquet"
+    write_pack(solved_table(seeded_deals(seed=5, count=2), [UNSOLVABLE, SOLVED], max_nodes=10), path)
+    rows = duckdb.sql(f"select deal_id, verdict, len(solution) from '{path}'").fetchall()
+    assert rows == [("seed-5-0", "unsolvable", 0), ("seed-5-1", "solved", 51)]
+
+
+def test_every_board_round_trips_through_a_pack(tmp_path):
+    deals = [Deal.from_board_text(b) for b in pysol_deals(first=1, count=3).column("board").to_pylist()]
+    path = tmp_path / "p.parquet"
+    write_pack(pysol_deals(first=1, count=3), path)
+    assert deals_of(read_pack(path), source="p") == deals == [pysol_deal(n) for n in (1, 2, 3)]

@@ -1,0 +1,121 @@
+"""Charts of a pack: real PNGs of the fixed size, not blank, the same bytes for the same table, atomic writes."""
+
+from __future__ import annotations
+
+import matplotlib
+import matplotlib.colors
+import matplotlib.image
+import numpy as np
+import pyarrow.compute as pc
+import pytest
+
+from pipeline.reports.charts import (
+    HEIGHT,
+    TIER_COLOURS,
+    WIDTH,
+    difficulty_histogram,
+    png_figure,
+    solutions_vs_odds,
+)
+from pipeline.packs.parquet import PackError
+
+CHARTS = [difficulty_histogram, solutions_vs_odds]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's IHDR chunk (which must come first)."""
+    assert data[:8] == PNG_SIGNATURE and data[12:16] == b"IHDR"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def pixels(path) -> np.ndarray:
+    """The decoded image as an (rows, columns, 3) array of 0..255 RGB."""
+    image = matplotlib.image.imread(path)
+    return np.round(image[..., :3] * 255).astype(np.uint8)
+
+
+def colour_count(image: np.ndarray) -> int:
+    """How many distinct RGB colours ``image`` holds."""
+    packed = image.astype(np.uint32)
+    return len(np.unique(packed[..., 0] << 16 | packed[..., 1] << 8 | packed[..., 2]))
+
+
+def has_colour(image: np.ndarray, colour: str) -> bool:
+    rgb = np.round(np.array(matplotlib.colors.to_rgb(colour)) * 255).astype(np.uint8)
+    return bool(np.all(image == rgb, axis=-1).any())
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_a_chart_is_a_png_of_the_fixed_size_with_something_drawn(pack_rows, tmp_path, chart):
+    path = tmp_path / "chart.png"
+    chart(pack_rows, path)
+    data = path.read_bytes()
+    assert png_size(data) == (WIDTH, HEIGHT)
+    assert b"tEXt" not in data and b"matplotlib" not in data  # nothing that names the software version
+    image = pixels(path)
+    assert image.shape == (HEIGHT, WIDTH, 3)
+    assert colour_count(image) > 10
+
+
+def test_the_histogram_gives_every_tier_its_colour(pack_rows, tmp_path):
+    path = tmp_path / "difficulty.png"
+    difficulty_histogram(pack_rows, path)
+    image = pixels(path)
+    for tier in ("easy", "medium", "hard", "expert"):
+        assert has_colour(image, TIER_COLOURS[tier]), tier
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_the_same_table_gives_the_same_bytes_whatever_the_rc_settings(pack_rows, tmp_path, chart):
+    chart(pack_rows, tmp_path / "first.png")
+    with matplotlib.rc_context({"axes.facecolor": "black", "font.size": 22, "lines.linewidth": 6}):
+        chart(pack_rows, tmp_path / "second.png")
+        assert matplotlib.rcParams["font.size"] == 22  # the chart's own style did not leak out
+    assert (tmp_path / "first.png").read_bytes() == (tmp_path / "second.png").read_bytes()
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_other_data_gives_other_bytes(pack_rows, tmp_path, chart):
+    chart(pack_rows, tmp_path / "all.png")
+    chart(pack_rows.slice(0, pack_rows.num_rows // 2), tmp_path / "half.png")
+    assert (tmp_path / "all.png").read_bytes() != (tmp_path / "half.png").read_bytes()
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+@pytest.mark.parametrize("selection", ["empty", "unsolvable"])
+def test_nothing_to_plot_still_gives_a_valid_chart(pack_rows, tmp_path, chart, selection):
+    if selection == "empty":
+        table = pack_rows.slice(0, 0)
+    else:
+        table = pack_rows.filter(pc.equal(pack_rows["verdict"], "unsolvable"))
+    path = tmp_path / "empty.png"
+    chart(table, path)
+    assert png_size(path.read_bytes()) == (WIDTH, HEIGHT)
+    assert colour_count(pixels(path)) > 2  # axes and the note
+
+
+def test_a_missing_directory_is_a_pack_error_before_drawing(pack_rows, tmp_path):
+    with pytest.raises(PackError, match="no directory"):
+        difficulty_histogram(pack_rows, tmp_path / "absent" / "chart.png")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("chart", CHARTS)
+def test_a_failed_save_leaves_no_file_behind(pack_rows, tmp_path, chart):
+    target = tmp_path / "chart.png"
+    target.mkdir()  # the PNG is written, then cannot be renamed over a directory
+    with pytest.raises(OSError):
+        chart(pack_rows, target)
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
+    assert target.is_dir() and list(target.iterdir()) == []
+
+
+def test_a_failed_drawing_keeps_the_old_file(tmp_path):
+    target = tmp_path / "chart.png"
+    target.write_bytes(b"old chart")
+    with pytest.raises(RuntimeError), png_figure(target) as figure:
+        figure.add_subplot().plot([1, 2], [3, 4])
+        raise RuntimeError("drawing failed")
+    assert target.read_bytes() == b"old chart"
+    assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]

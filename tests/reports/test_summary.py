@@ -1,0 +1,137 @@
+"""Describing a pack: counts checked against pyarrow.compute, quartiles against numpy, the rendered tables."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pytest
+from rich.console import Console
+
+from pipeline.reports.summary import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
+from pipeline.game.stats import win_rate
+from pipeline.stages.tiers import PACK_TIERS as TIERS
+
+
+def count(table: pa.Table, column: str, value: str) -> int:
+    return pc.sum(pc.equal(table.column(column), value)).as_py() or 0
+
+
+def replaced(table: pa.Table, column: str, values: list) -> pa.Table:
+    """``table`` with ``column`` holding ``values`` instead (same type)."""
+    index = table.schema.get_field_index(column)
+    return table.set_column(
+        index, table.schema.field(index), pa.array(values, table.schema.field(index).type)
+    )
+
+
+def rendered(tables) -> str:
+    console = Console(file=io.StringIO(), width=160, color_system=None)
+    for table in tables:
+        console.print(table)
+    return console.file.getvalue()
+
+
+def test_counts_match_the_columns_with_every_name_listed_in_order(pack_rows):
+    description = describe_pack(pack_rows)
+    assert description.total == pack_rows.num_rows
+    assert list(description.verdicts) == list(VERDICTS) == ["solved", "unsolvable", "unknown"]
+    assert description.verdicts == {v: count(pack_rows, "verdict", v) for v in VERDICTS}
+    assert description.statuses == {s: count(pack_rows, "grade_status", s) for s in STATUSES}
+    assert list(description.tiers) == ["easy", "medium", "hard", "expert", "unsolvable", "ungraded"]
+    for tier in TIERS[:-1]:
+        assert description.tiers[tier] == count(pack_rows, "tier", tier)
+    assert description.tiers["ungraded"] == pack_rows.column("tier").null_count
+    assert description.verdicts["unsolvable"] == 3 and description.verdicts["unknown"] == 0
+    for counts in (description.verdicts, description.tiers, description.statuses):
+        assert sum(counts.values()) == pack_rows.num_rows
+
+
+def test_win_rate_is_the_stats_win_rate_of_the_verdict_counts(pack_rows):
+    expected = win_rate(
+        solved=count(pack_rows, "verdict", "solved"),
+        unsolvable=count(pack_rows, "verdict", "unsolvable"),
+        unknown=count(pack_rows, "verdict", "unknown"),
+    )
+    assert describe_pack(pack_rows).win_rate == expected
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_quartiles_match_numpy_on_the_solvable_exact_rows(pack_rows, metric):
+    mask = pc.and_(pc.equal(pack_rows["verdict"], "solved"), pc.equal(pack_rows["grade_status"], "exact"))
+    values = np.array(pack_rows.filter(mask).column(metric).drop_null().to_pylist(), dtype=float)
+    assert len(values) > 4
+    spread = describe_pack(pack_rows).metrics[metric]
+    assert spread.count == len(values)
+    assert spread.minimum == values.min() and spread.maximum == values.max()
+    q1, median, q3 = np.percentile(values, [25, 50, 75])
+    assert (spread.q1, spread.median, spread.q3) == pytest.approx((q1, median, q3), rel=1e-12)
+
+
+def test_metrics_leave_out_unsolvable_and_inexact_rows(pack_rows):
+    solved_rows = pc.equal(pack_rows["verdict"], "solved").to_pylist()
+    first_solved = solved_rows.index(True)
+    statuses = pack_rows.column("grade_status").to_pylist()
+    statuses[first_solved] = "out_of_budget"
+    description = describe_pack(replaced(pack_rows, "grade_status", statuses))
+    assert description.metrics["difficulty"].count == sum(solved_rows) - 1
+    assert description.statuses["out_of_budget"] == 1
+
+
+def test_absent_tiers_and_verdicts_count_zero_and_nulls_count_as_ungraded(pack_rows):
+    hard_or_expert = pack_rows.filter(pc.is_in(pack_rows["tier"], pa.array(["hard", "expert"])))
+    tiers = describe_pack(hard_or_expert).tiers
+    assert tiers["easy"] == tiers["medium"] == tiers["unsolvable"] == tiers["ungraded"] == 0
+    assert tiers["hard"] + tiers["expert"] == hard_or_expert.num_rows > 0
+
+    tier_values = pack_rows.column("tier").to_pylist()
+    tier_values[:3] = [None, "ungraded", None]
+    assert describe_pack(replaced(pack_rows, "tier", tier_values)).tiers["ungraded"] == 3
+
+
+def test_a_pack_without_solvable_rows_has_empty_distributions():
+    empty = describe_pack(
+        pa.table(
+            {"verdict": ["unsolvable"], "grade_status": ["exact"], "tier": ["unsolvable"]}
+            | {m: pa.array([None], pa.float64()) for m in METRICS}
+        )
+    )
+    assert all(spread.count == 0 and spread.median is None for spread in empty.metrics.values())
+    assert empty.win_rate.rate == 0.0
+
+
+def test_an_empty_pack_describes_as_zeros_and_renders(pack_rows):
+    description = describe_pack(pack_rows.slice(0, 0))
+    assert description.total == 0 and set(description.verdicts.values()) == {0}
+    assert description.win_rate.rate is None
+    text = rendered(report_tables(description))
+    assert "n/a" in text and "Win rate" in text
+
+
+def test_an_unexpected_value_is_an_error_naming_the_column(pack_rows):
+    verdicts = pack_rows.column("verdict").to_pylist()
+    verdicts[0] = "won"
+    with pytest.raises(ValueError, match="column 'verdict' holds 'won'"):
+        describe_pack(replaced(pack_rows, "verdict", verdicts))
+
+
+def test_report_shows_counts_interval_and_the_published_rate(pack_rows):
+    description = describe_pack(pack_rows)
+    text = rendered(report_tables(description))
+    rate = description.win_rate
+    assert f"{rate.rate:.2%} [{rate.low:.2%}, {rate.high:.2%}]" in text
+    assert "86.94%, inside the interval" in text
+    assert "of decided" not in text
+    for metric in METRICS:
+        assert metric in text
+    assert "│ unknown    │     0 │  0.00% │" in text  # a zero row is shown, with its share
+
+
+def test_report_says_outside_and_of_decided_when_it_should(pack_rows):
+    unsolvable = pack_rows.filter(pc.equal(pack_rows["verdict"], "unsolvable"))
+    verdicts = ["unknown"] + unsolvable.column("verdict").to_pylist()[1:]
+    text = rendered(report_tables(describe_pack(replaced(unsolvable, "verdict", verdicts))))
+    assert "86.94%, OUTSIDE the interval" in text
+    assert "0.00% of decided" in text

@@ -1,0 +1,169 @@
+"""CP-SAT against the solver: the model's answers, the cross-check stage, planted wrong verdicts."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import DISAGREEMENT_EXIT, app
+from pipeline.engine.cpsat import build_model, cpsat_solve
+from pipeline.stages.crosscheck import CHECK_FIELDS, crosscheck_pack, sampled
+from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.parquet import PackError, seeded_deals, solved_table, write_pack
+from pipeline.game.rules import replay
+from pipeline.stages.solve import solve_deals
+from pipeline.game.verdicts import Verdict
+
+AGREEMENT_SEED = 2026
+AGREEMENT_DEALS = 310  # the first 310 deals of the seed hold 40 unsolvable ones
+
+
+def _solved_pack(path, *, seed: int, count: int, start: int = 0):
+    deals = seeded_deals(seed=seed, count=count, start=start)
+    results = solve_deals([seeded_deal(seed, start + i) for i in range(count)])
+    write_pack(solved_table(deals, results, max_nodes=50_000_000, timings=False), path)
+    return [result.verdict for result in results]
+
+
+def _with_verdict(path, row: int, verdict: Verdict) -> None:
+    """Plant a wrong verdict: rewrite ``row``'s verdict in the pack at ``path``."""
+    table = pq.read_table(path)
+    verdicts = table.column("verdict").to_pylist()
+    verdicts[row] = verdict.value
+    index = table.column_names.index("verdict")
+    table = table.set_column(index, table.schema.field("verdict"), pa.array(verdicts, pa.string()))
+    write_pack(table, path)
+
+
+@pytest.fixture(scope="module")
+def agreement(tmp_path_factory):
+    """The solver's and CP-SAT's verdicts on AGREEMENT_DEALS seeded deals, every one checked."""
+    folder = tmp_path_factory.mktemp("agreement")
+    verdicts = _solved_pack(folder / "solved.parquet", seed=AGREEMENT_SEED, count=AGREEMENT_DEALS)
+    outcome = crosscheck_pack(folder / "solved.parquet", folder / "checked.parquet", jobs=2, sample=1.0)
+    return verdicts, outcome, pq.read_table(folder / "checked.parquet")
+
+
+def test_solver_and_cpsat_agree_on_310_deals_40_of_them_unsolvable(agreement):
+    verdicts, outcome, table = agreement
+    assert outcome.checked == AGREEMENT_DEALS and outcome.disagreements == []
+    assert verdicts.count(Verdict.UNSOLVABLE) >= 40
+    assert table.column("agree").to_pylist() == [True] * AGREEMENT_DEALS
+    assert table.column("cpsat_verdict").to_pylist() == [verdict.value for verdict in verdicts]
+    assert set(table.column("checked_by").to_pylist()) == {"cpsat"}
+
+
+def test_every_cpsat_solution_replays():
+    solved = 0
+    for index in range(12):
+        deal = seeded_deal(AGREEMENT_SEED, index)
+        result = cpsat_solve(deal)
+        if result.verdict is Verdict.SOLVED:
+            assert replay(deal, result.solution).is_won
+            solved += 1
+    assert solved >= 8
+
+
+def test_the_model_is_built_from_the_deal_alone():
+    play = build_model(seeded_deal(AGREEMENT_SEED, 1))
+    assert len(play.card_at) == 51
+    assert play.model.proto.variables  # a real model, ready to solve in a worker
+
+
+@pytest.fixture
+def small_pack(tmp_path):
+    path = tmp_path / "solved.parquet"
+    verdicts = _solved_pack(path, seed=AGREEMENT_SEED, count=10)
+    assert Verdict.SOLVED in verdicts and Verdict.UNSOLVABLE in verdicts
+    return path, verdicts
+
+
+@pytest.mark.parametrize(
+    ("planted", "truth"), [(Verdict.UNSOLVABLE, Verdict.SOLVED), (Verdict.SOLVED, Verdict.UNSOLVABLE)]
+)
+def test_a_planted_wrong_verdict_is_caught_loudly(small_pack, tmp_path, planted, truth):
+    path, verdicts = small_pack
+    row = verdicts.index(truth)
+    _with_verdict(path, row, planted)
+    out = tmp_path / "checked.parquet"
+    result = CliRunner().invoke(app, ["crosscheck", str(path), "--out", str(out), "--sample", "1", "--quiet"])
+    assert result.exit_code == DISAGREEMENT_EXIT
+    assert (
+        f"seed-{AGREEMENT_SEED}-{row} (row {row}): the pack says {planted.value}, cpsat says {truth.value}"
+        in result.output
+    )
+    assert seeded_deal(AGREEMENT_SEED, row).to_board_text().strip() in result.output
+    agree = pq.read_table(out).column("agree").to_pylist()  # written all the same
+    assert agree == [number != row for number in range(len(verdicts))]
+
+
+def test_when_cpsat_cannot_tell_the_reference_search_decides(small_pack, tmp_path):
+    path, verdicts = small_pack
+    out = tmp_path / "checked.parquet"
+    outcome = crosscheck_pack(path, out, sample=1.0, time_limit=0.01)
+    table = pq.read_table(out)
+    cpsat, checked_by = table.column("cpsat_verdict").to_pylist(), table.column("checked_by").to_pylist()
+    for verdict, answer, decider in zip(verdicts, cpsat, checked_by, strict=True):
+        if verdict is Verdict.SOLVED:  # no model finds a win that fast (some losses fall in presolve)
+            assert answer == "unknown"
+        assert decider == (
+            "reference" if answer == "unknown" else "cpsat"
+        )  # unknown never counts as agreement
+    assert table.column("agree").to_pylist() == [True] * len(verdicts)
+    assert outcome.decided == len(verdicts)
+
+
+def test_when_neither_check_can_tell_the_row_is_left_undecided(small_pack, tmp_path):
+    path, verdicts = small_pack
+    out = tmp_path / "checked.parquet"
+    outcome = crosscheck_pack(path, out, sample=1.0, time_limit=0.01, reference_nodes=1)
+    table = pq.read_table(out)
+    undecided = [answer == "unknown" for answer in table.column("cpsat_verdict").to_pylist()]
+    assert sum(undecided) >= verdicts.count(Verdict.SOLVED)
+    for left, decider, agree in zip(
+        undecided, table.column("checked_by").to_pylist(), table.column("agree").to_pylist(), strict=True
+    ):
+        assert (decider, agree) == ((None, None) if left else ("cpsat", True))
+    assert (outcome.checked, outcome.decided, outcome.disagreements) == (
+        len(verdicts),
+        len(verdicts) - sum(undecided),
+        [],
+    )
+
+
+def test_by_default_every_unsolvable_verdict_and_a_sample_of_solved_ones_is_checked(small_pack, tmp_path):
+    path, verdicts = small_pack
+    out = tmp_path / "checked.parquet"
+    crosscheck_pack(path, out, sample=0.0)
+    table = pq.read_table(out)
+    checked = [value is not None for value in table.column("cpsat_verdict").to_pylist()]
+    assert checked == [verdict is Verdict.UNSOLVABLE for verdict in verdicts]
+    assert table.schema.names[-len(CHECK_FIELDS) :] == [field.name for field in CHECK_FIELDS]
+
+
+def test_the_sample_of_solved_deals_is_seeded_and_about_its_fraction():
+    ids = [f"seed-1-{index}" for index in range(20_000)]
+    chosen = [deal_id for deal_id in ids if sampled(deal_id, "solved", fraction=0.05, seed=3)]
+    assert 0.045 < len(chosen) / len(ids) < 0.055
+    assert chosen == [deal_id for deal_id in ids if sampled(deal_id, "solved", fraction=0.05, seed=3)]
+    assert chosen != [deal_id for deal_id in ids if sampled(deal_id, "solved", fraction=0.05, seed=4)]
+    assert not sampled("seed-1-0", "unknown", fraction=1.0, seed=3)
+
+
+def test_the_checked_pack_is_the_same_bytes_for_one_or_two_jobs(small_pack, tmp_path):
+    path, _ = small_pack
+    crosscheck_pack(path, tmp_path / "one.parquet", jobs=1, sample=0.3, timings=False)
+    crosscheck_pack(path, tmp_path / "two.parquet", jobs=2, sample=0.3, timings=False)
+    assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "two.parquet").read_bytes()
+
+
+def test_a_deals_pack_is_not_a_solved_pack(tmp_path):
+    path = tmp_path / "deals.parquet"
+    write_pack(seeded_deals(seed=1, count=2), path)
+    with pytest.raises(PackError, match="missing column 'verdict'"):
+        crosscheck_pack(path, tmp_path / "checked.parquet")
+    result = CliRunner().invoke(app, ["crosscheck", str(path), "--out", str(tmp_path / "c.parquet")])
+    assert result.exit_code == 1
+    assert not (tmp_path / "c.parquet").exists()

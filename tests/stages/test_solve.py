@@ -1,0 +1,87 @@
+"""Batch solving: order, independence from workers and batches, replay checks, whole runs."""
+
+import dataclasses
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.parquet import SOLVED_SCHEMA, seeded_deals, write_pack
+from pipeline.stages.solve import ReplayError, checked_result, map_boards, solve_deals, solve_pack
+from pipeline.engine.solver import solve
+from pipeline.game.verdicts import SolveResult, Verdict
+
+SEED = 20261129
+MAX_NODES = 20_000  # small enough that some of these deals come back unknown
+DEALS = [seeded_deal(SEED, i) for i in range(12)]
+
+
+def without_seconds(result: SolveResult) -> SolveResult:
+    return dataclasses.replace(result, seconds=0.0)
+
+
+@pytest.fixture(scope="module")
+def expected() -> list[SolveResult]:
+    return [without_seconds(solve(deal, max_nodes=MAX_NODES)) for deal in DEALS]
+
+
+def test_expected_results_cover_more_than_one_verdict(expected):
+    assert len({result.verdict for result in expected}) >= 2
+
+
+@pytest.mark.parametrize(
+    ("jobs", "backend", "batch_size"),
+    [(1, "loky", None), (2, "loky", None), (3, "threading", 1), (2, "threading", 5)],
+)
+def test_results_come_back_in_input_order(expected, jobs, backend, batch_size):
+    results = solve_deals(DEALS, jobs=jobs, max_nodes=MAX_NODES, backend=backend, batch_size=batch_size)
+    assert [without_seconds(result) for result in results] == expected
+
+
+def _paired(start: int, boards: list[str], values: list[int], offset: int) -> tuple[int, list[tuple]]:
+    return start, [(board, value + offset) for board, value in zip(boards, values, strict=True)]
+
+
+@pytest.mark.parametrize("batch_size", [1, 5, None])
+def test_per_deal_values_travel_with_their_own_deals(batch_size):
+    values = [10 * i for i in range(len(DEALS))]
+    found = map_boards(_paired, DEALS, 3, per_deal=values, jobs=2, backend="threading", batch_size=batch_size)
+    assert found == [(deal.to_board_text(), value + 3) for deal, value in zip(DEALS, values, strict=True)]
+    with pytest.raises(ValueError, match="11 per-deal values for 12 deals"):
+        map_boards(_paired, DEALS, 3, per_deal=values[1:])
+
+
+def test_no_deals_no_results():
+    assert solve_deals([], jobs=2) == []
+
+
+def test_progress_bar_goes_to_stderr(capsys):
+    solve_deals(DEALS[:2], max_nodes=MAX_NODES, progress=True)
+    captured = capsys.readouterr()
+    assert "solving" in captured.err
+    assert captured.out == ""
+
+
+def test_a_solution_that_does_not_replay_is_a_solver_bug():
+    deal = DEALS[0]
+    good = solve(deal, max_nodes=MAX_NODES)
+    assert good.verdict is Verdict.SOLVED
+    assert checked_result(deal, good) is good
+    truncated = dataclasses.replace(good, solution=good.solution[:-1])
+    with pytest.raises(ReplayError, match="deal 7: .*1 cards are left"):
+        checked_result(deal, truncated, number=7)
+    swapped = dataclasses.replace(good, solution=(good.solution[1], good.solution[0]) + good.solution[2:])
+    with pytest.raises(ReplayError):
+        checked_result(deal, swapped)
+
+
+def test_solve_pack_keeps_rows_and_order(tmp_path, expected):
+    source, target = tmp_path / "deals.parquet", tmp_path / "solved.parquet"
+    write_pack(seeded_deals(seed=SEED, count=len(DEALS)), source)
+    results = solve_pack(source, target, jobs=2, max_nodes=MAX_NODES, timings=False)
+    assert [without_seconds(r) for r in results] == expected
+    table = pq.read_table(target)
+    assert table.schema.equals(SOLVED_SCHEMA)
+    assert table.column("deal_id").to_pylist() == [f"seed-{SEED}-{i}" for i in range(len(DEALS))]
+    assert table.column("verdict").to_pylist() == [r.verdict.value for r in expected]
+    assert table.column("seconds").null_count == len(DEALS)
