@@ -19,8 +19,8 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
-from pipeline.game.shuffles import seeded_deal
 from pipeline.engine.solver import solve
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1

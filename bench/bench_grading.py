@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.game.shuffles import seeded_deal
 from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, tree_of
-from pipeline.game.rules import Position
 from pipeline.engine.solver import solve
+from pipeline.game.rules import Position
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1

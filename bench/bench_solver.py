@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.game.shuffles import pysol_deal, seeded_deal
-from pipeline.stages.solve import solve_deals
 from pipeline.engine.solver import solve
+from pipeline.game.shuffles import pysol_deal, seeded_deal
 from pipeline.game.stats import wilson_interval
 from pipeline.game.verdicts import Verdict
+from pipeline.stages.solve import solve_deals
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000

@@ -17,18 +17,24 @@ from typing import Annotated
 import typer
 
 from pipeline import runs
-from pipeline.packs import exports
-from pipeline.packs import parquet as packs
-from pipeline.reports import charts, results as reports, picture as drawing, summary as describe
-from pipeline.stages import crosscheck as checks, curate as curation, grade as grading, solve as runner
 from pipeline.config import ConfigError, load_config
+from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.game.deal import BoardError, Deal
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
-from pipeline.packs.folders import find_deal, read_pack_folder
-from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
-from pipeline.stages.tiers import CalibrationError, load_tiers
 from pipeline.game.verdicts import Verdict
+from pipeline.packs import exports
+from pipeline.packs import parquet as packs
+from pipeline.packs.folders import find_deal, read_pack_folder
+from pipeline.reports import charts
+from pipeline.reports import picture as drawing
+from pipeline.reports import results as reports
+from pipeline.reports import summary as describe
+from pipeline.stages import crosscheck as checks
+from pipeline.stages import curate as curation
+from pipeline.stages import grade as grading
+from pipeline.stages import solve as runner
+from pipeline.stages.tiers import CalibrationError, load_tiers
 
 app = typer.Typer(
     name="blackhole",

@@ -50,22 +50,22 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
-from pipeline.stages.crosscheck import DEFAULT_REFERENCE_NODES, DEFAULT_SAMPLE
-from pipeline.game.shuffles import MAX_SEED
 from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
 from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.errors import BlackholeError, located
+from pipeline.game.shuffles import MAX_SEED
+from pipeline.stages.crosscheck import DEFAULT_REFERENCE_NODES, DEFAULT_SAMPLE
 
 BACKENDS = ("loky", "dask")
 ORDERS = ("difficulty", "pack")
 QUOTA_TIERS = ("easy", "medium", "hard", "expert")  # tiers.SOLVABLE_TIERS (tiers imports this module)
 
 
-class ConfigError(ValueError):
+class ConfigError(BlackholeError, ValueError):
     """A configuration that cannot be run; the message names the file and line."""
 
     def __init__(self, problem: str, *, source: str, line: int = 0) -> None:
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {problem}")
+        super().__init__(located(problem, source=source, line=line))
 
 
 @dataclass(frozen=True)

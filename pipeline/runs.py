@@ -31,19 +31,20 @@ import pyarrow as pa
 
 from pipeline import __version__
 from pipeline.config import ConfigError, RunConfig
-from pipeline.stages.curate import curate
+from pipeline.errors import BlackholeError
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
 from pipeline.packs.parquet import read_pack, replacing, seeded_deals, write_pack
-from pipeline.stages.solve import dask_cluster, progress_bar, unordered
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_batch
+from pipeline.stages.curate import curate
+from pipeline.stages.solve import dask_cluster, progress_bar, unordered
 from pipeline.stages.tiers import load_tiers
 
 DEALS_PER_TASK = 2  # deals sent to a worker at a time: small, so that slow deals spread evenly
 WORK_RECORD = "run.json"
 
 
-class RunError(ValueError):
+class RunError(BlackholeError, ValueError):
     """A run that cannot go on with what it finds on disk; the message says what to do."""
 
 

@@ -9,7 +9,7 @@ from pipeline.game.deal import Deal
 
 DEALT_CARDS = tuple(card for card in range(NUM_CARDS) if card != ACE_OF_SPADES)
 
-# SPEC.md: suits are case-insensitive and the symbols ♠ ♥ ♦ ♣ are accepted.
+# docs/rules.md: suits are case-insensitive and the symbols ♠ ♥ ♦ ♣ are accepted.
 SUIT_SPELLINGS = {"H": ("H", "h", "♥"), "C": ("C", "c", "♣"), "D": ("D", "d", "♦"), "S": ("S", "s", "♠")}
 
 

@@ -13,10 +13,10 @@ from typer.testing import CliRunner
 from pipeline import __version__
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.game.deal import EXAMPLE_BOARD
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.packs.parquet import DEALS_SCHEMA, SOLVED_SCHEMA, metadata
-from pipeline.engine.solver import DEFAULT_MAX_NODES
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129

@@ -11,13 +11,13 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.reports import charts
-from pipeline.reports import picture as drawing
 from pipeline.cli import app
 from pipeline.game.deal import Deal
+from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
-from pipeline.game.rules import replay
+from pipeline.reports import charts
+from pipeline.reports import picture as drawing
 
 
 def invoke(*args):

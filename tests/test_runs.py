@@ -20,10 +20,10 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.game.stats import win_rate
 from pipeline.packs.folders import PACK_TIERS, load_manifest, pack_dataset, read_pack_folder, sha256_of
 from pipeline.packs.parquet import PackError, seeded_deals
 from pipeline.runs import RunError, run
-from pipeline.game.stats import win_rate
 
 ROOT = Path(__file__).parents[1]
 BLACKHOLE = Path(sys.executable).parent / "blackhole"

@@ -56,11 +56,8 @@ import numba
 import numpy as np
 
 from pipeline.engine import transpositions
-from pipeline.game.cards import rank_of
-from pipeline.game.deal import NUM_PILES, Deal
-from pipeline.engine.hashset import add, move_into, slot_for
 from pipeline.engine.conditions import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
-from pipeline.game.rules import Position
+from pipeline.engine.hashset import add, move_into, slot_for
 from pipeline.engine.search import (
     _POWERS_OF_5,
     MEMO_SIZE,
@@ -80,6 +77,9 @@ from pipeline.engine.search import (
     layout_steps,
 )
 from pipeline.engine.transpositions import prefetch_at
+from pipeline.game.cards import rank_of
+from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.rules import Position
 
 EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
 DEFAULT_MAX_POSITIONS = 22_000_000  # positions entered: at most about 9 s on one core here

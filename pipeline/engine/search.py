@@ -56,7 +56,6 @@ import numpy as np
 
 from pipeline.engine import transpositions
 from pipeline.engine.bits import lowest_bit
-from pipeline.game.deal import NUM_PILES
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
     NUM_RANKS,
@@ -68,6 +67,7 @@ from pipeline.engine.conditions import (
     reachable_cards,
     walk_orders,
 )
+from pipeline.game.deal import NUM_PILES
 
 USE_REACHABILITY = 1
 USE_EULER = 2

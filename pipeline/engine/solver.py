@@ -33,9 +33,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.game.cards import rank_of
-from pipeline.game.deal import Deal
-from pipeline.game.rules import WINNING_LENGTH, Position, replay
 from pipeline.engine.search import (
     MISSED,
     OUT_OF_BUDGET,
@@ -47,6 +44,9 @@ from pipeline.engine.search import (
     search,
 )
 from pipeline.engine.transpositions import new_table
+from pipeline.game.cards import rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import WINNING_LENGTH, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
 DEFAULT_MAX_NODES = 50_000_000

@@ -1,7 +1,7 @@
 """Cards as small integers: ranks, suits, parsing and naming.
 
 A card is an int ``0..51``: ``rank * 4 + suit``, where ``rank`` is ``0..12``
-for A, 2, ..., K and ``suit`` is ``0..3`` for H, C, D, S (SPEC.md order).
+for A, 2, ..., K and ``suit`` is ``0..3`` for H, C, D, S (the order of docs/rules.md).
 
 >>> card_name(parse_card("QH"))
 'QH'
@@ -13,6 +13,8 @@ for A, 2, ..., K and ``suit`` is ``0..3`` for H, C, D, S (SPEC.md order).
 
 from __future__ import annotations
 
+from pipeline.errors import BlackholeError
+
 RANKS = "A23456789TJQK"
 SUITS = "HCDS"
 NUM_RANKS = 13
@@ -21,7 +23,7 @@ NUM_CARDS = 52
 _SUIT_SYMBOLS = {"♥": "H", "♣": "C", "♦": "D", "♠": "S", "♡": "H", "♧": "C", "♢": "D", "♤": "S"}
 
 
-class CardError(ValueError):
+class CardError(BlackholeError, ValueError):
     """A card name that does not name one of the 52 cards."""
 
 

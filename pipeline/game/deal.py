@@ -1,6 +1,6 @@
 """A deal of Black Hole (17 piles of 3 under the A♠) and its board text.
 
-Board text (SPEC.md): a ``Foundations: AS`` line, then one line per pile,
+Board text (docs/rules.md): a ``Foundations: AS`` line, then one line per pile,
 pile 0 first, cards listed from the covered card to the free one (the
 right-most card is playable). A file may hold several boards separated by
 blank lines.
@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.errors import BlackholeError, located
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, CardError, card_name, parse_card
 
 NUM_PILES = 17
@@ -45,15 +46,14 @@ KH 3S 9C
 """
 
 
-class BoardError(ValueError):
+class BoardError(BlackholeError, ValueError):
     """Board text that is not a valid deal; the message names where and what."""
 
     def __init__(self, problem: str, *, source: str = "<board>", line: int = 0) -> None:
         self.problem = problem
         self.source = source
         self.line = line
-        where = f"{source}:{line}" if line else source
-        super().__init__(f"{where}: {problem}")
+        super().__init__(located(problem, source=source, line=line))
 
 
 @dataclass(frozen=True)

@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.errors import BlackholeError
 from pipeline.game.cards import NUM_RANKS, card_name, rank_of, ranks_adjacent
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
 
 WINNING_LENGTH = NUM_PILES * PILE_SIZE
 
 
-class IllegalMove(ValueError):
+class IllegalMove(BlackholeError, ValueError):
     """A move that the rules do not allow in the position it was played in."""
 
 

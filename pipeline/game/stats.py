@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pipeline.game.verdicts import SolveResult, Verdict
 
 PUBLISHED_WIN_RATE = 0.8694
-"""Share of the first 1,000,000 PySol FC deals that are winnable (SPEC.md)."""
+"""Share of the first 1,000,000 PySol FC deals that are winnable (docs/rules.md)."""
 
 Z_95 = 1.959963984540054
 

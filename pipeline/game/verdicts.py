@@ -11,7 +11,7 @@ from enum import Enum
 
 
 class Verdict(str, Enum):
-    """SPEC.md verdicts. ``unknown`` means a limit stopped the search first."""
+    """The verdicts of docs/rules.md. ``unknown`` means a limit stopped the search first."""
 
     SOLVED = "solved"
     UNSOLVABLE = "unsolvable"

@@ -9,7 +9,7 @@ one tier only and at most ``limit`` rows, in one of :data:`FORMATS`:
   top), ``foundation`` (``"AS"``), ``solution`` (pile numbers), ``moves``
   (the cards those moves play, in order) and ``metrics`` (:data:`METRICS`;
   ``solution_count`` is a decimal string, as counts may pass 2**53).
-- ``boards``: each deal's board text (SPEC.md, canonical spelling), one blank
+- ``boards``: each deal's board text (docs/rules.md, canonical spelling), one blank
   line between boards; a single board is a black-hole-solver input file.
 - ``csv``: a header, then one row per deal: ``deal_id``, ``tier``,
   ``difficulty``, ``level`` (when the pack has it), ``verdict``, ``board``,
@@ -36,10 +36,11 @@ from typing import Any, TextIO
 
 import pyarrow as pa
 
+from pipeline.errors import BlackholeError
 from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
-from pipeline.packs.parquet import check_writable, replacing
 from pipeline.game.rules import IllegalMove, Position
+from pipeline.packs.parquet import check_writable, replacing
 from pipeline.stages.tiers import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
@@ -62,7 +63,7 @@ METRICS = (
 _LEVEL = "level"
 
 
-class ExportError(ValueError):
+class ExportError(BlackholeError, ValueError):
     """An export that cannot be made: an unknown format or tier, a negative limit, a table without boards."""
 
 

@@ -43,14 +43,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline.game.deal import Deal
+from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
+from pipeline.game.verdicts import Verdict
+from pipeline.packs.parquet import DEAL_FIELDS, RESULT_FIELDS, PackError, metadata
 from pipeline.stages.crosscheck import CHECK_FIELDS
 from pipeline.stages.curate import LEVEL_FIELD
-from pipeline.game.deal import Deal
 from pipeline.stages.grade import GRADE_FIELDS
-from pipeline.packs.parquet import DEAL_FIELDS, RESULT_FIELDS, PackError, metadata
-from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.stages.tiers import PACK_TIERS, UNGRADED
-from pipeline.game.verdicts import Verdict
 
 PACK_FIELDS = DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f.name != "tier")
 TIER_PARTITIONING_SCHEMA = pa.schema([pa.field("tier", pa.string())])

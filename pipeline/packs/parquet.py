@@ -10,7 +10,7 @@ source      string      ``seed``, ``pysol`` or ``import``
 seed        uint64      root seed of a seeded deal, null otherwise
 index       int64       seeded: deal index; pysol: PySol FC deal number;
                         import: position of the board in its file, from 0
-board       string      the deal as board text (SPEC.md), canonical spelling
+board       string      the deal as board text (docs/rules.md), canonical spelling
 ==========  ==========  ==========================================================
 
 ``deal_id`` is ``seed-<seed>-<index>`` for a seeded deal, ``pysol-<number>``
@@ -50,6 +50,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline import __version__
+from pipeline.errors import BlackholeError
 from pipeline.game.deal import BoardError, Deal, read_boards
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.game.verdicts import SolveResult
@@ -74,7 +75,7 @@ DEALS_SCHEMA = pa.schema(DEAL_FIELDS)
 SOLVED_SCHEMA = pa.schema(DEAL_FIELDS + RESULT_FIELDS)
 
 
-class PackError(ValueError):
+class PackError(BlackholeError, ValueError):
     """A file that is not a pack this package can read; the message names the file."""
 
 

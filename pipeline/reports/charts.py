@@ -23,8 +23,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.reports.summary import solvable_exact
 from pipeline.packs.parquet import check_writable, replacing
+from pipeline.reports.summary import solvable_exact
 from pipeline.stages.tiers import SOLVABLE_TIERS, UNGRADED
 
 if TYPE_CHECKING:

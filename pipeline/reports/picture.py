@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.game.cards import ACE_OF_SPADES, RANKS, rank_of, suit_of
-from pipeline.reports.charts import png_figure
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.reports.charts import png_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -34,10 +34,10 @@ from typing import TYPE_CHECKING
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.stages.grade import GradeStatus
 from pipeline.game.stats import PUBLISHED_WIN_RATE, WinRate, win_rate
-from pipeline.stages.tiers import PACK_TIERS, UNGRADED
 from pipeline.game.verdicts import Verdict
+from pipeline.stages.grade import GradeStatus
+from pipeline.stages.tiers import PACK_TIERS, UNGRADED
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -24,6 +24,11 @@ from dataclasses import dataclass, field
 import pyarrow as pa
 
 from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
+from pipeline.engine.solver import DEFAULT_MAX_NODES, solve
+from pipeline.game.deal import Deal
+from pipeline.game.verdicts import SolveResult
+from pipeline.packs.parquet import solved_table, with_metadata
 from pipeline.stages.crosscheck import (
     DEFAULT_REFERENCE_NODES,
     DEFAULT_SAMPLE,
@@ -32,14 +37,9 @@ from pipeline.stages.crosscheck import (
     checked_table,
     sampled,
 )
-from pipeline.game.deal import Deal
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
 from pipeline.stages.grade import Grade, grade_deal, graded_table
-from pipeline.packs.parquet import solved_table, with_metadata
 from pipeline.stages.solve import checked_result
-from pipeline.engine.solver import DEFAULT_MAX_NODES, solve
 from pipeline.stages.tiers import Tiers
-from pipeline.game.verdicts import SolveResult
 
 STAGES = ("solve", "crosscheck", "grade")
 

@@ -40,11 +40,11 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
-from pipeline.game.deal import Deal
-from pipeline.packs.parquet import SOLVED_SCHEMA, deals_of, read_pack, with_columns, with_metadata, write_pack
 from pipeline.engine.reference import reference_solve
-from pipeline.stages.solve import map_boards
+from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.parquet import SOLVED_SCHEMA, deals_of, read_pack, with_columns, with_metadata, write_pack
+from pipeline.stages.solve import map_boards
 
 DEFAULT_SAMPLE = 0.05
 DEFAULT_REFERENCE_NODES = 1_000_000_000

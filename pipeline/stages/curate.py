@@ -30,6 +30,7 @@ from itertools import permutations
 
 import pyarrow as pa
 
+from pipeline.errors import BlackholeError
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
 from pipeline.stages.tiers import SOLVABLE_TIERS
@@ -55,11 +56,11 @@ def _relabelling(order: tuple[int, ...]) -> bytes:
 _RELABELLINGS = tuple(_relabelling(order) for order in permutations(range(4)) if order[_SPADES] == _SPADES)
 
 
-class QuotaError(ValueError):
+class QuotaError(BlackholeError, ValueError):
     """Per-tier quotas that are not ``tier=count`` pairs of known tiers and whole numbers."""
 
 
-class CurationError(ValueError):
+class CurationError(BlackholeError, ValueError):
     """A table or option that :func:`curate` cannot work with."""
 
 
@@ -68,7 +69,7 @@ def canonical_key(deal: Deal) -> bytes:
 
     Relabelling keeps the spades: a permutation that moved them would send the
     foundation's A♠ to another ace and put the A♠ in a pile, which is not a
-    deal (SPEC.md), so two deals can only be relabellings of each other by
+    deal (docs/rules.md), so two deals can only be relabellings of each other by
     one of the six orders of hearts, clubs and diamonds. The key is the
     least, over those six, of the relabelled piles sorted (each pile kept
     bottom to top) and joined.

@@ -70,8 +70,11 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.game.deal import Deal
 from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
+from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.game.deal import Deal
+from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
+from pipeline.game.verdicts import Verdict
 from pipeline.packs.parquet import (
     SOLVED_SCHEMA,
     PackError,
@@ -82,11 +85,8 @@ from pipeline.packs.parquet import (
     with_metadata,
     write_pack,
 )
-from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.stages.solve import map_boards, solve_deals
-from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.stages.tiers import Score, Tier, Tiers, calibrated, load_score, write_tiers
-from pipeline.game.verdicts import Verdict
 
 GRADE_FIELDS = (
     pa.field("grade_status", pa.string(), nullable=False),

@@ -19,11 +19,11 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pipeline.game.deal import Deal
-from pipeline.packs.parquet import deals_of, read_pack, solved_table, write_pack
-from pipeline.game.rules import IllegalMove, replay
 from pipeline.engine.solver import DEFAULT_MAX_NODES, solve
+from pipeline.game.deal import Deal
+from pipeline.game.rules import IllegalMove, replay
 from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.parquet import deals_of, read_pack, solved_table, write_pack
 
 T = TypeVar("T")
 

@@ -59,6 +59,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.config import ConfigError, line_of, parse_toml, read_text, type_name
+from pipeline.errors import BlackholeError
 from pipeline.packs.parquet import check_writable, replacing
 
 THRESHOLDS = ("medium", "hard", "expert")
@@ -85,7 +86,7 @@ UNGRADED = "ungraded"  # a pack's tier for the deals that have none (unknown ver
 PACK_TIERS = (*(tier.value for tier in Tier), UNGRADED)  # a pack's tier partitions, in order
 
 
-class CalibrationError(ValueError):
+class CalibrationError(BlackholeError, ValueError):
     """A sample that cannot set thresholds (too few scored deals, or quartiles that coincide)."""
 
 

@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import pytest
 
 from pipeline.engine import gametree
+from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, tree_of
+from pipeline.engine.solver import solve
 from pipeline.game.cards import parse_card, rank_of
 from pipeline.game.deal import Deal
-from pipeline.game.shuffles import seeded_deal
-from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, tree_of
 from pipeline.game.rules import Position
-from pipeline.engine.solver import solve
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.game.shuffles import seeded_deal
 from pipeline.engine.reference import reference_solve
-from pipeline.game.rules import replay
 from pipeline.engine.solver import solve
+from pipeline.game.rules import replay
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 HARDEST = Path(__file__).parents[1] / "data" / "hardest.csv"

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.game.deal import NUM_PILES
 from pipeline.engine.search import _FOUNDATION_SHIFT, _layout_weights
+from pipeline.game.deal import NUM_PILES
 
 few_ranks = st.lists(st.integers(0, 2), min_size=3 * NUM_PILES, max_size=3 * NUM_PILES)
 heights_lists = st.lists(

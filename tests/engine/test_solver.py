@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.game.deal import EXAMPLE_BOARD, Deal
-from pipeline.game.shuffles import seeded_deal
 from pipeline.engine.reference import reference_solve
-from pipeline.game.rules import Position, replay
 from pipeline.engine.solver import SearchOptions, solve
+from pipeline.game.deal import EXAMPLE_BOARD, Deal
+from pipeline.game.rules import Position, replay
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 REFERENCE_SEED = 2026

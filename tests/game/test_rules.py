@@ -1,4 +1,4 @@
-"""The referee: legal moves, playing, replaying solutions, the SPEC.md worked example."""
+"""The referee: legal moves, playing, replaying solutions, the worked example of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def cards(text: str) -> tuple[int, ...]:
 
 
 def worked_example_deal() -> Deal:
-    """SPEC.md's example as a real deal: pile 0 reads 4C QD KH (KH free), a JC
+    """The worked example of docs/rules.md as a real deal: pile 0 reads 4C QD KH (KH free), a JC
     free on pile 1, and other piles that lead the foundation to a 3 with the
     4C still buried, or round K-A-2-3 once QD has gone."""
     piles = [cards("4C QD KH"), cards("3D 2D JC"), cards("AH KC QC"), cards("5S 3H 2H"), cards("9S 8S AC")]
@@ -113,7 +113,7 @@ def test_random_playouts_follow_the_rules(deal, rnd):
     assert position.is_won == (position.cards_played == WINNING_LENGTH)
 
 
-# --- the worked example from SPEC.md ----------------------------------------------------------
+# --- the worked example from docs/rules.md ----------------------------------------------------------
 
 
 def test_worked_example_king_then_queen_then_jack_then_round_to_the_four():

@@ -39,7 +39,7 @@ def test_wilson_edges():
 
 
 def test_published_rate_sits_in_its_own_interval():
-    """Shlomi Fish's million deals: 86.94 %, CI about +-0.07 % (SPEC.md)."""
+    """Shlomi Fish's million deals: 86.94 %, CI about +-0.07 % (docs/rules.md)."""
     low, high = wilson_interval(869_400, 1_000_000)
     assert low <= PUBLISHED_WIN_RATE <= high
     assert high - low == pytest.approx(0.0013, abs=0.0001)

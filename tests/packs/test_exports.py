@@ -9,11 +9,11 @@ import pyarrow as pa
 import pytest
 
 from pipeline.game.cards import card_name
-from pipeline.stages.curate import curate
 from pipeline.game.deal import BoardError, Deal, read_boards
+from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import METRICS, ExportError, export_pack
 from pipeline.packs.parquet import PackError, imported_deals
-from pipeline.game.rules import IllegalMove, replay
+from pipeline.stages.curate import curate
 
 DEAL_KEYS = [
     "deal_id",

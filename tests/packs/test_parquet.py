@@ -10,6 +10,7 @@ import pytest
 from pipeline import __version__
 from pipeline.game.deal import BoardError, Deal
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
+from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.parquet import (
     DEALS_SCHEMA,
     SOLVED_SCHEMA,
@@ -23,7 +24,6 @@ from pipeline.packs.parquet import (
     solved_table,
     write_pack,
 )
-from pipeline.game.verdicts import SolveResult, Verdict
 
 SOLVED = SolveResult(Verdict.SOLVED, tuple(range(17)) * 3, 120, 0.5, 51)
 UNSOLVABLE = SolveResult(Verdict.UNSOLVABLE, (), 40, 0.25, 9)

@@ -9,6 +9,7 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
+from pipeline.packs.parquet import PackError
 from pipeline.reports.charts import (
     HEIGHT,
     TIER_COLOURS,
@@ -17,7 +18,6 @@ from pipeline.reports.charts import (
     png_figure,
     solutions_vs_odds,
 )
-from pipeline.packs.parquet import PackError
 
 CHARTS = [difficulty_histogram, solutions_vs_odds]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

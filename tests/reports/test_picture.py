@@ -13,6 +13,7 @@ import pytest
 from pipeline.game.cards import NUM_CARDS, RANKS, parse_card
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
 from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.parquet import PackError
 from pipeline.reports.picture import (
     BLACK,
     CARD_HEIGHT,
@@ -25,7 +26,6 @@ from pipeline.reports.picture import (
     draw_deal,
     pile_origin,
 )
-from pipeline.packs.parquet import PackError
 
 EXAMPLE = Deal.from_board_text(EXAMPLE_BOARD)
 LABEL_HEIGHT = 24  # room under a pile for its number

@@ -10,8 +10,8 @@ import pyarrow.compute as pc
 import pytest
 from rich.console import Console
 
-from pipeline.reports.summary import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
 from pipeline.game.stats import win_rate
+from pipeline.reports.summary import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
 from pipeline.stages.tiers import PACK_TIERS as TIERS
 
 

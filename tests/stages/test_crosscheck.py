@@ -9,12 +9,12 @@ from typer.testing import CliRunner
 
 from pipeline.cli import DISAGREEMENT_EXIT, app
 from pipeline.engine.cpsat import build_model, cpsat_solve
-from pipeline.stages.crosscheck import CHECK_FIELDS, crosscheck_pack, sampled
-from pipeline.game.shuffles import seeded_deal
-from pipeline.packs.parquet import PackError, seeded_deals, solved_table, write_pack
 from pipeline.game.rules import replay
-from pipeline.stages.solve import solve_deals
+from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.parquet import PackError, seeded_deals, solved_table, write_pack
+from pipeline.stages.crosscheck import CHECK_FIELDS, crosscheck_pack, sampled
+from pipeline.stages.solve import solve_deals
 
 AGREEMENT_SEED = 2026
 AGREEMENT_DEALS = 310  # the first 310 deals of the seed hold 40 unsolvable ones

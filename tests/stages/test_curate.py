@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.game.cards import make_card, rank_of, suit_of
-from pipeline.stages.curate import CurationError, QuotaError, canonical_key, curate, parse_quotas
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
+from pipeline.stages.curate import CurationError, QuotaError, canonical_key, curate, parse_quotas
 from tests.strategies import deals
 
 SPADES = 3

@@ -19,9 +19,11 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import ConfigError
-from pipeline.stages.crosscheck import CHECK_FIELDS, checked_table
-from pipeline.game.shuffles import seeded_deal
 from pipeline.engine.gametree import tree_of
+from pipeline.game.rules import Position
+from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.parquet import SOLVED_SCHEMA, PackError, metadata, seeded_deals, solved_table, write_pack
+from pipeline.stages.crosscheck import CHECK_FIELDS, checked_table
 from pipeline.stages.grade import (
     DEFAULT_MAX_POSITIONS,
     GRADE_FIELDS,
@@ -32,8 +34,6 @@ from pipeline.stages.grade import (
     grade_pack,
     summarize_grades,
 )
-from pipeline.packs.parquet import SOLVED_SCHEMA, PackError, metadata, seeded_deals, solved_table, write_pack
-from pipeline.game.rules import Position
 from pipeline.stages.solve import solve_deals
 from pipeline.stages.tiers import CalibrationError, Score, Tier, Tiers, load_tiers
 

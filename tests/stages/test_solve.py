@@ -5,11 +5,11 @@ import dataclasses
 import pyarrow.parquet as pq
 import pytest
 
+from pipeline.engine.solver import solve
 from pipeline.game.shuffles import seeded_deal
+from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.parquet import SOLVED_SCHEMA, seeded_deals, write_pack
 from pipeline.stages.solve import ReplayError, checked_result, map_boards, solve_deals, solve_pack
-from pipeline.engine.solver import solve
-from pipeline.game.verdicts import SolveResult, Verdict
 
 SEED = 20261129
 MAX_NODES = 20_000  # small enough that some of these deals come back unknown
