@@ -18,14 +18,20 @@ import typer
 
 from pipeline import runs
 from pipeline.config import ConfigError, load_config
-from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.engine.budgets import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_POSITIONS,
+    DEFAULT_REFERENCE_NODES,
+    DEFAULT_TIME_LIMIT,
+)
 from pipeline.game.deal import BoardError, Deal
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
 from pipeline.game.verdicts import Verdict
-from pipeline.packs import exports
+from pipeline.packs import exports, sources
 from pipeline.packs import parquet as packs
 from pipeline.packs.folders import find_deal, read_pack_folder
+from pipeline.packs.manifest import Manifest
 from pipeline.reports import charts
 from pipeline.reports import picture as drawing
 from pipeline.reports import results as reports
@@ -34,6 +40,9 @@ from pipeline.stages import crosscheck as checks
 from pipeline.stages import curate as curation
 from pipeline.stages import grade as grading
 from pipeline.stages import solve as runner
+from pipeline.stages.calibrate import calibrate as calibrate_tiers
+from pipeline.stages.curate import curate_folder
+from pipeline.stages.settings import DEFAULT_SAMPLE
 from pipeline.stages.tiers import CalibrationError, load_tiers
 
 app = typer.Typer(
@@ -143,9 +152,9 @@ def generate(
             raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
     with user_errors():
         if source is Source.seed:
-            table = packs.seeded_deals(seed=seed, count=count, start=start)
+            table = sources.seeded_deals(seed=seed, count=count, start=start)
         else:
-            table = packs.pysol_deals(first=first, count=count)
+            table = sources.pysol_deals(first=first, count=count)
         packs.write_pack(table, out)
     _note(f"wrote {table.num_rows} deals to {out}", quiet)
 
@@ -160,7 +169,7 @@ def import_boards(
 ) -> None:
     """Read every board of a text file into a deals pack."""
     with user_errors():
-        table = packs.imported_deals(boards)
+        table = sources.imported_deals(boards)
         packs.write_pack(table, out)
     _note(f"wrote {table.num_rows} deals to {out}", quiet)
 
@@ -198,17 +207,17 @@ def crosscheck(
             min=0.01,
             help="CP-SAT deterministic seconds per deal (each about 0.7 s of wall clock here); past them the reference search decides.",
         ),
-    ] = checks.DEFAULT_TIME_LIMIT,
+    ] = DEFAULT_TIME_LIMIT,
     sample: Annotated[
         float,
         typer.Option(
             "--sample", min=0.0, max=1.0, help="Share of solved deals to check (every unsolvable one is)."
         ),
-    ] = checks.DEFAULT_SAMPLE,
+    ] = DEFAULT_SAMPLE,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
     reference_nodes: Annotated[
         int, typer.Option("--reference-nodes", min=1, help="Node budget of the reference search.")
-    ] = checks.DEFAULT_REFERENCE_NODES,
+    ] = DEFAULT_REFERENCE_NODES,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -244,7 +253,7 @@ def grade(
     tiers: Annotated[
         Path, typer.Option("--tiers", dir_okay=False, help="Score weights and tier thresholds (TOML).")
     ] = Path("configs/tiers.toml"),
-    max_positions: MaxPositions = grading.DEFAULT_MAX_POSITIONS,
+    max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -277,13 +286,13 @@ def calibrate(
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the sample deals.")],
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many sample deals.")],
     jobs: Jobs = 1,
-    max_positions: MaxPositions = grading.DEFAULT_MAX_POSITIONS,
+    max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
     max_nodes: MaxNodes = DEFAULT_MAX_NODES,
     quiet: Quiet = False,
 ) -> None:
     """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
     with user_errors():
-        calibration = grading.calibrate(
+        calibration = calibrate_tiers(
             out,
             [seeded_deal(seed, index) for index in range(count)],
             origin=f"--seed {seed} --count {count}",
@@ -383,9 +392,9 @@ def run(
     title = f"Run {chosen.name}: seed {chosen.seed}, {chosen.count} deals, {outcome.seconds:.1f} s"
     _print_manifest(title, outcome.manifest)
     curated = outcome.curated_manifest
-    tiers = ", ".join(f"{tier} {count}" for tier, count in curated["tiers"].items() if count)
-    typer.echo(f"curated pack {outcome.curated}: {curated['deals']} deals ({tiers or 'none'})")
-    for tier, (wanted, found) in curated["curation"]["shortfalls"].items():
+    tiers = ", ".join(f"{tier} {count}" for tier, count in curated.tiers.items() if count)
+    typer.echo(f"curated pack {outcome.curated}: {curated.deals} deals ({tiers or 'none'})")
+    for tier, (wanted, found) in curated.origin.curation.shortfalls.items():
         typer.echo(f"warning: curated tier {tier} wants {wanted} deals, the pack has {found}", err=True)
     for row in outcome.disagreements:
         typer.echo(
@@ -398,7 +407,7 @@ def run(
 INTERRUPTED_EXIT = 130
 
 
-def _print_manifest(title: str, manifest: dict) -> None:
+def _print_manifest(title: str, manifest: Manifest) -> None:
     """Verdict and tier counts of a pack, and its win rate beside the published one."""
     from rich.console import Console
     from rich.table import Table
@@ -406,15 +415,15 @@ def _print_manifest(title: str, manifest: dict) -> None:
     table = Table(title=title, show_header=False)
     table.add_column("measure")
     table.add_column("value", justify="right")
-    total = manifest["deals"]
-    for verdict, count in manifest["verdicts"].items():
+    total = manifest.deals
+    for verdict, count in manifest.verdicts.items():
         table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
-    rate = manifest["win_rate"]
-    shown = "n/a" if rate["rate"] is None else f"{rate['rate']:.2%}"
-    table.add_row("win rate [95 % CI]", f"{shown} [{rate['low']:.2%}, {rate['high']:.2%}]")
-    inside = "inside" if rate["published_inside"] else "OUTSIDE"
-    table.add_row("published (PySol FC)", f"{rate['published']:.2%}, {inside} the interval")
-    for tier, count in manifest["tiers"].items():
+    rate = manifest.win_rate
+    shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
+    table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
+    inside = "inside" if rate.published_inside else "OUTSIDE"
+    table.add_row("published (PySol FC)", f"{rate.published:.2%}, {inside} the interval")
+    for tier, count in manifest.tiers.items():
         table.add_row(f"tier {tier}", str(count))
     Console().print(table)
 
@@ -455,11 +464,11 @@ def curate(
     with user_errors():
         quotas = None if per_tier is None else curation.parse_quotas(per_tier)
         target = _sibling(pack, out)
-        manifest = runs.curate_folder(pack, target, per_tier=quotas, order=order.value)
+        manifest = curate_folder(pack, target, per_tier=quotas, order=order.value)
     _note(f"wrote {target}", quiet)
-    tiers = ", ".join(f"{tier} {count}" for tier, count in manifest["tiers"].items() if count)
-    typer.echo(f"curated pack {target}: {manifest['deals']} deals ({tiers or 'none'})")
-    for tier, (wanted, found) in manifest["curation"]["shortfalls"].items():
+    tiers = ", ".join(f"{tier} {count}" for tier, count in manifest.tiers.items() if count)
+    typer.echo(f"curated pack {target}: {manifest.deals} deals ({tiers or 'none'})")
+    for tier, (wanted, found) in manifest.origin.curation.shortfalls.items():
         typer.echo(f"warning: tier {tier} wants {wanted} deals, the pack has {found}", err=True)
 
 

@@ -31,12 +31,12 @@ Any key can be overridden from the command line with ``section.key=value``
 >>> config = parse_config('[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\n')
 >>> config.count, config.jobs, str(config.pack_directory)
 (5, 1, 'output/packs/demo')
->>> config.with_settings(["crosscheck.sample=0.5", "run.jobs=2"]).crosscheck_sample
+>>> config.with_settings(["crosscheck.sample=0.5", "run.jobs=2"]).crosscheck.sample
 0.5
 >>> parse_config('[run]\\nname = "demo"\\nseed = 1\\ncount = "5"\\n', source="x.toml")
 Traceback (most recent call last):
 ...
-pipeline.config.ConfigError: x.toml:4: [run] count must be an integer, not a string
+pipeline.toml_files.ConfigError: x.toml:4: [run] count must be an integer, not a string
 """
 
 from __future__ import annotations
@@ -45,32 +45,22 @@ import dataclasses
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
-from pipeline.engine.solver import DEFAULT_MAX_NODES
-from pipeline.errors import BlackholeError, located
 from pipeline.game.shuffles import MAX_SEED
-from pipeline.stages.crosscheck import DEFAULT_REFERENCE_NODES, DEFAULT_SAMPLE
+from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
+from pipeline.toml_files import TYPE_NAMES, ConfigError, line_of, parse_toml, read_text, type_name
 
 BACKENDS = ("loky", "dask")
-ORDERS = ("difficulty", "pack")
-QUOTA_TIERS = ("easy", "medium", "hard", "expert")  # tiers.SOLVABLE_TIERS (tiers imports this module)
-
-
-class ConfigError(BlackholeError, ValueError):
-    """A configuration that cannot be run; the message names the file and line."""
-
-    def __init__(self, problem: str, *, source: str, line: int = 0) -> None:
-        super().__init__(located(problem, source=source, line=line))
+QUOTA_TIERS = ("easy", "medium", "hard", "expert")  # the solvable tiers (pipeline.packs.schema.SOLVABLE_TIERS)
+STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
 @dataclass(frozen=True)
 class RunConfig:
-    """One run: which deals to make, each stage's budget, how to curate, and where the work goes."""
+    """One run: which deals to make, where the work goes, and each stage's settings, nested by section."""
 
     name: str
     seed: int
@@ -81,15 +71,10 @@ class RunConfig:
     scheduler: str = ""
     output: Path = Path("output")
     timings: bool = False
-    max_nodes: int = DEFAULT_MAX_NODES
-    crosscheck_sample: float = DEFAULT_SAMPLE
-    crosscheck_seed: int = 0
-    cpsat_time_limit: float = DEFAULT_TIME_LIMIT
-    reference_nodes: int = DEFAULT_REFERENCE_NODES
-    max_positions: int = DEFAULT_MAX_POSITIONS
-    tiers: Path = Path("configs/tiers.toml")
-    per_tier: tuple[tuple[str, int], ...] | None = None
-    order: str = "difficulty"
+    solve: SolveSettings = field(default_factory=SolveSettings)
+    crosscheck: CrosscheckSettings = field(default_factory=CrosscheckSettings)
+    grade: GradeSettings = field(default_factory=GradeSettings)
+    curate: CurateSettings = field(default_factory=CurateSettings)
 
     @property
     def pack_directory(self) -> Path:
@@ -107,15 +92,13 @@ class RunConfig:
         return self.output / "work" / self.name
 
     def with_overrides(self, **changes: Any) -> RunConfig:
-        """This config with the ``changes`` that are not None (command-line options)."""
-        return _cross_checked(
-            dataclasses.replace(self, **{k: v for k, v in changes.items() if v is not None}),
-            source="command line",
-        )
+        """This config with the ``[run]`` ``changes`` that are not None (command-line options)."""
+        chosen = {("run", key): value for key, value in changes.items() if value is not None}
+        return _cross_checked(_replaced(self, chosen), source="command line")
 
     def with_settings(self, settings: Iterable[str]) -> RunConfig:
         """This config with ``section.key=value`` settings applied; values are TOML, or else plain text."""
-        changes: dict[str, Any] = {}
+        changes: dict[tuple[str, str], Any] = {}
         for setting in settings:
             source = f"--set {setting}"
             dotted, equals, text = setting.partition("=")
@@ -125,25 +108,36 @@ class RunConfig:
             if (section, key) not in _KEYS:
                 raise ConfigError(f"unknown key {dotted.strip()!r} (known: {_known()})", source=source)
             value = _toml_value(text.strip())
-            changes[_KEYS[section, key].field] = _checked(section, key, value, source, 0)
-        return _cross_checked(dataclasses.replace(self, **changes), source="command line")
+            changes[section, key] = _checked(section, key, value, source, 0)
+        return _cross_checked(_replaced(self, changes), source="command line")
 
     def settings(self) -> dict[str, dict[str, Any]]:
         """Every key as it would be written in the config file, by section (paths as text)."""
         found: dict[str, dict[str, Any]] = {}
-        for (section, key), spec in _KEYS.items():
-            value = getattr(self, spec.field)
+        for section, key in _KEYS:
+            holder = self if section == "run" else getattr(self, section)
+            value = getattr(holder, key)
             if isinstance(value, Path):
                 value = str(value)
-            elif spec.field == "per_tier" and value is not None:
+            elif key == "per_tier" and value is not None:
                 value = dict(value)
             found.setdefault(section, {})[key] = value
         return found
 
 
+def _replaced(config: RunConfig, changes: dict[tuple[str, str], Any]) -> RunConfig:
+    """``config`` with the ``(section, key): value`` ``changes``: a ``[run]`` key is a field of its own,
+    any other a field of that section's settings."""
+    top = {key: value for (section, key), value in changes.items() if section == "run"}
+    for section in STAGE_SECTIONS:
+        keys = {key: value for (named, key), value in changes.items() if named == section}
+        if keys:
+            top[section] = dataclasses.replace(getattr(config, section), **keys)
+    return dataclasses.replace(config, **top)
+
+
 @dataclass(frozen=True)
 class _Key:
-    field: str
     kind: type
     lowest: float | None = None
     highest: float | None = None
@@ -151,27 +145,26 @@ class _Key:
 
 
 _KEYS: dict[tuple[str, str], _Key] = {
-    ("run", "name"): _Key("name", str),
-    ("run", "seed"): _Key("seed", int, 0, MAX_SEED),
-    ("run", "count"): _Key("count", int, 1),
-    ("run", "shard_size"): _Key("shard_size", int, 1),
-    ("run", "jobs"): _Key("jobs", int, 1),
-    ("run", "backend"): _Key("backend", str, choices=BACKENDS),
-    ("run", "scheduler"): _Key("scheduler", str),
-    ("run", "output"): _Key("output", Path),
-    ("run", "timings"): _Key("timings", bool),
-    ("solve", "max_nodes"): _Key("max_nodes", int, 1),
-    ("crosscheck", "sample"): _Key("crosscheck_sample", float, 0.0, 1.0),
-    ("crosscheck", "seed"): _Key("crosscheck_seed", int, 0),
-    ("crosscheck", "time_limit"): _Key("cpsat_time_limit", float, 0.01),
-    ("crosscheck", "reference_nodes"): _Key("reference_nodes", int, 1),
-    ("grade", "max_positions"): _Key("max_positions", int, 1),
-    ("grade", "tiers"): _Key("tiers", Path),
-    ("curate", "per_tier"): _Key("per_tier", dict),
-    ("curate", "order"): _Key("order", str, choices=ORDERS),
+    ("run", "name"): _Key(str),
+    ("run", "seed"): _Key(int, 0, MAX_SEED),
+    ("run", "count"): _Key(int, 1),
+    ("run", "shard_size"): _Key(int, 1),
+    ("run", "jobs"): _Key(int, 1),
+    ("run", "backend"): _Key(str, choices=BACKENDS),
+    ("run", "scheduler"): _Key(str),
+    ("run", "output"): _Key(Path),
+    ("run", "timings"): _Key(bool),
+    ("solve", "max_nodes"): _Key(int, 1),
+    ("crosscheck", "sample"): _Key(float, 0.0, 1.0),
+    ("crosscheck", "seed"): _Key(int, 0),
+    ("crosscheck", "time_limit"): _Key(float, 0.01),
+    ("crosscheck", "reference_nodes"): _Key(int, 1),
+    ("grade", "max_positions"): _Key(int, 1),
+    ("grade", "tiers"): _Key(Path),
+    ("curate", "per_tier"): _Key(dict),
+    ("curate", "order"): _Key(str, choices=ORDERS),
 }
 _REQUIRED = (("run", "name"), ("run", "seed"), ("run", "count"))
-_TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", float: "a number", dict: "a table"}
 
 
 def load_config(path: Path) -> RunConfig:
@@ -179,34 +172,11 @@ def load_config(path: Path) -> RunConfig:
     return parse_config(read_text(path), source=str(path))
 
 
-def read_text(path: Path) -> str:
-    """The text of the configuration file at ``path``; ConfigError naming it when missing or not UTF-8."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError("no such file", source=str(path)) from None
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
-
-
-def parse_toml(text: str, *, source: str) -> dict[str, Any]:
-    """The TOML document in ``text``; a syntax error raises ConfigError naming ``source`` and the line."""
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        message = str(error)
-        found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
-        if found:
-            problem = f"{message[: found.start()]} (column {found.group(2)})"
-            raise ConfigError(problem, source=source, line=int(found.group(1))) from None
-        raise ConfigError(message, source=source) from None
-
-
 def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
     """The run configuration in TOML ``text``; errors name ``source`` and the line."""
     document = parse_toml(text, source=source)
     sections = sorted({section for section, _ in _KEYS})
-    values: dict[str, Any] = {}
+    values: dict[tuple[str, str], Any] = {}
     for section, table in document.items():
         header = line_of(text, rf"\[\s*{re.escape(section)}\s*\]", header=True) or line_of(text, section)
         if section not in sections:
@@ -221,13 +191,16 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
                 raise ConfigError(
                     f"[{section}] has unknown key {key!r} (known: {known})", source=source, line=line
                 )
-            values[_KEYS[section, key].field] = _checked(section, key, value, source, line)
+            values[section, key] = _checked(section, key, value, source, line)
     for section, key in _REQUIRED:
-        if _KEYS[section, key].field not in values:
+        if (section, key) not in values:
             line = line_of(text, rf"\[\s*{section}\s*\]", header=True)
             raise ConfigError(f"[{section}] needs {key!r}", source=source, line=line)
+    required = {key: values.pop(("run", key)) for _, key in _REQUIRED}
     return _cross_checked(
-        RunConfig(**values), source=source, line=_line_in_section(text, "curate", "per_tier")
+        _replaced(RunConfig(**required), values),
+        source=source,
+        line=_line_in_section(text, "curate", "per_tier"),
     )
 
 
@@ -259,7 +232,7 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     fits = type(value) is kind or (kind is float and type(value) is int)
     if not fits:
         raise ConfigError(
-            f"{name} must be {_TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
+            f"{name} must be {TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
         )
     if spec.lowest is not None and value < spec.lowest:
         raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)
@@ -297,8 +270,8 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
     """``config`` once the keys that constrain each other agree: the quotas fit in the run."""
-    if config.per_tier is not None:
-        wanted = sum(count for _, count in config.per_tier)
+    if config.curate.per_tier is not None:
+        wanted = sum(count for _, count in config.curate.per_tier)
         if wanted > config.count:
             raise ConfigError(
                 f"[curate] per_tier asks for {wanted} deals but the run makes only {config.count}",
@@ -306,19 +279,3 @@ def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfi
                 line=line,
             )
     return config
-
-
-def type_name(value: Any) -> str:
-    """How an error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``..."""
-    return _TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
-
-
-def line_of(text: str, key: str, *, header: bool = False) -> int:
-    """Line number (from 1) where ``key`` is first assigned (or the header matches), 0 if not found."""
-    pattern = re.compile(
-        rf"^\s*{key}\s*$" if header else rf"^\s*(\[+\s*)?[\"']?{re.escape(key)}[\"']?\s*[=.\]]"
-    )
-    for number, line in enumerate(text.splitlines(), start=1):
-        if pattern.match(line):
-            return number
-    return 0

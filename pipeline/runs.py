@@ -30,15 +30,19 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline import __version__
-from pipeline.config import ConfigError, RunConfig
+from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
+from pipeline.files import replacing
 from pipeline.game.shuffles import SEEDED_SCHEME
-from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
-from pipeline.packs.parquet import read_pack, replacing, seeded_deals, write_pack
+from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.manifest import Manifest, Origin
+from pipeline.packs.parquet import read_pack, write_pack
+from pipeline.packs.sources import seeded_deals
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_batch
-from pipeline.stages.curate import curate
-from pipeline.stages.solve import dask_cluster, progress_bar, unordered
+from pipeline.stages.curate import curate_folder
 from pipeline.stages.tiers import load_tiers
+from pipeline.toml_files import ConfigError
+from pipeline.workers import dask_cluster, progress_bar, unordered
 
 DEALS_PER_TASK = 2  # deals sent to a worker at a time: small, so that slow deals spread evenly
 WORK_RECORD = "run.json"
@@ -54,8 +58,8 @@ class RunOutcome:
 
     pack: Path
     curated: Path
-    manifest: dict[str, Any]
-    curated_manifest: dict[str, Any]
+    manifest: Manifest
+    curated_manifest: Manifest
     shards: int
     resumed_shards: int  # finished by an earlier, interrupted run
     disagreements: list[dict[str, Any]]  # rows whose cross-check contradicts the verdict
@@ -66,13 +70,10 @@ class RunOutcome:
 def stage_settings(config: RunConfig) -> StageSettings:
     """The per-deal settings of ``config``, its tiers file read (ConfigError naming it when bad)."""
     return StageSettings(
-        max_nodes=config.max_nodes,
-        sample=config.crosscheck_sample,
-        check_seed=config.crosscheck_seed,
-        time_limit=config.cpsat_time_limit,
-        reference_nodes=config.reference_nodes,
-        max_positions=config.max_positions,
-        tiers=load_tiers(config.tiers),
+        solve=config.solve,
+        crosscheck=config.crosscheck,
+        grade=config.grade,
+        tiers=load_tiers(config.grade.tiers),
     )
 
 
@@ -104,9 +105,8 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
                     stage_seconds[stage] += seconds
             advance(len(outcomes))
     provenance = _provenance(config, settings)
-    head = {"name": config.name, "kind": "pack"} | _head(config)
     manifest = write_pack_folder(
-        config.pack_directory, _shard_tables(work, shards), head=head, provenance=provenance
+        config.pack_directory, _shard_tables(work, shards), origin=_origin(config), provenance=provenance
     )
     curated_manifest = _curate(config, provenance)
     return RunOutcome(
@@ -207,12 +207,8 @@ def _config_record(config: RunConfig) -> dict[str, Any]:
     return settings
 
 
-def _head(config: RunConfig) -> dict[str, Any]:
-    return {
-        "blackhole_version": __version__,
-        "dealing_scheme": SEEDED_SCHEME,
-        "config": _config_record(config),
-    }
+def _origin(config: RunConfig) -> Origin:
+    return Origin(config.name, "pack", __version__, SEEDED_SCHEME, config=_config_record(config))
 
 
 def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
@@ -225,57 +221,16 @@ def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     }
 
 
-def _curate(config: RunConfig, provenance: dict[str, str]) -> dict[str, Any]:
+def _curate(config: RunConfig, provenance: dict[str, str]) -> Manifest:
     """Curate the finished pack into the curated pack folder; its manifest."""
-    per_tier = None if config.per_tier is None else dict(config.per_tier)
+    per_tier = None if config.curate.per_tier is None else dict(config.curate.per_tier)
     return curate_folder(
         config.pack_directory,
         config.curated_directory,
         per_tier=per_tier,
-        order=config.order,
+        order=config.curate.order,
         provenance=provenance,
     )
-
-
-def curate_folder(
-    source: Path,
-    target: Path,
-    *,
-    per_tier: dict[str, int] | None,
-    order: str,
-    provenance: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """Curate the pack folder ``source`` into the pack folder ``target``; the new manifest.
-
-    The manifest records the source pack, the rules and the shortfalls (tiers
-    with fewer qualifying deals than their quota).
-    """
-    source_manifest = load_manifest(source)
-    curation = curate(read_pack_folder(source), per_tier=per_tier, order=order)
-    files_metadata = (provenance or {}) | {
-        "blackhole_curated_from": str(source_manifest.get("name", Path(source).name))
-    }
-    head = {
-        "name": Path(target).name,
-        "kind": "curated",
-        "blackhole_version": __version__,
-        "dealing_scheme": source_manifest.get("dealing_scheme"),
-        "curated_from": source_manifest.get("name", Path(source).name),
-        "source_config": source_manifest.get("config"),
-        "curation": {
-            "per_tier": per_tier,
-            "order": order,
-            "dropped": {
-                "not_a_graded_win": curation.dropped_not_graded_win,
-                "disputed": curation.dropped_disputed,
-                "no_first_move": curation.dropped_no_first_move,
-                "duplicate": curation.dropped_duplicate,
-                "over_quota": curation.dropped_over_quota,
-            },
-            "shortfalls": {tier: list(pair) for tier, pair in curation.shortfalls.items()},
-        },
-    }
-    return write_pack_folder(target, [curation.table], head=head, provenance=files_metadata)
 
 
 def _disagreements(pack: Path) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from pipeline.config import load_config
 from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.game.deal import EXAMPLE_BOARD
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
-from pipeline.packs.parquet import DEALS_SCHEMA, SOLVED_SCHEMA, metadata
+from pipeline.packs.parquet import metadata
+from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129
@@ -180,9 +181,9 @@ def test_solve_board_other_verdicts_exit_zero():
 def test_configs_are_valid_runs():
     default = load_config(ROOT / "configs" / "default.toml")
     assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 1000, 2)
-    assert default.max_nodes == DEFAULT_MAX_NODES and default.timings is False
-    assert str(default.output) == "output" and (ROOT / default.tiers).is_file()
-    assert dict(default.per_tier) == {"easy": 100, "medium": 100, "hard": 100, "expert": 100}
+    assert default.solve.max_nodes == DEFAULT_MAX_NODES and default.timings is False
+    assert str(default.output) == "output" and (ROOT / default.grade.tiers).is_file()
+    assert dict(default.curate.per_tier) == {"easy": 100, "medium": 100, "hard": 100, "expert": 100}
     smoke = load_config(ROOT / "configs" / "smoke.toml")
     assert smoke.count <= 20 and smoke.count > smoke.shard_size
 

@@ -15,7 +15,10 @@ from pipeline.cli import app
 from pipeline.game.deal import Deal
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
-from pipeline.packs.folders import load_manifest, read_pack_folder, write_pack_folder
+from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline import __version__
+from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.packs.manifest import Origin, read_manifest
 from pipeline.reports import charts
 from pipeline.reports import picture as drawing
 
@@ -42,7 +45,7 @@ def fails(*args, pattern: str):
 def pack(tmp_path_factory, pack_rows) -> Path:
     """A pack folder of the 20 deals of seed 77 (tests/conftest.py)."""
     folder = tmp_path_factory.mktemp("output") / "packs" / "p"
-    write_pack_folder(folder, [pack_rows], head={"name": "p", "kind": "pack"}, provenance={})
+    write_pack_folder(folder, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={})
     return folder
 
 
@@ -55,10 +58,10 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_curate_writes_a_curated_pack_beside_the_pack(pack):
     result = ok("curate", pack, "--out", "best", "--per-tier", "easy=1,medium=2,expert=9")
     best = pack.parent / "best"
-    manifest = load_manifest(best)
-    assert manifest["kind"] == "curated" and manifest["curated_from"] == "p"
-    assert {t: n for t, n in manifest["tiers"].items() if n} == {"easy": 1, "medium": 2, "expert": 3}
-    assert manifest["curation"]["shortfalls"] == {"expert": [9, 3]}
+    manifest = read_manifest(best)
+    assert manifest.kind == "curated" and manifest.origin.curated_from == "p"
+    assert {t: n for t, n in manifest.tiers.items() if n} == {"easy": 1, "medium": 2, "expert": 3}
+    assert manifest.origin.curation.shortfalls == {"expert": (9, 3)}
     assert "warning: tier expert wants 9 deals, the pack has 3" in result.stderr
     table = read_pack_folder(best).sort_by("level")
     difficulties = table.column("difficulty").to_pylist()

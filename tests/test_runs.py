@@ -21,8 +21,11 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.config import load_config
 from pipeline.game.stats import win_rate
-from pipeline.packs.folders import PACK_TIERS, load_manifest, pack_dataset, read_pack_folder, sha256_of
-from pipeline.packs.parquet import PackError, seeded_deals
+from pipeline.packs.folders import pack_dataset, read_pack_folder, sha256_of
+from pipeline.packs.manifest import read_manifest
+from pipeline.packs.parquet import PackError
+from pipeline.packs.schema import PACK_TIERS
+from pipeline.packs.sources import seeded_deals
 from pipeline.runs import RunError, run
 
 ROOT = Path(__file__).parents[1]
@@ -79,24 +82,24 @@ def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
     manifest = outcome.manifest
     assert sorted(files) == sorted(
         ["t/manifest.json"]
-        + [f"t/{entry['path']}" for entry in manifest["files"]]
+        + [f"t/{entry.path}" for entry in manifest.files]
         + ["t-curated/manifest.json"]
-        + [f"t-curated/{entry['path']}" for entry in outcome.curated_manifest["files"]]
+        + [f"t-curated/{entry.path}" for entry in outcome.curated_manifest.files]
     )
-    assert [entry["tier"] for entry in manifest["files"]] == [
-        tier for tier in PACK_TIERS if manifest["tiers"][tier]
+    assert [entry.tier for entry in manifest.files] == [
+        tier for tier in PACK_TIERS if manifest.tiers[tier]
     ]
-    assert manifest["tiers"]["ungraded"] > 0  # the small budget left some deals without a tier
-    for entry in manifest["files"]:
-        path = outcome.pack / entry["path"]
-        assert entry["path"] == f"tier={entry['tier']}/part-0.parquet"
-        assert entry["sha256"] == sha256_of(path)
+    assert manifest.tiers["ungraded"] > 0  # the small budget left some deals without a tier
+    for entry in manifest.files:
+        path = outcome.pack / entry.path
+        assert entry.path == f"tier={entry.tier}/part-0.parquet"
+        assert entry.sha256 == sha256_of(path)
         parquet = pq.ParquetFile(path)
-        assert parquet.metadata.num_rows == entry["rows"]
+        assert parquet.metadata.num_rows == entry.rows
         assert parquet.metadata.row_group(0).column(0).compression == "ZSTD"
         assert "tier" not in parquet.schema_arrow.names
         provenance = parquet.schema_arrow.metadata
-        assert json.loads(provenance[b"blackhole_config"]) == manifest["config"]
+        assert json.loads(provenance[b"blackhole_config"]) == manifest.origin.config
         assert provenance[b"dealing_scheme"] == b"blackhole-sha256-v1"
         assert provenance[b"grade_max_positions"] == b"2000000"
 
@@ -105,20 +108,20 @@ def test_the_manifest_counts_what_pyarrow_and_duckdb_read(finished):
     outcome, _ = finished
     manifest = outcome.manifest
     table = pack_dataset(outcome.pack).to_table()
-    assert table.num_rows == manifest["deals"] == 12
+    assert table.num_rows == manifest.deals == 12
     assert sorted(table.column("deal_id").to_pylist()) == sorted(f"seed-{SEED}-{i}" for i in range(12))
     for tier in PACK_TIERS:
-        assert (pc.sum(pc.equal(table.column("tier"), tier)).as_py() or 0) == manifest["tiers"][tier]
+        assert (pc.sum(pc.equal(table.column("tier"), tier)).as_py() or 0) == manifest.tiers[tier]
     verdicts = table.column("verdict").to_pylist()
-    assert {v: verdicts.count(v) for v in manifest["verdicts"]} == manifest["verdicts"]
+    assert {v: verdicts.count(v) for v in manifest.verdicts} == manifest.verdicts
     rate = win_rate(solved=verdicts.count("solved"), unsolvable=verdicts.count("unsolvable"), unknown=0)
-    assert manifest["win_rate"]["low"] == rate.low and manifest["win_rate"]["high"] == rate.high
+    assert manifest.win_rate.low == rate.low and manifest.win_rate.high == rate.high
 
     glob = str(outcome.pack / "*" / "*.parquet")
     rows = duckdb.sql(
         f"select tier, count(*) from read_parquet('{glob}', hive_partitioning = true) group by tier"
     ).fetchall()
-    assert dict(rows) == {tier: n for tier, n in manifest["tiers"].items() if n}
+    assert dict(rows) == {tier: n for tier, n in manifest.tiers.items() if n}
 
 
 def test_rows_are_in_deal_order_within_each_tier_and_match_the_stages(finished, pack_rows):
@@ -137,15 +140,15 @@ def test_the_curated_pack_keeps_graded_wins_in_difficulty_order(finished):
     outcome, _ = finished
     curated = outcome.curated_manifest
     table = read_pack_folder(outcome.curated)
-    assert curated["kind"] == "curated" and curated["curated_from"] == "t"
+    assert curated.kind == "curated" and curated.origin.curated_from == "t"
     assert set(table.column("verdict").to_pylist()) == {"solved"}
     assert set(table.column("tier").to_pylist()) <= {"easy", "medium", "hard", "expert"}
     by_level = table.sort_by("level")
     assert by_level.column("level").to_pylist() == list(range(1, table.num_rows + 1))
     difficulties = by_level.column("difficulty").to_pylist()
     assert difficulties == sorted(difficulties)
-    for tier, (wanted, available) in curated["curation"]["shortfalls"].items():
-        assert available < wanted == 2 and curated["tiers"][tier] == available
+    for tier, (wanted, available) in curated.origin.curation.shortfalls.items():
+        assert available < wanted == 2 and curated.tiers[tier] == available
 
 
 def test_one_worker_gives_the_same_bytes(finished, tmp_path):
@@ -177,7 +180,7 @@ def test_other_settings_refuse_the_work_folder_until_fresh(finished, tmp_path):
     with pytest.raises(RunError, match="other settings.*--fresh"):
         run(other)
     again = run(other, fresh=True)
-    assert again.resumed_shards == 0 and again.manifest["deals"] == 2
+    assert again.resumed_shards == 0 and again.manifest.deals == 2
 
 
 def _start(config: Path) -> subprocess.Popen:
@@ -231,8 +234,8 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
 
 def test_a_reader_never_sees_a_changed_file_unnoticed(finished, tmp_path):
     config = load_config(_copy_of_the_finished_output(finished, tmp_path))
-    entry = load_manifest(config.pack_directory)["files"][0]
-    path = config.pack_directory / entry["path"]
+    entry = read_manifest(config.pack_directory).files[0]
+    path = config.pack_directory / entry.path
     path.write_bytes(path.read_bytes()[:-1] + b"!")
     with pytest.raises(PackError, match="SHA-256 differs"):
         read_pack_folder(config.pack_directory)
@@ -279,4 +282,4 @@ def test_a_disputed_verdict_is_reported_exits_3_and_stays_out_of_the_curated_pac
     assert f"DISAGREEMENT {disputed['deal_id']}: the pack says solved" in result.stdout
     curated = read_pack_folder(tmp_path / "output" / "packs" / "t-curated")
     assert disputed["deal_id"] not in curated.column("deal_id").to_pylist()
-    assert load_manifest(tmp_path / "output" / "packs" / "t-curated")["curation"]["dropped"]["disputed"] == 1
+    assert read_manifest(tmp_path / "output" / "packs" / "t-curated").origin.curation.dropped["disputed"] == 1

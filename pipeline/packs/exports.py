@@ -37,11 +37,11 @@ from typing import Any, TextIO
 import pyarrow as pa
 
 from pipeline.errors import BlackholeError
+from pipeline.files import check_writable, replacing
 from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, Position
-from pipeline.packs.parquet import check_writable, replacing
-from pipeline.stages.tiers import PACK_TIERS, UNGRADED
+from pipeline.packs.schema import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
 METRICS = (
@@ -73,7 +73,7 @@ def export_pack(
     """Write the rows of ``table`` to ``path`` as ``fmt``; returns how many rows it wrote.
 
     Only rows of ``tier`` when given, then the first ``limit`` when given, in table order.
-    The file is replaced atomically (:func:`pipeline.packs.parquet.replacing`): all of
+    The file is replaced atomically (:func:`pipeline.files.replacing`): all of
     it or, on any error, nothing.
     """
     if fmt not in FORMATS:

@@ -32,12 +32,10 @@ SHA-256, and counts the deals by verdict and tier, with the win rate and its
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -46,15 +44,11 @@ import pyarrow.parquet as pq
 from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import DEAL_FIELDS, RESULT_FIELDS, PackError, metadata
-from pipeline.stages.crosscheck import CHECK_FIELDS
-from pipeline.stages.curate import LEVEL_FIELD
-from pipeline.stages.grade import GRADE_FIELDS
-from pipeline.stages.tiers import PACK_TIERS, UNGRADED
+from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
+from pipeline.packs.parquet import PackError, metadata
+from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
 
-PACK_FIELDS = DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f.name != "tier")
 TIER_PARTITIONING_SCHEMA = pa.schema([pa.field("tier", pa.string())])
-MANIFEST = "manifest.json"
 DATA_FILE = "part-0.parquet"
 ROW_GROUP_ROWS = 10_000
 
@@ -63,14 +57,14 @@ def write_pack_folder(
     target: Path,
     tables: Iterable[pa.Table],
     *,
-    head: dict[str, Any],
+    origin: Origin,
     provenance: dict[str, str],
-) -> dict[str, Any]:
+) -> Manifest:
     """Write the rows of ``tables`` as the pack folder ``target``; return its manifest.
 
     ``tables`` come in pack order, each with a ``tier`` column (null meaning
     ungraded) and the same other columns; they are read once, one at a time.
-    ``head`` opens the manifest (name, kind, config...); ``provenance`` goes
+    ``origin`` opens the manifest (name, kind, config...); ``provenance`` goes
     into every file's schema metadata.
     """
     target = Path(target)
@@ -88,8 +82,8 @@ def write_pack_folder(
                     counts.add(selected, tier)
                     tier_file.add(selected.drop(["tier"]))
         entries = [entry for tier_file in files.values() if (entry := tier_file.close()) is not None]
-        manifest = head | counts.manifest() | {"files": entries}
-        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+        manifest = counts.manifest(origin, tuple(entries))
+        (staging / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
         _fsync_tree(staging)
         _swap_into_place(staging, target)
     except BaseException:
@@ -122,14 +116,14 @@ class _TierFile:
         if self.buffered_rows >= ROW_GROUP_ROWS:
             self._flush()
 
-    def close(self) -> dict[str, Any] | None:
+    def close(self) -> FileEntry | None:
         """Finish the file; its manifest entry, or None when the tier had no rows."""
         if self.writer is None:
             return None
         self._flush()
         self.writer.close()
         self.writer = None
-        return {"path": self.relative, "tier": self.tier, "rows": self.rows, "sha256": sha256_of(self.path)}
+        return FileEntry(self.relative, self.tier, self.rows, sha256_of(self.path))
 
     def abandon(self) -> None:
         if self.writer is not None:
@@ -148,7 +142,7 @@ def file_schema(schema: pa.Schema) -> pa.Schema:
     Raises ValueError when ``schema`` (metadata aside) is anything else.
     """
     fields = PACK_FIELDS + ((LEVEL_FIELD,) if "level" in schema.names else ())
-    expected = pa.schema(fields)
+    expected = bare(pa.schema(fields))
     if not schema.remove_metadata().equals(expected):
         raise ValueError(f"rows for a pack have the schema\n{schema}\nnot\n{expected}")
     return expected
@@ -182,24 +176,16 @@ class _Counts:
         for verdict in table.column("verdict").to_pylist():
             self.verdicts[verdict] += 1
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self, origin: Origin, files: tuple[FileEntry, ...]) -> Manifest:
         rate = win_rate(
             solved=self.verdicts["solved"],
             unsolvable=self.verdicts["unsolvable"],
             unknown=self.verdicts["unknown"],
         )
-        return {
-            "deals": sum(self.tiers.values()),
-            "verdicts": self.verdicts,
-            "tiers": self.tiers,
-            "win_rate": {
-                "rate": rate.rate,
-                "low": rate.low,
-                "high": rate.high,
-                "published": PUBLISHED_WIN_RATE,
-                "published_inside": rate.contains(PUBLISHED_WIN_RATE),
-            },
-        }
+        record = WinRateRecord(
+            rate.rate, rate.low, rate.high, PUBLISHED_WIN_RATE, rate.contains(PUBLISHED_WIN_RATE)
+        )
+        return Manifest(origin, sum(self.tiers.values()), self.verdicts, self.tiers, record, files)
 
 
 def sha256_of(path: Path) -> str:
@@ -236,23 +222,6 @@ def _remove_stale(target: Path) -> None:
             shutil.rmtree(stale, ignore_errors=True)
 
 
-def load_manifest(folder: Path) -> dict[str, Any]:
-    """The manifest of the pack folder ``folder``; PackError naming it when there is no pack there."""
-    folder = Path(folder)
-    path = folder / MANIFEST
-    if not folder.is_dir():
-        raise PackError(f"{folder}: no such pack folder")
-    try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise PackError(f"{folder}: not a pack folder (no {MANIFEST})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PackError(f"{path}: not a readable manifest ({error})") from None
-    if not isinstance(manifest, dict) or not isinstance(manifest.get("files"), list):
-        raise PackError(f"{path}: not a pack manifest (no list of files)")
-    return manifest
-
-
 def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Table:
     """Every row of the pack folder ``folder``, tier by tier in pack order, with ``tier`` as the last column.
 
@@ -261,28 +230,28 @@ def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Ta
     (``tier`` is always added).
     """
     folder = Path(folder)
-    manifest = load_manifest(folder)
+    manifest = read_manifest(folder)
     tables = []
-    for entry in manifest["files"]:
-        table = pq.read_table(pa.BufferReader(_checked_bytes(folder / entry["path"], entry)), columns=columns)
-        tier = pa.array([entry["tier"]] * table.num_rows, pa.string())
+    for entry in manifest.files:
+        table = pq.read_table(pa.BufferReader(_checked_bytes(folder / entry.path, entry)), columns=columns)
+        tier = pa.array([entry.tier] * table.num_rows, pa.string())
         tables.append(table.append_column(pa.field("tier", pa.string(), nullable=False), tier))
     if not tables:
         raise PackError(f"{folder}: the pack holds no deals")
     return pa.concat_tables(tables)
 
 
-def _checked_bytes(path: Path, entry: dict[str, Any]) -> bytes:
+def _checked_bytes(path: Path, entry: FileEntry) -> bytes:
     """The bytes of the file at ``path``, once they have the manifest ``entry``'s SHA-256 and row count."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
         raise PackError(f"{path}: listed in the manifest but missing") from None
-    if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+    if hashlib.sha256(data).hexdigest() != entry.sha256:
         raise PackError(f"{path}: SHA-256 differs from the manifest's (changed since it was written)")
     rows = pq.ParquetFile(pa.BufferReader(data)).metadata.num_rows
-    if rows != entry["rows"]:
-        raise PackError(f"{path}: {rows} rows, the manifest says {entry['rows']}")
+    if rows != entry.rows:
+        raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
     return data
 
 

@@ -5,7 +5,7 @@ saved through the Agg renderer; pyplot and the global backend are never
 touched), in matplotlib's default style whatever the user's ``matplotlibrc``
 says, and saved without the ``Software`` text chunk: the same table gives the
 same bytes for a given matplotlib. Each chart is exactly ``WIDTH`` x
-``HEIGHT`` pixels and replaces its file atomically (:func:`pipeline.packs.parquet.replacing`).
+``HEIGHT`` pixels and replaces its file atomically (:func:`pipeline.files.replacing`).
 A table with nothing to plot gives an empty chart that says so.
 
 The charts plot the solvable deals graded exactly (:mod:`pipeline.stages.grade`),
@@ -23,9 +23,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.packs.parquet import check_writable, replacing
+from pipeline.files import check_writable, replacing
+from pipeline.packs.schema import SOLVABLE_TIERS, UNGRADED
 from pipeline.reports.summary import solvable_exact
-from pipeline.stages.tiers import SOLVABLE_TIERS, UNGRADED
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

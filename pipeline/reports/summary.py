@@ -36,8 +36,7 @@ import pyarrow.compute as pc
 
 from pipeline.game.stats import PUBLISHED_WIN_RATE, WinRate, win_rate
 from pipeline.game.verdicts import Verdict
-from pipeline.stages.grade import GradeStatus
-from pipeline.stages.tiers import PACK_TIERS, UNGRADED
+from pipeline.packs.schema import PACK_TIERS, UNGRADED, GradeStatus
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -9,7 +9,8 @@ check and grade columns (:mod:`pipeline.packs.parquet`, :mod:`pipeline.stages.cr
 commands write.
 
 >>> from pipeline.game.shuffles import seeded_deal
->>> settings = StageSettings(sample=0.0)
+>>> from pipeline.stages.settings import CrosscheckSettings
+>>> settings = StageSettings(crosscheck=CrosscheckSettings(sample=0.0))
 >>> outcome = process_deal(seeded_deal(20261129, 0), "seed-20261129-0", settings)
 >>> outcome.result.verdict.value, outcome.check, outcome.grade.status.value
 ('solved', None, 'exact')
@@ -23,22 +24,14 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
-from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS
-from pipeline.engine.solver import DEFAULT_MAX_NODES, solve
+from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import SolveResult
-from pipeline.packs.parquet import solved_table, with_metadata
-from pipeline.stages.crosscheck import (
-    DEFAULT_REFERENCE_NODES,
-    DEFAULT_SAMPLE,
-    Check,
-    check_deal,
-    checked_table,
-    sampled,
-)
+from pipeline.packs.parquet import with_metadata
+from pipeline.stages.crosscheck import Check, check_deal, checked_table, sampled
 from pipeline.stages.grade import Grade, grade_deal, graded_table
-from pipeline.stages.solve import checked_result
+from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
+from pipeline.stages.solve import checked_result, solved_table
 from pipeline.stages.tiers import Tiers
 
 STAGES = ("solve", "crosscheck", "grade")
@@ -48,25 +41,23 @@ STAGES = ("solve", "crosscheck", "grade")
 class StageSettings:
     """Everything that decides a deal's row: the budgets of each stage, the check sample, the tiers.
 
-    With ``tiers`` None, grades carry no difficulty and no tier.
+    The grade settings' tiers file is read once, into ``tiers``; with
+    ``tiers`` None, grades carry no difficulty and no tier.
     """
 
-    max_nodes: int = DEFAULT_MAX_NODES
-    sample: float = DEFAULT_SAMPLE
-    check_seed: int = 0
-    time_limit: float = DEFAULT_TIME_LIMIT
-    reference_nodes: int = DEFAULT_REFERENCE_NODES
-    max_positions: int = DEFAULT_MAX_POSITIONS
+    solve: SolveSettings = field(default_factory=SolveSettings)
+    crosscheck: CrosscheckSettings = field(default_factory=CrosscheckSettings)
+    grade: GradeSettings = field(default_factory=GradeSettings)
     tiers: Tiers | None = field(default=None)
 
     def metadata(self) -> dict[str, str]:
         """The settings as Parquet schema metadata, with the keys the separate commands write."""
         entries = {
-            "max_nodes": str(self.max_nodes),
-            "cpsat_time_limit": str(self.time_limit),
-            "crosscheck_sample": str(self.sample),
-            "crosscheck_seed": str(self.check_seed),
-            "grade_max_positions": str(self.max_positions),
+            "max_nodes": str(self.solve.max_nodes),
+            "cpsat_time_limit": str(self.crosscheck.time_limit),
+            "crosscheck_sample": str(self.crosscheck.sample),
+            "crosscheck_seed": str(self.crosscheck.seed),
+            "grade_max_positions": str(self.grade.max_positions),
         }
         return entries | (self.tiers.metadata() if self.tiers else {})
 
@@ -84,18 +75,19 @@ class DealOutcome:
 def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutcome:
     """Solve ``deal`` (its solution replayed), check it when sampled, grade it."""
     began = time.perf_counter()
-    result = checked_result(deal, solve(deal, max_nodes=settings.max_nodes), number=0)
+    result = checked_result(deal, solve(deal, max_nodes=settings.solve.max_nodes), number=0)
     solved_at = time.perf_counter()
     check = None
-    if sampled(deal_id, result.verdict.value, fraction=settings.sample, seed=settings.check_seed):
-        check = check_deal(deal, time_limit=settings.time_limit, reference_nodes=settings.reference_nodes)
+    checking = settings.crosscheck
+    if sampled(deal_id, result.verdict.value, fraction=checking.sample, seed=checking.seed):
+        check = check_deal(deal, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes)
     checked_at = time.perf_counter()
     grade = grade_deal(
         deal,
         result.verdict,
         result.solution,
         result.max_cards_played,
-        max_positions=settings.max_positions,
+        max_positions=settings.grade.max_positions,
         tiers=settings.tiers,
     )
     graded_at = time.perf_counter()
@@ -107,7 +99,7 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
 def process_batch(
     start: int, boards: list[str], deal_ids: list[str], settings: StageSettings
 ) -> tuple[int, list[DealOutcome]]:
-    """Every stage for the deals of ``boards``; the worker side of a run (see runner.map_boards)."""
+    """Every stage for the deals of ``boards``; the worker side of a run (:mod:`pipeline.runs`)."""
     outcomes = [
         process_deal(Deal.from_board_text(board), deal_id, settings)
         for board, deal_id in zip(boards, deal_ids, strict=True)
@@ -119,7 +111,7 @@ def outcome_table(
     deals: pa.Table, outcomes: Sequence[DealOutcome], settings: StageSettings, *, timings: bool
 ) -> pa.Table:
     """``deals`` (a deals table) with the solved, check and grade columns of ``outcomes``, row for row."""
-    table = solved_table(deals, [o.result for o in outcomes], max_nodes=settings.max_nodes, timings=timings)
+    table = solved_table(deals, [o.result for o in outcomes], max_nodes=settings.solve.max_nodes, timings=timings)
     table = checked_table(table, [o.check for o in outcomes], timings=timings)
     table = graded_table(table, [o.grade for o in outcomes], timings=timings)
     return with_metadata(table, **settings.metadata())

@@ -39,21 +39,16 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
+from pipeline.engine.budgets import DEFAULT_REFERENCE_NODES, DEFAULT_TIME_LIMIT
+from pipeline.engine.cpsat import cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import SOLVED_SCHEMA, deals_of, read_pack, with_columns, with_metadata, write_pack
-from pipeline.stages.solve import map_boards
-
-DEFAULT_SAMPLE = 0.05
-DEFAULT_REFERENCE_NODES = 1_000_000_000
-CHECK_FIELDS = (
-    pa.field("cpsat_verdict", pa.string()),
-    pa.field("cpsat_seconds", pa.float64()),
-    pa.field("checked_by", pa.string()),
-    pa.field("agree", pa.bool_()),
-)
+from pipeline.packs.parquet import with_columns, with_metadata
+from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
+from pipeline.stages.pack_pass import PackRows, over_pack
+from pipeline.stages.settings import DEFAULT_SAMPLE
+from pipeline.workers import map_batches
 
 
 @dataclass(frozen=True)
@@ -144,39 +139,49 @@ def crosscheck_pack(
     lists the disagreements. Raises PackError or BoardError naming ``source``
     before any checking when it is not a solved pack.
     """
-    table = read_pack(source, SOLVED_SCHEMA)
-    deals = deals_of(table, source=str(source))
+
+    def work(rows: PackRows) -> tuple[list[Check | None], CrosscheckOutcome]:
+        table = rows.table
+        ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
+        chosen = [row for row in range(table.num_rows) if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)]
+        found = map_batches(
+            check_batch,
+            [rows.deals[row].to_board_text() for row in chosen],
+            time_limit,
+            reference_nodes,
+            jobs=jobs,
+            progress=progress,
+            label="cross-checking",
+            backend=backend,
+            largest_batch=4,
+        )
+        checks: list[Check | None] = [None] * table.num_rows
+        for row, check in zip(chosen, found, strict=True):
+            checks[row] = check
+        return checks, crosscheck_outcome(table, checks)
+
+    def table_of(table: pa.Table, found: tuple[list[Check | None], CrosscheckOutcome]) -> pa.Table:
+        checked = checked_table(table, found[0], timings=timings)
+        return with_metadata(
+            checked, cpsat_time_limit=str(time_limit), crosscheck_sample=str(sample), crosscheck_seed=str(seed)
+        )
+
+    _, outcome = over_pack(source, target, schema=SOLVED_SCHEMA, work=work, table_of=table_of)
+    return outcome
+
+
+def crosscheck_outcome(table: pa.Table, checks: Sequence[Check | None]) -> CrosscheckOutcome:
+    """How many rows of ``table`` were checked and decided, and the disagreements, row by row."""
     ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
-    rows = [
-        row for row in range(table.num_rows) if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)
-    ]
-    found = map_boards(
-        check_batch,
-        [deals[row] for row in rows],
-        time_limit,
-        reference_nodes,
-        jobs=jobs,
-        progress=progress,
-        label="cross-checking",
-        backend=backend,
-        largest_batch=4,
-    )
-    checks: list[Check | None] = [None] * table.num_rows
-    for row, check in zip(rows, found, strict=True):
-        checks[row] = check
-    checked = checked_table(table, checks, timings=timings)
-    checked = with_metadata(
-        checked, cpsat_time_limit=str(time_limit), crosscheck_sample=str(sample), crosscheck_seed=str(seed)
-    )
-    write_pack(checked, target)
     boards = table.column("board").to_pylist()
     disagreements = [
         Disagreement(row, ids[row], verdicts[row], check, boards[row])
         for row, check in enumerate(checks)
         if check is not None and check.agrees_with(verdicts[row]) is False
     ]
+    checked = sum(1 for check in checks if check is not None)
     decided = sum(1 for check in checks if check is not None and check.verdict is not None)
-    return CrosscheckOutcome(len(rows), decided, disagreements)
+    return CrosscheckOutcome(checked, decided, disagreements)
 
 
 def checked_table(table: pa.Table, checks: Sequence[Check | None], *, timings: bool = True) -> pa.Table:

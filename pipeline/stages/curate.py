@@ -27,17 +27,20 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import permutations
+from pathlib import Path
 
 import pyarrow as pa
 
+from pipeline import __version__
 from pipeline.errors import BlackholeError
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
-from pipeline.stages.tiers import SOLVABLE_TIERS
+from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.manifest import CurationRecord, Manifest, Origin, read_manifest
+from pipeline.packs.schema import LEVEL_FIELD, SOLVABLE_TIERS
 
 QUOTA_TIERS = SOLVABLE_TIERS
 ORDERS = ("difficulty", "pack")
-LEVEL_FIELD = pa.field("level", pa.int32(), nullable=False)
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")
 
 _SPADES = 3
@@ -229,3 +232,42 @@ def _within_quotas(
         tier: (wanted, available[tier]) for tier, wanted in quotas.items() if available[tier] < wanted
     }
     return kept, shortfalls
+
+
+def curate_folder(
+    source: Path,
+    target: Path,
+    *,
+    per_tier: dict[str, int] | None,
+    order: str,
+    provenance: dict[str, str] | None = None,
+) -> Manifest:
+    """Curate the pack folder ``source`` into the pack folder ``target``; the new manifest.
+
+    The manifest records the source pack, the rules and the shortfalls (tiers
+    with fewer qualifying deals than their quota).
+    """
+    source_origin = read_manifest(source).origin
+    curation = curate(read_pack_folder(source), per_tier=per_tier, order=order)
+    files_metadata = (provenance or {}) | {"blackhole_curated_from": source_origin.name}
+    origin = Origin(
+        name=Path(target).name,
+        kind="curated",
+        blackhole_version=__version__,
+        dealing_scheme=source_origin.dealing_scheme,
+        curated_from=source_origin.name,
+        source_config=source_origin.config,
+        curation=CurationRecord(
+            per_tier=per_tier,
+            order=order,
+            dropped={
+                "not_a_graded_win": curation.dropped_not_graded_win,
+                "disputed": curation.dropped_disputed,
+                "no_first_move": curation.dropped_no_first_move,
+                "duplicate": curation.dropped_duplicate,
+                "over_quota": curation.dropped_over_quota,
+            },
+            shortfalls=dict(curation.shortfalls),
+        ),
+    )
+    return write_pack_folder(target, [curation.table], origin=origin, provenance=files_metadata)

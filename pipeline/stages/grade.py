@@ -65,59 +65,20 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
-from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
+from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import (
-    SOLVED_SCHEMA,
-    PackError,
-    check_writable,
-    deals_of,
-    read_pack,
-    with_columns,
-    with_metadata,
-    write_pack,
-)
-from pipeline.stages.solve import map_boards, solve_deals
-from pipeline.stages.tiers import Score, Tier, Tiers, calibrated, load_score, write_tiers
-
-GRADE_FIELDS = (
-    pa.field("grade_status", pa.string(), nullable=False),
-    pa.field("solution_count", pa.string()),
-    pa.field("log10_solutions", pa.float64()),
-    pa.field("winnable_states", pa.int64()),
-    pa.field("reachable_states", pa.int64()),
-    pa.field("winnable_share", pa.float64()),
-    pa.field("random_win_probability", pa.float64()),
-    pa.field("branching_winning_lines", pa.float64()),
-    pa.field("branching_winnable", pa.float64()),
-    pa.field("winning_first_moves", pa.int8()),
-    pa.field("first_moves", pa.int8()),
-    pa.field("forced_moves", pa.int8()),
-    pa.field("decisions", pa.int8()),
-    pa.field("traps", pa.int8()),
-    pa.field("first_trap", pa.int8()),
-    pa.field("difficulty", pa.float64()),
-    pa.field("tier", pa.string()),
-    pa.field("grade_seconds", pa.float64()),
-)
-
-
-class GradeStatus(str, Enum):
-    """How far a deal's grading got: only ``exact`` grades carry metrics."""
-
-    EXACT = "exact"
-    OUT_OF_BUDGET = "out_of_budget"
-    OVERFLOW = "overflow"
-    UNKNOWN = "unknown"
-
+from pipeline.packs.parquet import PackError, with_columns, with_metadata
+from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA, GradeStatus, Tier
+from pipeline.stages.pack_pass import PackRows, over_pack
+from pipeline.stages.tiers import Score, Tiers
+from pipeline.workers import map_batches
 
 _STATUS_OF_TREE = {
     EXACT: GradeStatus.EXACT,
@@ -250,12 +211,12 @@ def grade_deals(
     backend: str = "loky",
 ) -> list[Grade]:
     """Grade ``deals`` on ``jobs`` workers, each with its (verdict, solution, max_cards_played); input order."""
-    return map_boards(
+    return map_batches(
         grade_batch,
-        deals,
+        [deal.to_board_text() for deal in deals],
         max_positions,
         tiers,
-        per_deal=rows,
+        per_item=rows,
         jobs=jobs,
         progress=progress,
         label="grading",
@@ -281,33 +242,38 @@ def grade_pack(
     is not a solved pack or a solution does not replay; ``target`` is written
     whole or not at all.
     """
-    check_writable(target)
-    table = read_pack(source, SOLVED_SCHEMA)
-    deals = deals_of(table, source=str(source))
-    rows = list(
-        zip(
-            table.column("verdict").to_pylist(),
-            [tuple(moves) for moves in table.column("solution").to_pylist()],
-            table.column("max_cards_played").to_pylist(),
-            strict=True,
+
+    def work(rows: PackRows) -> list[Grade]:
+        table = rows.table
+        found = list(
+            zip(
+                table.column("verdict").to_pylist(),
+                [tuple(moves) for moves in table.column("solution").to_pylist()],
+                table.column("max_cards_played").to_pylist(),
+                strict=True,
+            )
         )
-    )
-    for number, (deal, (verdict, solution, _)) in enumerate(zip(deals, rows, strict=True)):
-        if verdict == Verdict.SOLVED.value:
-            try:
-                replay(deal, solution)
-            except IllegalMove as error:
-                raise PackError(f"{source}[{number}]: the solution does not replay ({error})") from None
-    grades = grade_deals(
-        deals, rows, tiers=tiers, jobs=jobs, max_positions=max_positions, progress=progress, backend=backend
-    )
-    graded = with_metadata(
-        graded_table(table, grades, timings=timings),
-        grade_max_positions=str(max_positions),
-        **tiers.metadata(),
-    )
-    write_pack(graded, target)
-    return grades
+        for number, (deal, (verdict, solution, _)) in enumerate(zip(rows.deals, found, strict=True)):
+            if verdict == Verdict.SOLVED.value:
+                try:
+                    replay(deal, solution)
+                except IllegalMove as error:
+                    raise PackError(f"{rows.source}[{number}]: the solution does not replay ({error})") from None
+        return grade_deals(
+            rows.deals,
+            found,
+            tiers=tiers,
+            jobs=jobs,
+            max_positions=max_positions,
+            progress=progress,
+            backend=backend,
+        )
+
+    def table_of(table: pa.Table, grades: list[Grade]) -> pa.Table:
+        graded = graded_table(table, grades, timings=timings)
+        return with_metadata(graded, grade_max_positions=str(max_positions), **tiers.metadata())
+
+    return over_pack(source, target, schema=SOLVED_SCHEMA, work=work, table_of=table_of)
 
 
 def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = True) -> pa.Table:
@@ -359,48 +325,3 @@ def summarize_grades(grades: Sequence[Grade]) -> GradeSummary:
         {status: statuses[status] for status in GradeStatus},
         {tier: tiers[tier] for tier in Tier},
     )
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The tiers a calibration wrote, and its sample's grades under them."""
-
-    tiers: Tiers
-    grades: list[Grade]
-    scored: int  # the solvable deals graded exactly, whose scores set the thresholds
-
-
-def calibrate(
-    target: Path,
-    deals: Sequence[Deal],
-    *,
-    origin: str,
-    jobs: int = 1,
-    max_positions: int = DEFAULT_MAX_POSITIONS,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    progress: bool = False,
-    backend: str = "loky",
-) -> Calibration:
-    """Solve and grade the sample ``deals``, and write tiers to ``target`` at the quartiles of their scores.
-
-    The score weights of an existing ``target`` are kept (the defaults when
-    there is none); ``origin`` says in the file where the sample came from.
-    Deals whose grading ran out of budget are left out of the quartiles.
-    Raises CalibrationError, before writing, when fewer than 4 deals have a score.
-    """
-    check_writable(target)
-    score = load_score(target) if Path(target).exists() else Score()
-    results = solve_deals(deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend)
-    rows = [(result.verdict.value, result.solution, result.max_cards_played) for result in results]
-    grades = grade_deals(
-        deals, rows, tiers=None, jobs=jobs, max_positions=max_positions, progress=progress, backend=backend
-    )
-    scores = [grade.scored(score) for grade in grades]
-    difficulties = [difficulty for difficulty in scores if difficulty is not None]
-    tiers = calibrated(score, difficulties)
-    note = (
-        f"Written by blackhole calibrate ({origin}, --max-positions {max_positions}): the thresholds\n"
-        f"are the quartiles of the scores of the {len(difficulties)} solvable deals graded exactly."
-    )
-    write_tiers(tiers, target, note=note)
-    return Calibration(tiers, [grade.tiered(tiers) for grade in grades], len(difficulties))

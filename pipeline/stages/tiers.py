@@ -44,7 +44,7 @@ before. Anything else is a ConfigError naming the file and line.
 >>> parse_tiers("[tiers]\\nmedium = 8.5\\nhard = 8\\nexpert = 12\\n", source="t.toml")
 Traceback (most recent call last):
 ...
-pipeline.config.ConfigError: t.toml:3: [tiers] hard must be above medium (8.5), got 8.0
+pipeline.toml_files.ConfigError: t.toml:3: [tiers] hard must be above medium (8.5), got 8.0
 """
 
 from __future__ import annotations
@@ -53,14 +53,14 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pipeline.config import ConfigError, line_of, parse_toml, read_text, type_name
 from pipeline.errors import BlackholeError
-from pipeline.packs.parquet import check_writable, replacing
+from pipeline.files import check_writable, replacing
+from pipeline.packs.schema import Tier
+from pipeline.toml_files import ConfigError, line_of, parse_toml, read_text, type_name
 
 THRESHOLDS = ("medium", "hard", "expert")
 WEIGHTS = ("odds_weight", "share_weight", "trap_weight")
@@ -69,21 +69,6 @@ _FORMULA_COMMENT = (
     "#            + share_weight * -log10(winnable_share) + trap_weight * traps",
 )
 CALIBRATION_DIGITS = 4  # calibrated thresholds are rounded to this many decimals, for a readable file
-
-
-class Tier(str, Enum):
-    """A deal's difficulty tier, easiest first."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
-    UNSOLVABLE = "unsolvable"
-
-
-SOLVABLE_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
-UNGRADED = "ungraded"  # a pack's tier for the deals that have none (unknown verdict, out of budget)
-PACK_TIERS = (*(tier.value for tier in Tier), UNGRADED)  # a pack's tier partitions, in order
 
 
 class CalibrationError(BlackholeError, ValueError):

@@ -8,11 +8,12 @@ import json
 import pyarrow as pa
 import pytest
 
+from pipeline.files import DestinationError
 from pipeline.game.cards import card_name
 from pipeline.game.deal import BoardError, Deal, read_boards
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import METRICS, ExportError, export_pack
-from pipeline.packs.parquet import PackError, imported_deals
+from pipeline.packs.sources import imported_deals
 from pipeline.stages.curate import curate
 
 DEAL_KEYS = [
@@ -178,8 +179,8 @@ def test_bad_options_raise_value_errors(pack_rows, tmp_path, options, message):
     assert not (tmp_path / "out").exists()
 
 
-def test_a_missing_directory_is_a_pack_error(pack_rows, tmp_path):
-    with pytest.raises(PackError, match="no directory"):
+def test_a_missing_directory_is_a_destination_error(pack_rows, tmp_path):
+    with pytest.raises(DestinationError, match="no directory"):
         export_pack(pack_rows, tmp_path / "absent" / "pack.json", "json")
 
 

@@ -8,22 +8,14 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline import __version__
+from pipeline.files import DestinationError
 from pipeline.game.deal import BoardError, Deal
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import (
-    DEALS_SCHEMA,
-    SOLVED_SCHEMA,
-    PackError,
-    deals_of,
-    imported_deals,
-    metadata,
-    pysol_deals,
-    read_pack,
-    seeded_deals,
-    solved_table,
-    write_pack,
-)
+from pipeline.packs.parquet import PackError, deals_of, metadata, read_pack, write_pack
+from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
+from pipeline.packs.sources import imported_deals, pysol_deals, seeded_deals
+from pipeline.stages.solve import solved_table
 
 SOLVED = SolveResult(Verdict.SOLVED, tuple(range(17)) * 3, 120, 0.5, 51)
 UNSOLVABLE = SolveResult(Verdict.UNSOLVABLE, (), 40, 0.25, 9)
@@ -137,8 +129,8 @@ def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["deals.parquet"]
 
 
-def test_write_into_a_missing_folder_is_a_pack_error(tmp_path):
-    with pytest.raises(PackError, match="no directory"):
+def test_write_into_a_missing_folder_is_a_destination_error(tmp_path):
+    with pytest.raises(DestinationError, match="no directory"):
         write_pack(seeded_deals(seed=1, count=1), tmp_path / "nowhere" / "deals.parquet")
     assert list(tmp_path.iterdir()) == []
 

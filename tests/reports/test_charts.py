@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow.compute as pc
 import pytest
 
-from pipeline.packs.parquet import PackError
+from pipeline.files import DestinationError
 from pipeline.reports.charts import (
     HEIGHT,
     TIER_COLOURS,
@@ -95,8 +95,8 @@ def test_nothing_to_plot_still_gives_a_valid_chart(pack_rows, tmp_path, chart, s
     assert colour_count(pixels(path)) > 2  # axes and the note
 
 
-def test_a_missing_directory_is_a_pack_error_before_drawing(pack_rows, tmp_path):
-    with pytest.raises(PackError, match="no directory"):
+def test_a_missing_directory_is_a_destination_error_before_drawing(pack_rows, tmp_path):
+    with pytest.raises(DestinationError, match="no directory"):
         difficulty_histogram(pack_rows, tmp_path / "absent" / "chart.png")
     assert list(tmp_path.iterdir()) == []
 

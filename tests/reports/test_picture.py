@@ -10,10 +10,10 @@ import matplotlib.image
 import numpy as np
 import pytest
 
+from pipeline.files import DestinationError
 from pipeline.game.cards import NUM_CARDS, RANKS, parse_card
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
 from pipeline.game.shuffles import seeded_deal
-from pipeline.packs.parquet import PackError
 from pipeline.reports.picture import (
     BLACK,
     CARD_HEIGHT,
@@ -100,7 +100,7 @@ def test_piles_fit_the_picture_and_never_overlap():
 
 
 def test_a_failed_write_leaves_no_file_behind(tmp_path):
-    with pytest.raises(PackError, match="no directory"):
+    with pytest.raises(DestinationError, match="no directory"):
         draw_deal(EXAMPLE, tmp_path / "absent" / "deal.png")
     target = tmp_path / "deal.png"
     target.mkdir()  # the PNG is written, then cannot be renamed over a directory

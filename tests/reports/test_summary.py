@@ -11,8 +11,8 @@ import pytest
 from rich.console import Console
 
 from pipeline.game.stats import win_rate
+from pipeline.packs.schema import PACK_TIERS as TIERS
 from pipeline.reports.summary import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
-from pipeline.stages.tiers import PACK_TIERS as TIERS
 
 
 def count(table: pa.Table, column: str, value: str) -> int:

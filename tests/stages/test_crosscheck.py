@@ -12,9 +12,11 @@ from pipeline.engine.cpsat import build_model, cpsat_solve
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import PackError, seeded_deals, solved_table, write_pack
-from pipeline.stages.crosscheck import CHECK_FIELDS, crosscheck_pack, sampled
-from pipeline.stages.solve import solve_deals
+from pipeline.packs.parquet import PackError, write_pack
+from pipeline.packs.schema import CHECK_FIELDS
+from pipeline.packs.sources import seeded_deals
+from pipeline.stages.crosscheck import crosscheck_pack, sampled
+from pipeline.stages.solve import solve_deals, solved_table
 
 AGREEMENT_SEED = 2026
 AGREEMENT_DEALS = 310  # the first 310 deals of the seed hold 40 unsolvable ones

@@ -19,23 +19,19 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import ConfigError
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.gametree import tree_of
+from pipeline.files import DestinationError
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
-from pipeline.packs.parquet import SOLVED_SCHEMA, PackError, metadata, seeded_deals, solved_table, write_pack
-from pipeline.stages.crosscheck import CHECK_FIELDS, checked_table
-from pipeline.stages.grade import (
-    DEFAULT_MAX_POSITIONS,
-    GRADE_FIELDS,
-    Grade,
-    GradeStatus,
-    calibrate,
-    grade_deal,
-    grade_pack,
-    summarize_grades,
-)
-from pipeline.stages.solve import solve_deals
-from pipeline.stages.tiers import CalibrationError, Score, Tier, Tiers, load_tiers
+from pipeline.packs.parquet import PackError, metadata, write_pack
+from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA, GradeStatus, Tier
+from pipeline.packs.sources import seeded_deals
+from pipeline.stages.calibrate import calibrate
+from pipeline.stages.crosscheck import checked_table
+from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
+from pipeline.stages.solve import solve_deals, solved_table
+from pipeline.stages.tiers import CalibrationError, Score, Tiers, load_tiers
 
 # The sample pack: (seed, index) of each row. The budgets keep wide margins
 # (measured on the engine): the exact rows' trees are counted within 34,000
@@ -406,7 +402,7 @@ def test_calibrate_command_errors_are_one_line(tmp_path):
 
 def test_a_target_without_a_folder_fails_before_any_work(solved, tmp_path):
     missing = tmp_path / "no" / "graded.parquet"
-    with pytest.raises(PackError, match="cannot write, no directory"):
+    with pytest.raises(DestinationError, match="cannot write, no directory"):
         grade_pack(solved, missing, tiers=TIERS, max_positions=BUDGET)
-    with pytest.raises(PackError, match="cannot write, no directory"):
+    with pytest.raises(DestinationError, match="cannot write, no directory"):
         calibrate(tmp_path / "no" / "tiers.toml", [], origin="nothing")

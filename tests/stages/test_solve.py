@@ -8,8 +8,10 @@ import pytest
 from pipeline.engine.solver import solve
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import SOLVED_SCHEMA, seeded_deals, write_pack
-from pipeline.stages.solve import ReplayError, checked_result, map_boards, solve_deals, solve_pack
+from pipeline.packs.parquet import write_pack
+from pipeline.packs.schema import SOLVED_SCHEMA
+from pipeline.packs.sources import seeded_deals
+from pipeline.stages.solve import ReplayError, checked_result, solve_deals, solve_pack
 
 SEED = 20261129
 MAX_NODES = 20_000  # small enough that some of these deals come back unknown
@@ -36,19 +38,6 @@ def test_expected_results_cover_more_than_one_verdict(expected):
 def test_results_come_back_in_input_order(expected, jobs, backend, batch_size):
     results = solve_deals(DEALS, jobs=jobs, max_nodes=MAX_NODES, backend=backend, batch_size=batch_size)
     assert [without_seconds(result) for result in results] == expected
-
-
-def _paired(start: int, boards: list[str], values: list[int], offset: int) -> tuple[int, list[tuple]]:
-    return start, [(board, value + offset) for board, value in zip(boards, values, strict=True)]
-
-
-@pytest.mark.parametrize("batch_size", [1, 5, None])
-def test_per_deal_values_travel_with_their_own_deals(batch_size):
-    values = [10 * i for i in range(len(DEALS))]
-    found = map_boards(_paired, DEALS, 3, per_deal=values, jobs=2, backend="threading", batch_size=batch_size)
-    assert found == [(deal.to_board_text(), value + 3) for deal, value in zip(DEALS, values, strict=True)]
-    with pytest.raises(ValueError, match="11 per-deal values for 12 deals"):
-        map_boards(_paired, DEALS, 3, per_deal=values[1:])
 
 
 def test_no_deals_no_results():

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.config import ConfigError
-from pipeline.packs.parquet import PackError
+from pipeline.files import DestinationError
 from pipeline.stages.tiers import (
     CalibrationError,
     Score,
@@ -130,5 +130,5 @@ def test_writing_is_whole_or_nothing(tmp_path):
     write_tiers(TIERS, path, note="first")
     assert load_tiers(path) == TIERS
     assert [p.name for p in tmp_path.iterdir()] == ["tiers.toml"]
-    with pytest.raises(PackError, match="cannot write, no directory"):
+    with pytest.raises(DestinationError, match="cannot write, no directory"):
         write_tiers(TIERS, tmp_path / "no" / "tiers.toml")

@@ -1,0 +1,14 @@
+"""The engine's default budgets, in a module light enough for the command line to read without Numba.
+
+Budgets count work (nodes, positions, deterministic seconds), never wall-clock
+time, so a verdict or a grade is the same on a busy machine as on an idle one.
+"""
+
+DEFAULT_MAX_NODES = 50_000_000
+"""Solver nodes per deal: the hardest of 300,000 seeded deals needed 3.6 million."""
+DEFAULT_MAX_POSITIONS = 22_000_000
+"""Game-tree positions entered per deal when grading: at most about 9 s on one core here."""
+DEFAULT_TIME_LIMIT = 30.0
+"""CP-SAT deterministic seconds per deal (about 21 s of wall clock here)."""
+DEFAULT_REFERENCE_NODES = 1_000_000_000
+"""Nodes of the plain reference search, which settles a deal when CP-SAT cannot."""

@@ -1,0 +1,59 @@
+"""Each stage's settings as one small frozen object, with its defaults: what a run config nests.
+
+This module imports nothing heavy (no Numba, OR-Tools or Arrow), so the
+command line and the config reader can use the defaults without loading the
+engine.
+
+>>> CrosscheckSettings().sample, SolveSettings(max_nodes=10).max_nodes
+(0.05, 10)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.engine.budgets import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_MAX_POSITIONS,
+    DEFAULT_REFERENCE_NODES,
+    DEFAULT_TIME_LIMIT,
+)
+
+DEFAULT_SAMPLE = 0.05
+"""Share of solved deals the cross-check samples (every unsolvable one is checked)."""
+DEFAULT_TIERS = Path("configs/tiers.toml")
+ORDERS = ("difficulty", "pack")
+
+
+@dataclass(frozen=True)
+class SolveSettings:
+    """The exact solver's node budget per deal; past it the verdict is ``unknown``."""
+
+    max_nodes: int = DEFAULT_MAX_NODES
+
+
+@dataclass(frozen=True)
+class CrosscheckSettings:
+    """Which deals the cross-check takes (``sample`` of the wins, by ``seed``) and its budgets."""
+
+    sample: float = DEFAULT_SAMPLE
+    seed: int = 0
+    time_limit: float = DEFAULT_TIME_LIMIT  # CP-SAT deterministic seconds per deal
+    reference_nodes: int = DEFAULT_REFERENCE_NODES  # the reference search's budget when CP-SAT cannot tell
+
+
+@dataclass(frozen=True)
+class GradeSettings:
+    """The game-tree walk's budget of positions per deal, and the tiers file."""
+
+    max_positions: int = DEFAULT_MAX_POSITIONS
+    tiers: Path = DEFAULT_TIERS
+
+
+@dataclass(frozen=True)
+class CurateSettings:
+    """Deals wanted per tier (None: every deal that qualifies) and the curated order."""
+
+    per_tier: tuple[tuple[str, int], ...] | None = None
+    order: str = "difficulty"

@@ -1,0 +1,69 @@
+"""Reading TOML settings files: one error type whose message names the file and the line.
+
+Run configurations (:mod:`pipeline.config`) and tiers files
+(:mod:`pipeline.stages.tiers`) are read through these helpers, so a missing
+file, a syntax error or a bad value is one line such as
+``configs/x.toml:4: [run] count must be an integer, not a string``.
+
+>>> line_of('[run]\\nseed = 1\\n', "seed")
+2
+>>> type_name("5"), type_name(5), type_name(True)
+('a string', 'an integer', 'a boolean')
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import BlackholeError, located
+
+TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", float: "a number", dict: "a table"}
+
+
+class ConfigError(BlackholeError, ValueError):
+    """A configuration that cannot be run; the message names the file and line."""
+
+    def __init__(self, problem: str, *, source: str, line: int = 0) -> None:
+        super().__init__(located(problem, source=source, line=line))
+
+
+def read_text(path: Path) -> str:
+    """The text of the configuration file at ``path``; ConfigError naming it when missing or not UTF-8."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError("no such file", source=str(path)) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
+
+
+def parse_toml(text: str, *, source: str) -> dict[str, Any]:
+    """The TOML document in ``text``; a syntax error raises ConfigError naming ``source`` and the line."""
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        found = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
+        if found:
+            problem = f"{message[: found.start()]} (column {found.group(2)})"
+            raise ConfigError(problem, source=source, line=int(found.group(1))) from None
+        raise ConfigError(message, source=source) from None
+
+
+def type_name(value: Any) -> str:
+    """How an error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``..."""
+    return TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def line_of(text: str, key: str, *, header: bool = False) -> int:
+    """Line number (from 1) where ``key`` is first assigned (or the header matches), 0 if not found."""
+    pattern = re.compile(
+        rf"^\s*{key}\s*$" if header else rf"^\s*(\[+\s*)?[\"']?{re.escape(key)}[\"']?\s*[=.\]]"
+    )
+    for number, line in enumerate(text.splitlines(), start=1):
+        if pattern.match(line):
+            return number
+    return 0

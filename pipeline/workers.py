@@ -1,0 +1,143 @@
+"""The worker pool: joblib batches that stream back in any order, a Dask cluster, progress bars.
+
+Work travels to workers as plain data (board text, ids, settings) in batches
+that carry their start index, and comes back in whatever order the batches
+finish; :func:`map_batches` puts it back in input order, so the output never
+depends on the number of workers or the backend. Worker functions are
+top-level and take plain data.
+
+>>> map_batches(_lengths, ["a", "bb", "ccc"], jobs=1, backend="sequential")
+[1, 2, 3]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def map_batches(
+    batch_task: Callable[..., tuple[int, list[T]]],
+    items: Sequence[object],
+    *arguments: object,
+    per_item: Sequence[object] | None = None,
+    jobs: int = 1,
+    progress: bool = False,
+    label: str = "working",
+    backend: str = "loky",
+    batch_size: int | None = None,
+    largest_batch: int = 32,
+) -> list[T]:
+    """``batch_task(start, batch, *arguments)`` over ``items`` in batches on ``jobs`` workers.
+
+    The task gets ``batch = items[start:start + len(batch)]`` (plain data, such
+    as board text) and returns ``(start, one result per item)``; the results
+    come back in input order whatever order the batches finish in. With
+    ``per_item`` (one value per item) the task is
+    ``batch_task(start, batch, values, *arguments)``, ``values`` being the same
+    slice of ``per_item``, so each batch carries only its own items' data.
+    ``batch_size`` defaults to about eight batches per worker, at most
+    ``largest_batch`` items (smaller for slow tasks, so that the progress bar
+    moves and the workers share the work evenly).
+    """
+    from joblib import delayed
+
+    if per_item is not None and len(per_item) != len(items):
+        raise ValueError(f"{len(per_item)} per-item values for {len(items)} items")
+    if batch_size is None:
+        batch_size = max(1, min(largest_batch, len(items) // (jobs * 8)))
+
+    def task(start: int):
+        stop = start + batch_size
+        values = () if per_item is None else (list(per_item[start:stop]),)
+        return delayed(batch_task)(start, items[start:stop], *values, *arguments)
+
+    tasks = (task(start) for start in range(0, len(items), batch_size))
+    results: list[T | None] = [None] * len(items)
+    with progress_bar(len(items), label=label, enabled=progress) as advance:
+        for start, batch in unordered(tasks, jobs=jobs, backend=backend):
+            results[start : start + len(batch)] = batch
+            advance(len(batch))
+    missing = [number for number, result in enumerate(results) if result is None]
+    if missing:
+        raise RuntimeError(f"item {missing[0]} came back without a result")
+    return results
+
+
+def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]:
+    """The results of joblib ``tasks`` (``delayed(f)(...)``) on ``jobs`` workers, as each finishes.
+
+    Tasks are drawn from ``tasks`` only as workers free up (joblib's
+    pre-dispatch), so a long generator of tasks never sits in memory whole.
+    ``backend`` is a joblib backend name: ``loky``, or ``dask`` inside
+    :func:`dask_cluster`.
+    """
+    from joblib import Parallel
+
+    # The dask backend is taken from dask_cluster's parallel_config: naming it here makes
+    # joblib 1.6 pass its nesting level on to every task as an argument.
+    chosen = None if backend == "dask" else backend
+    yield from Parallel(n_jobs=jobs, backend=chosen, return_as="generator_unordered")(tasks)
+
+
+@contextmanager
+def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
+    """A Dask client for joblib's ``dask`` backend while the block runs.
+
+    ``scheduler`` is the address of a running scheduler (``tcp://host:8786``);
+    empty, a local cluster of ``jobs`` single-threaded worker processes is
+    started and stopped with the block. The workers must be able to import
+    this package (``pip install blackhole`` on each machine of a cluster).
+    """
+    from dask.distributed import Client, LocalCluster
+    from joblib import parallel_config
+
+    with ExitStack() as stack:
+        if scheduler:
+            stack.enter_context(Client(scheduler, set_as_default=True))
+        else:
+            cluster = LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+            )
+            stack.enter_context(cluster)
+            stack.enter_context(Client(cluster, set_as_default=True))
+        stack.enter_context(parallel_config(backend="dask"))  # registers the backend with joblib
+        yield
+
+
+@contextmanager
+def progress_bar(
+    total: int, *, label: str, enabled: bool, completed: int = 0
+) -> Iterator[Callable[[int], None]]:
+    """A rich progress bar on stderr (nothing when not ``enabled``), from ``completed``; yields ``advance(n)``."""
+    if not enabled:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True)) as bar:
+        task = bar.add_task(label, total=total, completed=completed)
+        yield lambda n: bar.advance(task, n)
+
+
+def _lengths(start: int, batch: list[str]) -> tuple[int, list[int]]:
+    """A batch task for the doctest: the length of each item."""
+    return start, [len(item) for item in batch]

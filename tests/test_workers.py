@@ -1,0 +1,36 @@
+"""The worker pool: batches come back in input order with their own per-item values."""
+
+import pytest
+
+from pipeline.workers import map_batches, progress_bar
+
+ITEMS = [f"board {i}" for i in range(12)]
+
+
+def _paired(start: int, batch: list[str], values: list[int], offset: int) -> tuple[int, list[tuple]]:
+    return start, [(item, value + offset) for item, value in zip(batch, values, strict=True)]
+
+
+@pytest.mark.parametrize("batch_size", [1, 5, None])
+def test_per_item_values_travel_with_their_own_items(batch_size):
+    values = [10 * i for i in range(len(ITEMS))]
+    found = map_batches(_paired, ITEMS, 3, per_item=values, jobs=2, backend="threading", batch_size=batch_size)
+    assert found == [(item, value + 3) for item, value in zip(ITEMS, values, strict=True)]
+    with pytest.raises(ValueError, match="11 per-item values for 12 items"):
+        map_batches(_paired, ITEMS, 3, per_item=values[1:])
+
+
+def _lengths(start: int, batch: list[str]) -> tuple[int, list[int]]:
+    return start, [len(item) for item in batch]
+
+
+@pytest.mark.parametrize(("jobs", "backend"), [(1, "sequential"), (2, "loky"), (3, "threading")])
+def test_results_come_back_in_input_order_whatever_the_backend(jobs, backend):
+    items = ["x" * n for n in range(40)]
+    assert map_batches(_lengths, items, jobs=jobs, backend=backend, batch_size=3) == list(range(40))
+
+
+def test_a_disabled_progress_bar_prints_nothing(capsys):
+    with progress_bar(3, label="working", enabled=False) as advance:
+        advance(3)
+    assert capsys.readouterr() == ("", "")
