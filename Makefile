@@ -2,7 +2,7 @@
 PYTHON := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: setup run test test-slow lint bench calibrate
+.PHONY: setup run test test-slow lint bench calibrate docs
 
 setup: $(STAMP)
 
@@ -35,3 +35,8 @@ bench: setup
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
 calibrate: setup
 	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out configs/tiers.toml
+
+# Regenerate the generated docs: docs/cli.md from the Typer app (and ExitCode),
+# the column tables of docs/schema.md from pipeline/packs/schema.py.
+docs: setup
+	$(PYTHON) docs/generate.py
