@@ -50,11 +50,12 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.game.shuffles import MAX_SEED
+from pipeline.packs.schema import SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
-from pipeline.toml_files import TYPE_NAMES, ConfigError, line_of, parse_toml, read_text, type_name
+from pipeline.toml_files import TYPE_NAMES, line_of, parse_toml, read_text, type_name
+from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
 
 BACKENDS = ("loky", "dask")
-QUOTA_TIERS = ("easy", "medium", "hard", "expert")  # the solvable tiers (pipeline.packs.schema.SOLVABLE_TIERS)
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
@@ -254,8 +255,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
 
 def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, int], ...]:
     for tier, wanted in table.items():
-        if tier not in QUOTA_TIERS:
-            expected = ", ".join(QUOTA_TIERS)
+        if tier not in SOLVABLE_TIERS:
+            expected = ", ".join(SOLVABLE_TIERS)
             raise ConfigError(
                 f"[curate] per_tier has unknown tier {tier!r} (tiers: {expected})", source=source, line=line
             )
@@ -265,7 +266,7 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
                 source=source,
                 line=line,
             )
-    return tuple((tier, table[tier]) for tier in QUOTA_TIERS if tier in table)
+    return tuple((tier, table[tier]) for tier in SOLVABLE_TIERS if tier in table)
 
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:

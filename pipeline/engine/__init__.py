@@ -1,1 +1,19 @@
-"""engine."""
+"""The exact engines: the solver, the game-tree walk, the reference search and the CP-SAT model.
+
+- ``budgets``: default budgets (nodes, positions, deterministic seconds), light enough for the CLI.
+- ``kernel``: the compiled kernel shared by the searches: bit tricks, hash sets,
+  the transposition table, move generation and position keys.
+- ``conditions``: necessary conditions for a win, used to prune (each a proof
+  that no win is lost by pruning; see docs/solver.md).
+- ``search`` and ``solver``: the solver's depth-first search and its Python face,
+  :func:`~pipeline.engine.solver.solve`.
+- ``gametree``: an exact walk of a deal's whole game tree (solution counts,
+  random-play odds, traps) for the grader.
+- ``reference``: a plain search with none of the prunes, the referee of last resort.
+- ``cpsat``: the OR-Tools CP-SAT model of a move sequence (imports OR-Tools).
+
+Compiled with Numba on first use and cached beside the modules. The engine
+imports :mod:`pipeline.game` and nothing above it.
+"""
+
+__all__ = ["budgets", "conditions", "cpsat", "gametree", "kernel", "reference", "search", "solver"]

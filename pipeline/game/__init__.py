@@ -1,1 +1,16 @@
-"""game."""
+"""The game itself, as plain Python: no Numba, no Arrow.
+
+- ``cards``: a card is an int 0..51; ``parse_card`` and ``card_name`` go both ways.
+- ``deal``: :class:`~pipeline.game.deal.Deal`, 17 piles of 3, and its board text.
+- ``shuffles``: seeded shuffles (a seed and an index always give the same deal)
+  and PySol FC's numbered deals.
+- ``rules``: the referee: :class:`~pipeline.game.rules.Position`, legal moves, ``replay``.
+- ``verdicts``: :class:`~pipeline.game.verdicts.Verdict` and
+  :class:`~pipeline.game.verdicts.SolveResult`.
+- ``stats``: win rates with their 95 % interval, and the published rate.
+
+Everything above this package may import it; it imports only the ground floor
+(:mod:`pipeline.errors`).
+"""
+
+__all__ = ["cards", "deal", "rules", "shuffles", "stats", "verdicts"]

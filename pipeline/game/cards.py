@@ -20,7 +20,8 @@ SUITS = "HCDS"
 NUM_RANKS = 13
 NUM_CARDS = 52
 
-_SUIT_SYMBOLS = {"♥": "H", "♣": "C", "♦": "D", "♠": "S", "♡": "H", "♧": "C", "♢": "D", "♤": "S"}
+SUIT_SYMBOLS = "♥♣♦♠"  # in SUITS order: H C D S, as pictures show them
+_SUIT_OF_SYMBOL = dict(zip(SUIT_SYMBOLS + "♡♧♢♤", "HCDS" * 2, strict=True))  # outline symbols too, on input
 
 
 class CardError(BlackholeError, ValueError):
@@ -71,7 +72,7 @@ def parse_card(text: str) -> int:
     if len(name) < 2:
         raise CardError(f"unknown card {text!r}")
     rank_text, suit_text = name[:-1].upper(), name[-1]
-    suit_text = _SUIT_SYMBOLS.get(suit_text, suit_text.upper())
+    suit_text = _SUIT_OF_SYMBOL.get(suit_text, suit_text.upper())
     if rank_text == "10":
         rank_text = "T"
     if len(rank_text) != 1 or rank_text not in RANKS or suit_text not in SUITS:

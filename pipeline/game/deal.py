@@ -167,8 +167,8 @@ def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
         )
     pile_lines = block[1:]
     if len(pile_lines) != NUM_PILES:
-        line = pile_lines[-1][0] if pile_lines else first_number
-        raise BoardError(f"expected {NUM_PILES} piles, found {len(pile_lines)}", source=source, line=line)
+        last = pile_lines[-1][0] if pile_lines else first_number
+        raise BoardError(f"expected {NUM_PILES} piles, found {len(pile_lines)}", source=source, line=last)
     where: dict[int, int] = {ACE_OF_SPADES: first_number}
     piles = []
     for pile_number, (number, line) in enumerate(pile_lines):

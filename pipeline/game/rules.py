@@ -72,7 +72,8 @@ class Position:
         return tuple(
             pile
             for pile in range(NUM_PILES)
-            if self.heights[pile] and ranks_adjacent(rank_of(self.top_card(pile)), self.foundation_rank)
+            if (card := self.top_card(pile)) is not None
+            and ranks_adjacent(rank_of(card), self.foundation_rank)
         )
 
     def play(self, pile: int) -> Position:

@@ -1,1 +1,15 @@
-"""packs."""
+"""Packs: what a pack is on disk, and reading and writing it.
+
+- ``schema``: every Parquet column once (name, type, nullability, meaning), the
+  ``Tier`` and ``GradeStatus`` enums, the pack's tiers.
+- ``parquet``: checked reads and atomic writes of one Parquet file, provenance metadata.
+- ``sources``: a deals table from seeded shuffles, PySol FC numbers or a board text file.
+- ``folders``: the tier-partitioned pack folder, written in one pass and read back checked.
+- ``manifest``: :class:`~pipeline.packs.manifest.Manifest`, ``manifest.json`` read and written.
+- ``exports``: a pack as JSON for games, board text for solvers, or CSV.
+
+Packs use the game (:mod:`pipeline.game`), never the stages: the stages add
+columns that this package declares.
+"""
+
+__all__ = ["exports", "folders", "manifest", "parquet", "schema", "sources"]

@@ -7,13 +7,13 @@ one tier only and at most ``limit`` rows, in one of :data:`FORMATS`:
   has ``deal_id``, ``tier``, ``difficulty``, ``level`` (when the pack has
   it), ``verdict``, ``board``, ``piles`` (17 lists of card names, bottom to
   top), ``foundation`` (``"AS"``), ``solution`` (pile numbers), ``moves``
-  (the cards those moves play, in order) and ``metrics`` (:data:`METRICS`;
+  (the cards those moves play, in order) and ``metrics`` (:data:`EXPORTED_METRICS`;
   ``solution_count`` is a decimal string, as counts may pass 2**53).
 - ``boards``: each deal's board text (docs/rules.md, canonical spelling), one blank
   line between boards; a single board is a black-hole-solver input file.
 - ``csv``: a header, then one row per deal: ``deal_id``, ``tier``,
   ``difficulty``, ``level`` (when the pack has it), ``verdict``, ``board``,
-  ``solution``, then :data:`METRICS`. The board is one line: its line breaks
+  ``solution``, then :data:`EXPORTED_METRICS`. The board is one line: its line breaks
   written as ``|`` (:func:`board_cell`); the solution is pile numbers
   separated by spaces; a null is an empty cell.
 
@@ -44,7 +44,7 @@ from pipeline.game.rules import IllegalMove, Position
 from pipeline.packs.schema import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
-METRICS = (
+EXPORTED_METRICS = (
     "solution_count",
     "log10_solutions",
     "winnable_states",
@@ -108,7 +108,8 @@ def selected_rows(
     picked = [row for row, name in enumerate(tiers) if tier is None or _tier_name(name) == tier]
     if limit is not None:
         picked = picked[:limit]
-    return table.take(pa.array(picked, pa.int64())).to_pylist()
+    rows: list[dict[str, Any]] = table.take(pa.array(picked, pa.int64())).to_pylist()
+    return rows
 
 
 def board_cell(board: str) -> str:
@@ -134,7 +135,7 @@ def deal_document(row: dict[str, Any], *, has_level: bool) -> dict[str, Any]:
         "foundation": card_name(ACE_OF_SPADES),
         "solution": solution,
         "moves": moves,
-        "metrics": {name: row.get(name) for name in METRICS},
+        "metrics": {name: row.get(name) for name in EXPORTED_METRICS},
     }
     return document
 
@@ -157,7 +158,9 @@ def played_cards(deal: Deal, solution: list[int]) -> list[str]:
             after = position.play(pile)
         except IllegalMove as error:
             raise IllegalMove(f"move {step}: {error}") from None
-        names.append(card_name(position.top_card(pile)))
+        card = position.top_card(pile)
+        assert card is not None  # play() raised IllegalMove for an empty pile
+        names.append(card_name(card))
         position = after
     return names
 
@@ -195,7 +198,7 @@ def _write_csv(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> 
     header = (
         ["deal_id", "tier", "difficulty"] + ([_LEVEL] if has_level else []) + ["verdict", "board", "solution"]
     )
-    header += METRICS
+    header += EXPORTED_METRICS
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(header)
     for row, board in zip(rows, _canonical_boards(rows), strict=True):

@@ -36,6 +36,7 @@ import os
 import shutil
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -47,6 +48,9 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
 from pipeline.packs.parquet import PackError, metadata
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
+
+if TYPE_CHECKING:
+    import pyarrow.dataset as ds
 
 TIER_PARTITIONING_SCHEMA = pa.schema([pa.field("tier", pa.string())])
 DATA_FILE = "part-0.parquet"
@@ -131,6 +135,7 @@ class _TierFile:
 
     def _flush(self) -> None:
         if self.buffered:
+            assert self.writer is not None  # add() opened it before buffering any rows
             table = pa.concat_tables(self.buffered).combine_chunks()
             self.writer.write_table(table, row_group_size=ROW_GROUP_ROWS)
             self.buffered, self.buffered_rows = [], 0
@@ -148,7 +153,7 @@ def file_schema(schema: pa.Schema) -> pa.Schema:
     return expected
 
 
-def pack_dataset(folder: Path):
+def pack_dataset(folder: Path) -> ds.Dataset:
     """The pack folder ``folder`` as a ``pyarrow.dataset.Dataset``, ``tier`` read from the folder names."""
     import pyarrow.dataset as ds
 

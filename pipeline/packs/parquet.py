@@ -16,7 +16,7 @@ the schema metadata that says where a file came from: ``blackhole_version``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pyarrow as pa
@@ -33,7 +33,9 @@ class PackError(BlackholeError, ValueError):
     """A file that is not a pack this package can read; the message names the file."""
 
 
-def with_columns(table: pa.Table, fields: Sequence[pa.Field], columns: dict[str, list]) -> pa.Table:
+def with_columns(
+    table: pa.Table, fields: Sequence[pa.Field], columns: Mapping[str, Sequence[object]]
+) -> pa.Table:
     """``table`` with ``fields`` appended in order, values from ``columns``; columns of those names are replaced."""
     names = {field.name for field in fields}
     table = table.select([name for name in table.column_names if name not in names])

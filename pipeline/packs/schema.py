@@ -65,7 +65,8 @@ def column(name: str, kind: pa.DataType, meaning: str, *, nullable: bool = True)
 
 def meaning(field: pa.Field) -> str:
     """The one-line meaning declared for ``field``."""
-    return (field.metadata or {}).get(b"meaning", b"").decode()
+    text: bytes = (field.metadata or {}).get(b"meaning", b"")
+    return text.decode()
 
 
 DEAL_FIELDS = (
@@ -95,11 +96,19 @@ RESULT_FIELDS = (
     ),
     column("nodes", pa.int64(), "positions the solver searched", nullable=False),
     column("seconds", pa.float64(), "solve seconds; null when written without timings"),
-    column("max_cards_played", pa.int8(), "most cards that can be played (51 when solved); null when not known"),
+    column(
+        "max_cards_played", pa.int8(), "most cards that can be played (51 when solved); null when not known"
+    ),
 )
 CHECK_FIELDS = (
-    column("cpsat_verdict", pa.string(), "CP-SAT's verdict (solved, unsolvable or unknown); null when not checked"),
-    column("cpsat_seconds", pa.float64(), "CP-SAT's wall-clock seconds; null when not checked or without timings"),
+    column(
+        "cpsat_verdict",
+        pa.string(),
+        "CP-SAT's verdict (solved, unsolvable or unknown); null when not checked",
+    ),
+    column(
+        "cpsat_seconds", pa.float64(), "CP-SAT's wall-clock seconds; null when not checked or without timings"
+    ),
     column(
         "checked_by",
         pa.string(),
@@ -125,9 +134,13 @@ GRADE_FIELDS = (
     column("winnable_share", pa.float64(), "winnable_states / reachable_states"),
     column("random_win_probability", pa.float64(), "chance that uniformly random legal moves win"),
     column(
-        "branching_winning_lines", pa.float64(), "legal moves, averaged over every position of every winning line"
+        "branching_winning_lines",
+        pa.float64(),
+        "legal moves, averaged over every position of every winning line",
     ),
-    column("branching_winnable", pa.float64(), "legal moves, averaged over the winnable positions not yet won"),
+    column(
+        "branching_winnable", pa.float64(), "legal moves, averaged over the winnable positions not yet won"
+    ),
     column("winning_first_moves", pa.int8(), "opening moves after which a win exists"),
     column("first_moves", pa.int8(), "legal opening moves"),
     column("forced_moves", pa.int8(), "positions of the solution with one legal move"),
@@ -145,7 +158,9 @@ TIER_FIELD = GRADE_FIELDS[[field.name for field in GRADE_FIELDS].index("tier")]
 
 DEALS_SCHEMA = pa.schema(DEAL_FIELDS)
 SOLVED_SCHEMA = pa.schema(DEAL_FIELDS + RESULT_FIELDS)
-PACK_FIELDS = DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f is not TIER_FIELD)
+PACK_FIELDS = (
+    DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f is not TIER_FIELD)
+)
 """The columns of a pack folder's files: ``tier`` is in the folder names, not in the files."""
 
 COLUMN_GROUPS = (

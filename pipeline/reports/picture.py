@@ -14,17 +14,15 @@ the same bytes for a given matplotlib.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from pipeline.game.cards import ACE_OF_SPADES, RANKS, rank_of, suit_of
+from pipeline.game.cards import ACE_OF_SPADES, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
-from pipeline.reports.charts import png_figure
+from pipeline.reports.charts import HEIGHT, WIDTH, png_figure
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-WIDTH = 1200
-HEIGHT = 800
 
 # Layout in pixels, measured from the picture's top-left corner.
 CARD_WIDTH = 90
@@ -44,7 +42,6 @@ CARD_EDGE = "#333333"
 RED = "#c8102e"
 BLACK = "#1a1a1a"
 LABEL = "#d8efe0"
-SUIT_SYMBOLS = "♥♣♦♠"  # in cards.SUITS order: H C D S
 
 
 def card_face(card: int) -> tuple[str, str, str]:
@@ -120,7 +117,13 @@ def _card(axes: Axes, card: int, left: float, top: float, layer: int) -> None:
             zorder=z,
         )
     )
-    corner = {"color": colour, "ha": "center", "va": "top", "zorder": z + 1, "fontweight": "bold"}
+    corner: dict[str, Any] = {
+        "color": colour,
+        "ha": "center",
+        "va": "top",
+        "zorder": z + 1,
+        "fontweight": "bold",
+    }
     axes.text(left + FAN_STEP / 2, top + 6, rank, fontsize=14, **corner)
     axes.text(left + FAN_STEP / 2, top + 28, symbol, fontsize=14, **corner)
     axes.text(

@@ -12,7 +12,7 @@ solvable rows graded exactly, each over its non-null values.
 ...     "verdict": ["solved", "solved", "unsolvable"],
 ...     "grade_status": ["exact", "exact", "exact"],
 ...     "tier": ["easy", "hard", "unsolvable"],
-...     **{metric: [1.0, 3.0, None] for metric in METRICS},
+...     **{metric: [1.0, 3.0, None] for metric in SPREAD_METRICS},
 ... })
 >>> description = describe_pack(table)
 >>> description.verdicts
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 VERDICTS = tuple(verdict.value for verdict in Verdict)
 STATUSES = tuple(status.value for status in GradeStatus)
-METRICS = (
+SPREAD_METRICS = (
     "difficulty",
     "log10_solutions",
     "random_win_probability",
@@ -109,7 +109,9 @@ def describe_pack(table: pa.Table) -> PackDescription:
         unknown=verdicts[Verdict.UNKNOWN.value],
     )
     graded = solvable_exact(table)
-    metrics = {metric: Distribution.of(graded.column(metric).drop_null().to_pylist()) for metric in METRICS}
+    metrics = {
+        metric: Distribution.of(graded.column(metric).drop_null().to_pylist()) for metric in SPREAD_METRICS
+    }
     return PackDescription(table.num_rows, verdicts, rate, tiers, statuses, metrics)
 
 

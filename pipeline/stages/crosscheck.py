@@ -143,7 +143,11 @@ def crosscheck_pack(
     def work(rows: PackRows) -> tuple[list[Check | None], CrosscheckOutcome]:
         table = rows.table
         ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
-        chosen = [row for row in range(table.num_rows) if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)]
+        chosen = [
+            row
+            for row in range(table.num_rows)
+            if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)
+        ]
         found = map_batches(
             check_batch,
             [rows.deals[row].to_board_text() for row in chosen],
@@ -163,7 +167,10 @@ def crosscheck_pack(
     def table_of(table: pa.Table, found: tuple[list[Check | None], CrosscheckOutcome]) -> pa.Table:
         checked = checked_table(table, found[0], timings=timings)
         return with_metadata(
-            checked, cpsat_time_limit=str(time_limit), crosscheck_sample=str(sample), crosscheck_seed=str(seed)
+            checked,
+            cpsat_time_limit=str(time_limit),
+            crosscheck_sample=str(sample),
+            crosscheck_seed=str(seed),
         )
 
     _, outcome = over_pack(source, target, schema=SOLVED_SCHEMA, work=work, table_of=table_of)
@@ -187,7 +194,7 @@ def crosscheck_outcome(table: pa.Table, checks: Sequence[Check | None]) -> Cross
 def checked_table(table: pa.Table, checks: Sequence[Check | None], *, timings: bool = True) -> pa.Table:
     """``table`` (a solved pack) with the check columns for ``checks`` (None: not checked) added or replaced."""
     verdicts = table.column("verdict").to_pylist()
-    columns = {
+    columns: dict[str, Sequence[object]] = {
         "cpsat_verdict": [None if c is None else c.cpsat_verdict.value for c in checks],
         "cpsat_seconds": [None if c is None or not timings else c.cpsat_seconds for c in checks],
         "checked_by": [None if c is None else c.checked_by for c in checks],

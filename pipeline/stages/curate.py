@@ -38,9 +38,8 @@ from pipeline.game.deal import PILE_SIZE, Deal
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import CurationRecord, Manifest, Origin, read_manifest
 from pipeline.packs.schema import LEVEL_FIELD, SOLVABLE_TIERS
+from pipeline.stages.settings import ORDERS
 
-QUOTA_TIERS = SOLVABLE_TIERS
-ORDERS = ("difficulty", "pack")
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")
 
 _SPADES = 3
@@ -115,14 +114,14 @@ def parse_quotas(text: str) -> dict[str, int]:
             raise QuotaError(f"empty quota in {text!r}; expected tier=count pairs such as easy=50,medium=50")
         if not equals:
             raise QuotaError(f"{item!r}: expected tier=count, such as easy=50")
-        if name not in QUOTA_TIERS:
-            raise QuotaError(f"{item!r}: unknown tier {name!r} (tiers: {', '.join(QUOTA_TIERS)})")
+        if name not in SOLVABLE_TIERS:
+            raise QuotaError(f"{item!r}: unknown tier {name!r} (tiers: {', '.join(SOLVABLE_TIERS)})")
         if not _WHOLE_NUMBER.fullmatch(count):
             raise QuotaError(f"{item!r}: the count must be a whole number, at least 0")
         if name in quotas:
             raise QuotaError(f"{item!r}: tier {name} is given twice")
         quotas[name] = int(count)
-    return {tier: quotas[tier] for tier in QUOTA_TIERS if tier in quotas}
+    return {tier: quotas[tier] for tier in SOLVABLE_TIERS if tier in quotas}
 
 
 @dataclass(frozen=True)
@@ -161,7 +160,7 @@ def curate(
         for row in range(table.num_rows)
         if column["verdict"][row] == "solved"
         and column["grade_status"][row] == "exact"
-        and column["tier"][row] in QUOTA_TIERS
+        and column["tier"][row] in SOLVABLE_TIERS
     ]
     graded_wins = len(rows)
     if "agree" in table.column_names:  # a verdict its cross-check contradicts is no puzzle to ship
@@ -196,11 +195,11 @@ def curate(
 
 def _checked_quotas(per_tier: Mapping[str, int]) -> dict[str, int]:
     for tier, wanted in per_tier.items():
-        if tier not in QUOTA_TIERS:
-            raise QuotaError(f"unknown tier {tier!r} (tiers: {', '.join(QUOTA_TIERS)})")
+        if tier not in SOLVABLE_TIERS:
+            raise QuotaError(f"unknown tier {tier!r} (tiers: {', '.join(SOLVABLE_TIERS)})")
         if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
             raise QuotaError(f"{tier}={wanted!r}: the count must be a whole number, at least 0")
-    return {tier: per_tier[tier] for tier in QUOTA_TIERS if tier in per_tier}
+    return {tier: per_tier[tier] for tier in SOLVABLE_TIERS if tier in per_tier}
 
 
 def _first_of_each_deal(rows: list[int], boards: list[str], deal_ids: list[str]) -> list[int]:
@@ -219,8 +218,8 @@ def _within_quotas(
     rows: list[int], tiers: list[str], quotas: dict[str, int]
 ) -> tuple[list[int], dict[str, tuple[int, int]]]:
     """The first ``quotas[tier]`` of ``rows`` in each tier, and the tiers short of their quota."""
-    taken = dict.fromkeys(QUOTA_TIERS, 0)
-    available = dict.fromkeys(QUOTA_TIERS, 0)
+    taken = dict.fromkeys(SOLVABLE_TIERS, 0)
+    available = dict.fromkeys(SOLVABLE_TIERS, 0)
     kept = []
     for row in rows:
         tier = tiers[row]

@@ -75,7 +75,8 @@ from pipeline.game.deal import Deal
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.parquet import PackError, with_columns, with_metadata
-from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA, GradeStatus, Tier
+from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA, Tier
+from pipeline.packs.schema import GradeStatus as GradeStatus  # re-exported: a Grade's status
 from pipeline.stages.pack_pass import PackRows, over_pack
 from pipeline.stages.tiers import Score, Tiers
 from pipeline.workers import map_batches
@@ -115,15 +116,19 @@ class Grade:
 
     @property
     def winnable_share(self) -> float | None:
-        return self.winnable / self.reachable if self.reachable else None
+        if not self.reachable:
+            return None
+        assert self.winnable is not None  # set whenever reachable is
+        return self.winnable / self.reachable
 
     def scored(self, score: Score) -> float | None:
         """The difficulty with ``score``'s weights; None unless this is an exact grade of a winnable deal."""
         if self.status is not GradeStatus.EXACT or not self.solutions:
             return None
-        return score.of(
-            win_probability=self.win_probability, winnable_share=self.winnable_share, traps=self.traps
-        )
+        share = self.winnable_share
+        # an exact grade of a winnable deal has every tree metric
+        assert self.win_probability is not None and share is not None and self.traps is not None
+        return score.of(win_probability=self.win_probability, winnable_share=share, traps=self.traps)
 
     def tiered(self, tiers: Tiers) -> Grade:
         """This grade with its difficulty and tier under ``tiers`` (unchanged when it cannot have them)."""
@@ -258,7 +263,9 @@ def grade_pack(
                 try:
                     replay(deal, solution)
                 except IllegalMove as error:
-                    raise PackError(f"{rows.source}[{number}]: the solution does not replay ({error})") from None
+                    raise PackError(
+                        f"{rows.source}[{number}]: the solution does not replay ({error})"
+                    ) from None
         return grade_deals(
             rows.deals,
             found,
@@ -284,7 +291,7 @@ def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = Tr
     position = table.column_names.index("max_cards_played")
     cards = pa.array([g.max_cards_played for g in grades], pa.int8())
     table = table.set_column(position, table.schema.field("max_cards_played"), cards)
-    columns = {
+    columns: dict[str, Sequence[object]] = {
         "grade_status": [g.status.value for g in grades],
         "solution_count": [None if g.solutions is None else str(g.solutions) for g in grades],
         "log10_solutions": [g.log10_solutions for g in grades],

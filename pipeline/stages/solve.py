@@ -80,7 +80,7 @@ def solved_table(
     """
     if len(results) != deals.num_rows:
         raise ValueError(f"{len(results)} results for {deals.num_rows} deals")
-    columns = {
+    columns: dict[str, Sequence[object]] = {
         "verdict": [result.verdict.value for result in results],
         "solution": [list(result.solution) for result in results],
         "nodes": [result.nodes for result in results],

@@ -12,7 +12,7 @@ from pipeline.files import DestinationError
 from pipeline.game.cards import card_name
 from pipeline.game.deal import BoardError, Deal, read_boards
 from pipeline.game.rules import IllegalMove, replay
-from pipeline.packs.exports import METRICS, ExportError, export_pack
+from pipeline.packs.exports import EXPORTED_METRICS, ExportError, export_pack
 from pipeline.packs.sources import imported_deals
 from pipeline.stages.curate import curate
 
@@ -65,7 +65,7 @@ def test_json_deals_replay_and_match_the_pack(curated, tmp_path):
             row["difficulty"],
             row["level"],
         )
-        assert list(deal["metrics"]) == list(METRICS)
+        assert list(deal["metrics"]) == list(EXPORTED_METRICS)
         assert deal["metrics"]["solution_count"] == row["solution_count"]
         assert isinstance(deal["metrics"]["solution_count"], str)
         assert deal["metrics"]["random_win_probability"] == row["random_win_probability"]
@@ -116,7 +116,7 @@ def test_csv_round_trips_with_the_csv_module(pack_rows, tmp_path):
         reader = csv.reader(source)
         header = next(reader)
         cells = list(reader)
-    expected_header = ["deal_id", "tier", "difficulty", "verdict", "board", "solution", *METRICS]
+    expected_header = ["deal_id", "tier", "difficulty", "verdict", "board", "solution", *EXPORTED_METRICS]
     assert header == expected_header
     assert len(cells) == pack_rows.num_rows
     for line, row in zip(cells, pack_rows.to_pylist(), strict=True):

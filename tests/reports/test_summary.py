@@ -12,7 +12,7 @@ from rich.console import Console
 
 from pipeline.game.stats import win_rate
 from pipeline.packs.schema import PACK_TIERS as TIERS
-from pipeline.reports.summary import METRICS, STATUSES, VERDICTS, describe_pack, report_tables
+from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, describe_pack, report_tables
 
 
 def count(table: pa.Table, column: str, value: str) -> int:
@@ -58,7 +58,7 @@ def test_win_rate_is_the_stats_win_rate_of_the_verdict_counts(pack_rows):
     assert describe_pack(pack_rows).win_rate == expected
 
 
-@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("metric", SPREAD_METRICS)
 def test_quartiles_match_numpy_on_the_solvable_exact_rows(pack_rows, metric):
     mask = pc.and_(pc.equal(pack_rows["verdict"], "solved"), pc.equal(pack_rows["grade_status"], "exact"))
     values = np.array(pack_rows.filter(mask).column(metric).drop_null().to_pylist(), dtype=float)
@@ -95,7 +95,7 @@ def test_a_pack_without_solvable_rows_has_empty_distributions():
     empty = describe_pack(
         pa.table(
             {"verdict": ["unsolvable"], "grade_status": ["exact"], "tier": ["unsolvable"]}
-            | {m: pa.array([None], pa.float64()) for m in METRICS}
+            | {m: pa.array([None], pa.float64()) for m in SPREAD_METRICS}
         )
     )
     assert all(spread.count == 0 and spread.median is None for spread in empty.metrics.values())
@@ -124,7 +124,7 @@ def test_report_shows_counts_interval_and_the_published_rate(pack_rows):
     assert f"{rate.rate:.2%} [{rate.low:.2%}, {rate.high:.2%}]" in text
     assert "86.94%, inside the interval" in text
     assert "of decided" not in text
-    for metric in METRICS:
+    for metric in SPREAD_METRICS:
         assert metric in text
     assert "│ unknown    │     0 │  0.00% │" in text  # a zero row is shown, with its share
 
