@@ -5,7 +5,7 @@ time limit) on BENCH_DEALS seeded deals and on the hardest deals found so far
 (tests/data/hardest.csv), two deals at a time on joblib workers, and reports
 seconds per deal (median, p95, max) for winnable and lost deals, as the exact
 solver classes them, and the share that CP-SAT left ``unknown``. Prints a
-Markdown table for the README and writes output/bench/crosscheck.json.
+Markdown table for docs/benchmarks.md and writes output/bench/crosscheck.json.
 """
 
 from __future__ import annotations

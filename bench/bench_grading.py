@@ -5,7 +5,7 @@ one (:func:`pipeline.engine.gametree.tree_of`, default position budget), one dea
 a time on one core, as the targets are stated. Reports seconds per deal
 (mean, median, p99, max), positions entered per second, the share of deals
 counted exactly within the budget, and each worker's peak memory. Prints a
-Markdown table for the README and writes output/bench/grading.json.
+Markdown table for docs/benchmarks.md and writes output/bench/grading.json.
 """
 
 from __future__ import annotations

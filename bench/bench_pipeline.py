@@ -8,11 +8,11 @@ overhead, which is everything else: dealing, sending deals to workers and
 results back, writing shards, assembling the pack and curating it, and (with
 2 jobs) workers waiting at the end for the last slow deal. The overhead of a
 run with J jobs is ``wall - stage seconds / J``. Checks that both runs made
-the same pack bytes. Prints a Markdown table for the README and writes
+the same pack bytes. Prints a Markdown table for docs/benchmarks.md and writes
 output/bench/pipeline.json.
 
 ``--count N`` runs N deals instead of the config's count (a quick look, not
-the README's figures).
+the figures of docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -35,10 +35,11 @@ JOBS = (2, 1)
 def measure(jobs: int, count: int | None, output: Path) -> dict:
     config = load_config(CONFIG)
     if count is not None:  # a quick look: the quotas of 1,000 deals would not fit
-        config = dataclasses.replace(config, per_tier=None)
-    config = config.with_overrides(
-        jobs=jobs, count=count, output=output, tiers=ROOT / "configs" / "tiers.toml"
+        config = dataclasses.replace(config, curate=dataclasses.replace(config.curate, per_tier=None))
+    config = dataclasses.replace(
+        config, grade=dataclasses.replace(config.grade, tiers=ROOT / "configs" / "tiers.toml")
     )
+    config = config.with_overrides(jobs=jobs, count=count, output=output)
     outcome = run(config, progress=True, fresh=True)
     busy = sum(outcome.stage_seconds.values())
     overhead = outcome.seconds - busy / jobs
@@ -55,8 +56,8 @@ def measure(jobs: int, count: int | None, output: Path) -> dict:
         },
         "overhead_seconds": round(overhead, 2),
         "overhead_share": round(overhead / outcome.seconds, 4),
-        "tiers": outcome.manifest["tiers"],
-        "curated_deals": outcome.curated_manifest["deals"],
+        "tiers": outcome.manifest.tiers,
+        "curated_deals": outcome.curated_manifest.deals,
         "_files": files,
     }
 
