@@ -63,9 +63,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.bits import lowest_bit
-
-NUM_RANKS = 13
+from pipeline.engine.kernel import lowest_bit
+from pipeline.game.cards import NUM_RANKS
 
 
 @numba.njit(cache=True, _nrt=False)

@@ -59,15 +59,13 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
-from pipeline.game.cards import rank_of
+from pipeline.engine.budgets import DEFAULT_TIME_LIMIT
+from pipeline.game.cards import ACE_OF_SPADES, NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
-from pipeline.game.rules import replay
+from pipeline.game.rules import WINNING_LENGTH, replay
 from pipeline.game.verdicts import Verdict
 
-NUM_CARDS = NUM_PILES * PILE_SIZE
-NUM_RANKS = 13
-FOUNDATION_RANK = 0  # the A♠
-DEFAULT_TIME_LIMIT = 30.0
+FOUNDATION_RANK = rank_of(ACE_OF_SPADES)  # the card on the foundation at the start
 WALL_FACTOR = 4.0
 ONE_APART = [
     (a, b) for a in range(NUM_RANKS) for b in range(NUM_RANKS) if (a - b) % NUM_RANKS in (1, NUM_RANKS - 1)
@@ -95,14 +93,15 @@ def build_model(deal: Deal) -> PlayModel:
     """The model described in the module docstring, for ``deal``'s opening position."""
     ranks = [rank_of(card) for pile in deal.piles for card in pile]  # index 3 p + level
     model = cp_model.CpModel()
-    card_at = [model.new_int_var(0, NUM_CARDS - 1, f"card_at_{t}") for t in range(NUM_CARDS)]
-    step_of = [model.new_int_var(0, NUM_CARDS - 1, f"step_of_{c}") for c in range(NUM_CARDS)]
+    # a win plays every card in the piles: WINNING_LENGTH steps, as many as there are cards to number
+    card_at = [model.new_int_var(0, WINNING_LENGTH - 1, f"card_at_{t}") for t in range(WINNING_LENGTH)]
+    step_of = [model.new_int_var(0, WINNING_LENGTH - 1, f"step_of_{c}") for c in range(WINNING_LENGTH)]
     model.add_inverse(card_at, step_of)
-    rank_at = [model.new_int_var(0, NUM_RANKS - 1, f"rank_at_{t}") for t in range(NUM_CARDS)]
-    for step in range(NUM_CARDS):
+    rank_at = [model.new_int_var(0, NUM_RANKS - 1, f"rank_at_{t}") for t in range(WINNING_LENGTH)]
+    for step in range(WINNING_LENGTH):
         model.add_element(card_at[step], ranks, rank_at[step])
     model.add_allowed_assignments([rank_at[0]], [(b,) for a, b in ONE_APART if a == FOUNDATION_RANK])
-    for step in range(1, NUM_CARDS):
+    for step in range(1, WINNING_LENGTH):
         model.add_allowed_assignments([rank_at[step - 1], rank_at[step]], ONE_APART)
     for pile in range(NUM_PILES):
         for level in range(1, PILE_SIZE):

@@ -17,15 +17,15 @@ position adds 0 to both, whatever lies below it, so the pass needs to know
   wrong for counting them all.
 
 Winnable positions are memoised in an exact hash table under the search's
-key (:func:`pipeline.engine.search._layout_weights`): the multiset of remaining
+key (:func:`pipeline.engine.kernel.layout_weights`): the multiset of remaining
 piles, read as rank sequences, and the foundation rank. Positions that differ
 only by which of two piles holding the same ranks is which have the same
 future, move for move, so they share one record, and ``winnable`` and
 ``reachable`` count such positions once. Lost positions go to the solver's
-lossy cache (:mod:`pipeline.engine.transpositions`): one forgotten is proved again.
-A small filter of every stored key (two bits in one word) answers "never
-stored" for most lookups without touching either table: 2.36 of 3.41 million
-on seed 1's deal 0.
+lossy cache (the transposition table of :mod:`pipeline.engine.kernel`): one
+forgotten is proved again. A small filter of every stored key (two bits in
+one word) answers "never stored" for most lookups without touching either
+table: 2.36 of 3.41 million on seed 1's deal 0.
 
 The other numbers follow the same backward recurrence as the counts, so one
 walk gives them all: the legal moves summed along every winning line from a
@@ -55,39 +55,39 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from pipeline.engine import transpositions
-from pipeline.engine.conditions import MAX_ORDERED_ENDS, NUM_RANKS, ORDER_WORDS
-from pipeline.engine.hashset import add, move_into, slot_for
-from pipeline.engine.search import (
-    _POWERS_OF_5,
-    MEMO_SIZE,
-    USE_DOMINANCE,
-    USE_EULER,
-    USE_ORDER,
-    _adjacent,
-    _bits,
-    _child_key,
-    _free_cards,
-    _moves,
-    _put_back,
-    _take,
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
+from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS
+from pipeline.engine.kernel import (
+    FOUNDATION_SHIFT,
+    GROW,
+    MAX_SLOTS,
+    POWERS_OF_5,
+    UNSTORED,
+    bit_length,
+    child_key,
     code_of_counts,
-    hopeless,
+    fill_moves,
+    free_cards,
     key_of,
     layout_steps,
+    prefetch,
+    prefetch_at,
+    put_back,
+    recalls,
+    remember,
+    set_add,
+    set_move_into,
+    slot_for,
+    take,
 )
-from pipeline.engine.transpositions import prefetch_at
-from pipeline.game.cards import rank_of
+from pipeline.engine.search import MEMO_SIZE, USE_DOMINANCE, USE_EULER, USE_ORDER, hopeless
+from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.rules import Position
 
-EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2
-DEFAULT_MAX_POSITIONS = 22_000_000  # positions entered: at most about 9 s on one core here
+EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2  # the walk's statuses (the search has its own)
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
-_GROW = -1  # a table should double: double it and carry on
-_FOUNDATION_SHIFT = 51  # the search's key: layout number, foundation rank above it
 _COUNT_LIMIT = 1 << 62
-_UNSTORED = 10  # lost positions with this many cards left or fewer are proved again rather than remembered
 _FIRST_CAPACITY = 1 << 20  # records, and slots of lost_children: a median deal never doubles them
 # a record of the table of winnable positions, in words: key + 1 (0: empty), then its solution count,
 # random-play odds, and the legal moves summed along every winning line from it (floats, as their bits)
@@ -154,7 +154,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     carries on from the state kept in the arrays.
     """
     table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
-    lost = np.zeros(transpositions.MAX_SLOTS, dtype=np.int64)
+    lost = np.zeros(MAX_SLOTS, dtype=np.int64)
     lost_children = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
     seen = np.zeros(_SEEN_BITS // 64, dtype=np.int64)
     memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
@@ -169,26 +169,26 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
-    tops = _free_cards(ranks, heights)
+    tops = free_cards(ranks, heights)
     steps = layout_steps(ranks)
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
         ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, frames, moves,
         scalars, memo_keys, memo, memo_orders,
     )  # fmt: skip
-    while status == _GROW:
+    while status == GROW:
         status = _walk(
             ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions,
         )  # fmt: skip
-        if status == _GROW and _full(table, scalars[_STORED]):
+        if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
             _move_records(table, bigger)
             table = bigger
-        elif status == _GROW:
+        elif status == GROW:
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
-            move_into(lost_children, bigger)
+            set_move_into(lost_children, bigger)
             lost_children = bigger
     return _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
 
@@ -198,7 +198,7 @@ def _begin(
     ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, frames, moves, scalars,
     memo_keys, memo, memo_orders,
 ):  # fmt: skip
-    """Tally the start position and enter it: EXACT if that decides it (won or lost), else _GROW to walk on."""
+    """Tally the start position and enter it: EXACT if that decides it (won or lost), else GROW to walk on."""
     for pile in range(NUM_PILES):
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
@@ -214,7 +214,7 @@ def _begin(
         scalars[_STORED] = _store(table, table.view(np.float64), key, won, float(won), 0.0)
         return EXACT
     frames[0, _KEY], frames[0, _COUNT] = key, entered
-    return _GROW
+    return GROW
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -222,30 +222,30 @@ def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
 ):  # fmt: skip
-    """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or _GROW.
+    """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
 
     ``frames[depth]`` is the position at ``depth`` on the current line: its
     key, whether it is known winnable (then every legal move is counted), its
     moves still to try, and the sums of its children's numbers so far.
     """
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
-    status = _GROW
+    status = GROW
     while not _full(table, stored) and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]:
         frame = frames[depth]
         sums = frame_floats[depth]
         if frame[_NEXT] < frame[_COUNT]:
             pile = moves[depth, frame[_NEXT]]
             frame[_NEXT] += 1
-            child = _child_key(ranks, steps, heights, frame[_KEY], pile)
+            child = child_key(ranks, steps, heights, frame[_KEY], pile)
             if frame[_COUNTING]:  # a lost child is added to lost_children below
                 prefetch_at(lost_children, slot_for(child, lost_children.shape[0] - 1))
             if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
-                sibling = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
+                sibling = child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                 _prefetch_lookups(table, lost, seen, sibling)
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
             if _seen(seen, child):
-                if remaining - depth - 1 > _UNSTORED and transpositions.recalls(lost, child):
+                if remaining - depth - 1 > UNSTORED and recalls(lost, child):
                     known = True
                 else:
                     slot = _slot(table, child)
@@ -274,7 +274,7 @@ def _walk(
                     frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = 0
                     frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
                     _prefetch_lookups(
-                        table, lost, seen, _child_key(ranks, steps, heights, child, moves[depth, 0])
+                        table, lost, seen, child_key(ranks, steps, heights, child, moves[depth, 0])
                     )
                     continue
                 _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
@@ -293,8 +293,8 @@ def _walk(
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
             else:
                 probability, line_moves = 0.0, 0.0
-                if remaining - depth > _UNSTORED:
-                    transpositions.remember(lost, frame[_KEY], _bits(nodes - frame[_ENTERED]))
+                if remaining - depth > UNSTORED:
+                    remember(lost, frame[_KEY], bit_length(nodes - frame[_ENTERED]))
                     _see(seen, frame[_KEY])
             child = frame[_KEY]
             if depth == 0:
@@ -305,14 +305,14 @@ def _walk(
             sums = frame_floats[depth]
             _unplay(ranks, heights, tops, counts, bottoms, tally, frame[_PLAYED])
         if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
-            scalars[_LOST_CHILDREN] += add(lost_children, child)
+            scalars[_LOST_CHILDREN] += set_add(lost_children, child)
         if found > 0:
             if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
                 frame[_COUNTING] = 1
                 for index in range(frame[_NEXT] - 1):  # the moves tried before this one lost
-                    lost_child = _child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
-                    scalars[_LOST_CHILDREN] += add(lost_children, lost_child)
-                foundation = frame[_KEY] >> _FOUNDATION_SHIFT
+                    lost_child = child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
+                    scalars[_LOST_CHILDREN] += set_add(lost_children, lost_child)
+                foundation = frame[_KEY] >> FOUNDATION_SHIFT
                 frame[_LEGAL] = _untried(ranks, heights, tops, foundation, moves, depth, frame[_NEXT])
                 frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
                 frame[_NEXT] = 0
@@ -345,16 +345,16 @@ def _enter(
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return _LOST
-    count = _moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)
+    count = fill_moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)
     return count if count > 0 else _LOST
 
 
 @numba.njit(cache=True, _nrt=False)
 def _play(ranks, heights, tops, counts, bottoms, tally, pile) -> int:
     """Play the free card of ``pile``, keeping the rank counts and their tally up to date; return its rank."""
-    rank = _take(ranks, heights, tops, pile)
+    rank = take(ranks, heights, tops, pile)
     counts[rank] -= 1
-    tally[_CODE] -= _POWERS_OF_5[rank]
+    tally[_CODE] -= POWERS_OF_5[rank]
     if heights[pile] == 0:
         bottoms[rank] -= 1
         if bottoms[rank] == 0:
@@ -366,12 +366,19 @@ def _play(ranks, heights, tops, counts, bottoms, tally, pile) -> int:
 def _unplay(ranks, heights, tops, counts, bottoms, tally, pile) -> None:
     """Undo :func:`_play` on ``pile``."""
     emptied = heights[pile] == 0
-    rank = _put_back(ranks, heights, tops, pile)
+    rank = put_back(ranks, heights, tops, pile)
     counts[rank] += 1
-    tally[_CODE] += _POWERS_OF_5[rank]
+    tally[_CODE] += POWERS_OF_5[rank]
     if emptied:
         bottoms[rank] += 1
         tally[_END_RANKS] |= 1 << rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _adjacent(a: int, b: int) -> bool:
+    """Whether ranks ``a`` and ``b`` are one apart around the circle (a card of one fits on the other)."""
+    difference = a - b
+    return difference == 1 or difference == -1 or difference == 12 or difference == -12
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -389,7 +396,7 @@ def _any_move_after(ranks, heights, tops, pile) -> bool:
 def _prefetch_lookups(table, lost, seen, key) -> None:
     """Start loading what looking ``key`` up will read: its filter word, its lost slot and its record."""
     prefetch_at(seen, _seen_word(key))
-    transpositions.prefetch(lost, key)
+    prefetch(lost, key)
     prefetch_at(table, _RECORD * slot_for(key, table.shape[0] // _RECORD - 1))
 
 
@@ -425,7 +432,7 @@ def _untried(ranks, heights, tops, foundation, moves, row, tried) -> int:
     done = 0
     for index in range(tried):
         done |= 1 << moves[row, index]
-    legal = _moves(ranks, heights, tops, foundation, 0, moves, row)
+    legal = fill_moves(ranks, heights, tops, foundation, 0, moves, row)
     kept = 0
     for index in range(legal):
         if not (done >> moves[row, index]) & 1:
@@ -500,7 +507,7 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     winnable = scalars[_STORED] if total > 0 else 0
     won = 0  # winnable positions with no card left: one per foundation rank a line can end on
     for foundation in range(NUM_RANKS):
-        won += _wins(table, foundation << _FOUNDATION_SHIFT)
+        won += _wins(table, foundation << FOUNDATION_SHIFT)
     not_won = winnable - won
     on_winnable = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
     remaining = 0
@@ -516,7 +523,7 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     first = _legal(ranks, heights, foundation, moves)
     winning_first = 0
     for index in range(first):
-        winning_first += _wins(table, _child_key(ranks, steps, heights, start_key, moves[index]))
+        winning_first += _wins(table, child_key(ranks, steps, heights, start_key, moves[index]))
     forced = decisions = traps = 0
     first_trap = -1
     key = start_key
@@ -527,13 +534,13 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
         elif count > 1:
             decisions += 1
             for index in range(count):
-                if not _wins(table, _child_key(ranks, steps, heights, key, moves[index])):
+                if not _wins(table, child_key(ranks, steps, heights, key, moves[index])):
                     traps += 1
                     if first_trap < 0:
                         first_trap = step
                     break
         pile = line[step]
-        key = _child_key(ranks, steps, heights, key, pile)
+        key = child_key(ranks, steps, heights, key, pile)
         foundation = ranks[pile, heights[pile] - 1]
         heights[pile] -= 1
     return (

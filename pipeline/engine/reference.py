@@ -3,9 +3,9 @@
 It remembers the positions it has already explored (so a position reached by
 two move orders is searched once, which changes no verdict) and nothing else:
 no necessary conditions, no dominance, no move ordering. It shares no search
-code with ``pipeline.engine.solver`` (only the hash set of packed positions) and
-exists to check it. It is compiled so that tests can run it on hundreds of
-deals.
+code with ``pipeline.engine.solver`` (only the hash set of packed positions,
+from :mod:`pipeline.engine.kernel`) and exists to check it. It is compiled so
+that tests can run it on hundreds of deals.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import time
 import numba
 import numpy as np
 
-from pipeline.engine import hashset
-from pipeline.game.cards import rank_of
-from pipeline.game.deal import Deal
+from pipeline.engine import kernel
+from pipeline.game.cards import NUM_RANKS, rank_of
+from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.rules import WINNING_LENGTH, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
@@ -54,12 +54,12 @@ def reference_solve(
 def _explore(ranks, heights, foundation, max_nodes):
     """Returns (1 won / 0 lost / -1 out of budget, nodes, most cards played, path)."""
     remaining = 0
-    for pile in range(17):
+    for pile in range(NUM_PILES):
         remaining += heights[pile]
     path = np.zeros(remaining + 1, dtype=np.int64)
     foundations = np.zeros(remaining + 1, dtype=np.int64)
     next_pile = np.zeros(remaining + 1, dtype=np.int64)
-    explored = hashset.new_table(1 << 12)
+    explored = kernel.new_set(1 << 12)
     explored_count = 0
     foundations[0] = foundation
     nodes = 1
@@ -68,12 +68,12 @@ def _explore(ranks, heights, foundation, max_nodes):
     if remaining == 0:
         return 1, nodes, 0, path[:0]
     key = foundation
-    for pile in range(17):
+    for pile in range(NUM_PILES):
         key = key * 4 + heights[pile]
-    explored, explored_count = hashset.insert(explored, explored_count, key)
+    explored, explored_count = kernel.set_insert(explored, explored_count, key)
     while True:
         pile = next_pile[depth]
-        if pile == 17:
+        if pile == NUM_PILES:
             if depth == 0:
                 return 0, nodes, most, path[:0]
             depth -= 1
@@ -83,17 +83,17 @@ def _explore(ranks, heights, foundation, max_nodes):
         if heights[pile] == 0:
             continue
         rank = ranks[pile, heights[pile] - 1]
-        step = (rank - foundations[depth]) % 13
+        step = (rank - foundations[depth]) % NUM_RANKS
         if step != 1 and step != 12:
             continue
         heights[pile] -= 1
         key = rank
-        for other in range(17):
+        for other in range(NUM_PILES):
             key = key * 4 + heights[other]
-        if hashset.contains(explored, key):
+        if kernel.set_contains(explored, key):
             heights[pile] += 1
             continue
-        explored, explored_count = hashset.insert(explored, explored_count, key)
+        explored, explored_count = kernel.set_insert(explored, explored_count, key)
         nodes += 1
         if nodes > max_nodes:
             return -1, nodes, most, path[:0]

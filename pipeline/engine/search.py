@@ -7,15 +7,15 @@ fewer, it serves the longest-play question for lost deals.
 A position is its pile heights and the foundation rank; suits never
 matter. A transposition table remembers positions already searched in full
 without reaching the target, so they are seldom searched twice. Its key
-(:func:`_layout_weights`) is an exact number for the multiset of remaining
+(:func:`pipeline.engine.kernel.layout_weights`) is an exact number for the multiset of remaining
 piles, as rank sequences, with the foundation rank above bit 51: positions
 that differ only by which of two piles with the same ranks left is which are
 one game, and share a key (on the slowest deal known this cut the positions
 searched from 10.8 to 7.0 million). A move changes the key by a step looked
-up per pile and height. Positions with at most ``_UNSTORED`` cards left are
+up per pile and height. Positions with at most ``kernel.UNSTORED`` cards left are
 not stored: they are cheaper to search again than to look up.
 
-**Same-rank dominance** (:func:`_moves`). Let ``a`` and ``b`` be free cards of
+**Same-rank dominance** (:func:`pipeline.engine.kernel.fill_moves`). Let ``a`` and ``b`` be free cards of
 the same rank in piles ``A`` and ``B``, where the ranks under ``a``, read
 downwards, begin the ranks under ``b`` (``A`` may be shorter, down to ``a``
 alone). Any line of play ``L`` that plays ``a`` now has a twin ``L'`` that
@@ -44,7 +44,7 @@ Speed notes, each measured (``make bench``): the helpers are compiled with
 ``_nrt=False`` and the loop never rebinds an array, because Numba's atomic
 reference counts on array arguments otherwise took 40 % of the time; the
 table of searched positions is a small lossy cache
-(:mod:`pipeline.engine.transpositions`), since a main-memory load per position cost
+(the transposition table of :mod:`pipeline.engine.kernel`), since a main-memory load per position cost
 more than searching forgotten positions again; and a child's slot is
 fetched while its elder sibling is searched.
 """
@@ -54,11 +54,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine import transpositions
-from pipeline.engine.bits import lowest_bit
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
-    NUM_RANKS,
     ORDER_WORDS,
     euler_walkable,
     orders_allow,
@@ -67,6 +64,26 @@ from pipeline.engine.conditions import (
     reachable_cards,
     walk_orders,
 )
+from pipeline.engine.kernel import (
+    GROW,
+    POWERS_OF_5,
+    UNSTORED,
+    bit_length,
+    child_key,
+    code_of_counts,
+    doubled,
+    fill_moves,
+    free_cards,
+    key_of,
+    layout_steps,
+    outgrown,
+    prefetch,
+    put_back,
+    recalls,
+    remember,
+    take,
+)
+from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES
 
 USE_REACHABILITY = 1
@@ -74,13 +91,9 @@ USE_EULER = 2
 USE_DOMINANCE = 4
 USE_ORDER = 8
 
-REACHED, MISSED, OUT_OF_BUDGET = 1, 0, -1
-_GROW = 2  # the table should double: double it and carry on
+REACHED, MISSED, OUT_OF_NODES = 1, 0, -1  # the search's statuses (the game-tree walk has its own)
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
-_FOUNDATION_SHIFT = 51  # above every layout number (see _layout_weights)
-_UNSTORED = 10
 MEMO_SIZE = 1 << 15
-_POWERS_OF_5 = np.array([5 ** (NUM_RANKS - 1 - rank) for rank in range(NUM_RANKS)] + [5**NUM_RANKS])
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 
 
@@ -90,10 +103,10 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
 
     ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``,
     ``start_heights[p]`` how many cards it holds. ``status`` is REACHED (and
-    ``path`` holds the piles played), MISSED, or OUT_OF_BUDGET after
+    ``path`` holds the piles played), MISSED, or OUT_OF_NODES after
     ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
 
-    ``table`` (from ``transpositions.new_table``; the one returned may be a doubled
+    ``table`` (from ``kernel.new_table``; the one returned may be a doubled
     copy) holds positions searched in full without reaching a target. Those
     cannot reach a higher target either, so one table may serve searches for
     the same start with rising targets.
@@ -136,8 +149,8 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
         return MISSED, 1, 0, path[:0], table
     steps = layout_steps(ranks)
     keys[0] = key_of(steps, heights, start_foundation)
-    tops = _free_cards(ranks, heights)
-    move_count[0] = _moves(ranks, heights, tops, start_foundation, flags, moves, 0)
+    tops = free_cards(ranks, heights)
+    move_count[0] = fill_moves(ranks, heights, tops, start_foundation, flags & USE_DOMINANCE, moves, 0)
     stored = 0
     for value in table:
         stored += value != 0
@@ -147,9 +160,9 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
             ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
             keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
         )  # fmt: skip
-        if status != _GROW:
+        if status != GROW:
             break
-        table = transpositions.doubled(table)
+        table = doubled(table)
     nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
     return status, nodes, deepest, path[:target] if status == REACHED else path[:0], table
 
@@ -159,26 +172,26 @@ def _descend(
     ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
     keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
 ):  # fmt: skip
-    """The loop of :func:`search`, from the state in its arguments; returns a status or _GROW."""
+    """The loop of :func:`search`, from the state in its arguments; returns a status or GROW."""
     depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
     stored, counts_code, bottom_ranks = scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
     spare = remaining - target
-    status = _GROW
-    while not transpositions.outgrown(table, stored):
+    status = GROW
+    while not outgrown(table, stored):
         if next_move[depth] < move_count[depth]:
             pile = moves[depth, next_move[depth]]
             next_move[depth] += 1
-            child = _child_key(ranks, steps, heights, keys[depth], pile)
-            if remaining - depth - 1 > _UNSTORED:
+            child = child_key(ranks, steps, heights, keys[depth], pile)
+            if remaining - depth - 1 > UNSTORED:
                 if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
-                    transpositions.prefetch(
-                        table, _child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]])
+                    prefetch(
+                        table, child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]])
                     )
-                if transpositions.recalls(table, child):
+                if recalls(table, child):
                     continue  # searched in full before, by another order of the same moves
-            rank = _take(ranks, heights, tops, pile)
+            rank = take(ranks, heights, tops, pile)
             counts[rank] -= 1
-            counts_code -= _POWERS_OF_5[rank]
+            counts_code -= POWERS_OF_5[rank]
             if heights[pile] == 0:
                 bottoms[rank] -= 1
                 if bottoms[rank] == 0:
@@ -190,7 +203,7 @@ def _descend(
                 status = REACHED
                 break
             if nodes > max_nodes:
-                status = OUT_OF_BUDGET
+                status = OUT_OF_NODES
                 break
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
             found = 0
@@ -198,25 +211,25 @@ def _descend(
                 ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
                 memo_keys, memo, memo_orders,
             ):  # fmt: skip
-                found = _moves(ranks, heights, tops, rank, flags, moves, depth + 1)
+                found = fill_moves(ranks, heights, tops, rank, flags & USE_DOMINANCE, moves, depth + 1)
             if found > 0:
                 depth += 1
                 keys[depth] = child
                 entered[depth] = nodes
                 move_count[depth] = found
                 next_move[depth] = 0
-                if remaining - depth - 1 > _UNSTORED:
-                    transpositions.prefetch(table, _child_key(ranks, steps, heights, child, moves[depth, 0]))
+                if remaining - depth - 1 > UNSTORED:
+                    prefetch(table, child_key(ranks, steps, heights, child, moves[depth, 0]))
                 continue
             if heights[pile] == 0:
                 bottoms[rank] += 1
                 bottom_ranks |= 1 << rank
-            _put_back(ranks, heights, tops, pile)
+            put_back(ranks, heights, tops, pile)
             counts[rank] += 1
-            counts_code += _POWERS_OF_5[rank]
+            counts_code += POWERS_OF_5[rank]
         else:
-            if remaining - depth > _UNSTORED:
-                transpositions.remember(table, keys[depth], _bits(nodes - entered[depth]))
+            if remaining - depth > UNSTORED:
+                remember(table, keys[depth], bit_length(nodes - entered[depth]))
                 stored += 1
             if depth == 0:
                 status = MISSED
@@ -226,9 +239,9 @@ def _descend(
             if heights[pile] == 0:
                 bottoms[ranks[pile, 0]] += 1
                 bottom_ranks |= 1 << ranks[pile, 0]
-            rank = _put_back(ranks, heights, tops, pile)
+            rank = put_back(ranks, heights, tops, pile)
             counts[rank] += 1
-            counts_code += _POWERS_OF_5[rank]
+            counts_code += POWERS_OF_5[rank]
     scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
     scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS] = stored, counts_code, bottom_ranks
     return status
@@ -291,7 +304,7 @@ def hopeless(
     if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
         return True  # the Euler walk condition implies reachability
     if flags & USE_EULER:
-        code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
+        code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
         slot = _memo_slot(memo_keys, code)
         if memo_keys[slot] != code:
             memo_keys[slot] = code
@@ -328,7 +341,7 @@ def _one_spare_walkable(
     keep those under it too), so its rank is in ``bottom_ranks``. Answers are
     memoised like :func:`hopeless`'s.
     """
-    code = (foundation * _POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
+    code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
     slot = _memo_slot(memo_keys, code)
     if memo_keys[slot] == code:
         return memo[slot] != 0
@@ -343,188 +356,3 @@ def _one_spare_walkable(
     memo_keys[slot] = code
     memo[slot] = 1 if possible else 0
     return possible
-
-
-@numba.njit(cache=True, _nrt=False)
-def code_of_counts(counts: np.ndarray) -> int:
-    """The rank counts (each 0..4) as one base-5 number, ace the most significant digit."""
-    code = 0
-    for rank in range(NUM_RANKS):
-        code = code * 5 + counts[rank]
-    return code
-
-
-@numba.njit(cache=True, _nrt=False)
-def _adjacent(a: int, b: int) -> bool:
-    difference = a - b
-    return difference == 1 or difference == -1 or difference == 12 or difference == -12
-
-
-@numba.njit(cache=True)
-def _layout_weights(ranks: np.ndarray) -> np.ndarray:
-    """``weights[p, h]``: pile ``p``'s share of the layout number when it holds ``h`` cards.
-
-    Piles whose ``h`` bottom cards have the same ranks share a weight, so the
-    layout number (the sum over piles) depends only on the multiset of
-    remaining piles: positions that differ by swapping such piles are one
-    game, and the table sees them as one. The number is exact: each distinct
-    remaining pile ``c``, held by at most ``m_c`` piles at once, is a digit of
-    radix ``m_c + 1``; the radixes multiply to at most 2**51, as
-    ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards.
-    """
-    weights = np.zeros((NUM_PILES, 4), dtype=np.int64)
-    radix = 1
-    for pile in range(NUM_PILES):
-        for height in range(1, ranks.shape[1] + 1):
-            first = pile
-            for other in range(pile):
-                if _same_bottom(ranks, other, pile, height):
-                    first = other
-                    break
-            if first < pile:
-                weights[pile, height] = weights[first, height]
-                continue
-            sharing = 0
-            for other in range(pile, NUM_PILES):
-                sharing += _same_bottom(ranks, other, pile, height)
-            weights[pile, height] = radix
-            radix *= sharing + 1
-    return weights
-
-
-@numba.njit(cache=True)
-def layout_steps(ranks: np.ndarray) -> np.ndarray:
-    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the key."""
-    weights = _layout_weights(ranks)
-    steps = np.zeros((NUM_PILES, 4), dtype=np.int64)
-    for pile in range(NUM_PILES):
-        for height in range(1, 4):
-            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
-    return steps
-
-
-@numba.njit(cache=True, _nrt=False)
-def key_of(steps: np.ndarray, heights: np.ndarray, foundation: int) -> int:
-    """The key of a position: each pile's weight is what playing it down to empty would take away."""
-    key = 0
-    for pile in range(NUM_PILES):
-        for height in range(1, heights[pile] + 1):
-            key -= steps[pile, height]
-    return key | foundation << _FOUNDATION_SHIFT
-
-
-@numba.njit(cache=True, _nrt=False)
-def _same_bottom(ranks: np.ndarray, a: int, b: int, height: int) -> bool:
-    """Whether piles ``a`` and ``b`` have the same ranks in their ``height`` bottom cards."""
-    for level in range(height):
-        if ranks[a, level] != ranks[b, level]:
-            return False
-    return True
-
-
-@numba.njit(cache=True, _nrt=False)
-def _moves(
-    ranks: np.ndarray,
-    heights: np.ndarray,
-    tops: np.ndarray,
-    foundation: int,
-    flags: int,
-    moves: np.ndarray,
-    row: int,
-) -> int:
-    """Fill ``moves[row]`` with the piles worth playing, in pile order; return how many.
-
-    ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
-    """
-    above = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
-    below = tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
-    fitting = above | below
-    count = 0
-    while fitting:
-        moves[row, count] = lowest_bit(fitting)
-        count += 1
-        fitting &= fitting - 1
-    if not flags & USE_DOMINANCE or (above & (above - 1) == 0 and below & (below - 1) == 0):
-        return count  # no two free cards of one rank fit: none stands in for another
-    # every free card of a fitting rank is a candidate, so dominance only compares candidates
-    dominated = 0
-    for index in range(count):
-        pile = moves[row, index]
-        height = heights[pile]
-        rank = ranks[pile, height - 1]
-        for other_index in range(count):
-            other = moves[row, other_index]
-            other_height = heights[other]
-            if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
-                continue
-            if (other_height > height or other < pile) and _ranks_below_start(ranks, heights, pile, other):
-                dominated |= 1 << index  # the other pile can stand in for this one
-                break
-    kept = 0
-    for index in range(count):
-        if not (dominated >> index) & 1:
-            moves[row, kept] = moves[row, index]
-            kept += 1
-    return kept
-
-
-@numba.njit(cache=True, _nrt=False)
-def _ranks_below_start(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
-    """Whether the ranks under pile ``a``'s free card, read downwards, begin those under ``b``'s."""
-    offset = heights[b] - heights[a]
-    for level in range(heights[a] - 1):
-        if ranks[a, level] != ranks[b, level + offset]:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def _free_cards(ranks: np.ndarray, heights: np.ndarray) -> np.ndarray:
-    """``tops[r]``: the bit set of piles whose free card has rank ``r``."""
-    tops = np.zeros(NUM_RANKS, dtype=np.int64)
-    for pile in range(NUM_PILES):
-        if heights[pile] > 0:
-            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
-    return tops
-
-
-@numba.njit(cache=True, _nrt=False)
-def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
-    """Take the free card of ``pile`` off it; return its rank."""
-    height = heights[pile] - 1
-    rank = ranks[pile, height]
-    tops[rank] &= ~(1 << pile)
-    heights[pile] = height
-    if height > 0:
-        tops[ranks[pile, height - 1]] |= 1 << pile
-    return rank
-
-
-@numba.njit(cache=True, _nrt=False)
-def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> int:
-    """Undo :func:`_take` on ``pile``; return the rank put back."""
-    height = heights[pile]
-    if height > 0:
-        tops[ranks[pile, height - 1]] &= ~(1 << pile)
-    rank = ranks[pile, height]
-    tops[rank] |= 1 << pile
-    heights[pile] = height + 1
-    return rank
-
-
-@numba.njit(cache=True, _nrt=False)
-def _bits(count: int) -> int:
-    """How many bits ``count`` needs: a cost scale that fits the table's weights."""
-    bits = 0
-    while count > 0:
-        count >>= 1
-        bits += 1
-    return bits
-
-
-@numba.njit(cache=True, _nrt=False)
-def _child_key(ranks: np.ndarray, steps: np.ndarray, heights: np.ndarray, key: int, pile: int) -> int:
-    """The key of the position after playing the free card of ``pile`` from position ``key``."""
-    height = heights[pile]
-    layout = (key & ((1 << _FOUNDATION_SHIFT) - 1)) + steps[pile, height]
-    return layout | (ranks[pile, height - 1] << _FOUNDATION_SHIFT)

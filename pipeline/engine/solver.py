@@ -33,9 +33,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pipeline.engine.budgets import DEFAULT_MAX_NODES
+from pipeline.engine.kernel import new_table
 from pipeline.engine.search import (
     MISSED,
-    OUT_OF_BUDGET,
+    OUT_OF_NODES,
     REACHED,
     USE_DOMINANCE,
     USE_EULER,
@@ -43,13 +45,10 @@ from pipeline.engine.search import (
     USE_REACHABILITY,
     search,
 )
-from pipeline.engine.transpositions import new_table
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import WINNING_LENGTH, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
-
-DEFAULT_MAX_NODES = 50_000_000
 
 
 @dataclass(frozen=True)
@@ -96,7 +95,7 @@ def solve(
         solution = tuple(int(pile) for pile in path)
         replay(deal, solution, start=position)
         return SolveResult(Verdict.SOLVED, solution, int(nodes), time.perf_counter() - began, WINNING_LENGTH)
-    if status == OUT_OF_BUDGET:
+    if status == OUT_OF_NODES:
         return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, None)
     longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
     most = None if longest is None else base + longest
@@ -126,6 +125,6 @@ def _longest_play(
         nodes += int(searched)
         if status == MISSED:
             return target - 1, nodes
-        if status == OUT_OF_BUDGET:
+        if status == OUT_OF_NODES:
             return None, nodes
     return left - 1, nodes
