@@ -24,6 +24,7 @@ test-slow: setup
 lint: setup
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
+	.venv/bin/mypy
 
 bench: setup
 	$(PYTHON) bench/bench_solver.py

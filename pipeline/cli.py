@@ -1,8 +1,14 @@
 """The ``blackhole`` command: thin Typer commands over the library modules.
 
-Each command parses its options, calls one library function and formats the
-result. A bad input file or configuration prints one ``error: ...`` line on
-stderr and exits 1; a bad command line exits 2.
+Each command parses its options, calls one library function and prints what
+:mod:`pipeline.reports` renders of the result. Any :class:`~pipeline.errors.BlackholeError`
+(a bad input file, configuration or value) prints one ``error: ...`` line on
+stderr and exits with its code; a bad command line exits 2; Ctrl-C exits 130.
+
+Only light modules are imported here (Typer, the error table, the default
+budgets and settings); each command imports what it needs when it runs, so
+``blackhole --help`` does not load Numba, OR-Tools, Arrow or matplotlib, and
+``blackhole solve-board`` loads the solver alone.
 """
 
 from __future__ import annotations
@@ -12,38 +18,22 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from pipeline import runs
-from pipeline.config import ConfigError, load_config
 from pipeline.engine.budgets import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_POSITIONS,
     DEFAULT_REFERENCE_NODES,
     DEFAULT_TIME_LIMIT,
 )
-from pipeline.game.deal import BoardError, Deal
-from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, deal_of_id, seeded_deal
-from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
-from pipeline.game.verdicts import Verdict
-from pipeline.packs import exports, sources
-from pipeline.packs import parquet as packs
-from pipeline.packs.folders import find_deal, read_pack_folder
-from pipeline.packs.manifest import Manifest
-from pipeline.reports import charts
-from pipeline.reports import picture as drawing
-from pipeline.reports import results as reports
-from pipeline.reports import summary as describe
-from pipeline.stages import crosscheck as checks
-from pipeline.stages import curate as curation
-from pipeline.stages import grade as grading
-from pipeline.stages import solve as runner
-from pipeline.stages.calibrate import calibrate as calibrate_tiers
-from pipeline.stages.curate import curate_folder
+from pipeline.errors import BlackholeError, ExitCode
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.stages.settings import DEFAULT_SAMPLE
-from pipeline.stages.tiers import CalibrationError, load_tiers
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 app = typer.Typer(
     name="blackhole",
@@ -92,33 +82,63 @@ class Source(str, Enum):
 
 
 @contextmanager
-def user_errors() -> Iterator[None]:
-    """Turn a bad file or configuration into one ``error:`` line on stderr and exit code 1."""
+def interruptible(message: str = "interrupted") -> Iterator[None]:
+    """Turn Ctrl-C into the one line ``message`` on stderr and exit code INTERRUPTED (130).
+
+    Ctrl-C while compiled (Numba) code runs in this process comes back as a
+    SystemError ("returned a result with an exception set") caused, maybe
+    through another SystemError, by the KeyboardInterrupt; that is Ctrl-C too.
+    """
     try:
         yield
-    except (
-        BoardError,
-        packs.PackError,
-        ConfigError,
-        CalibrationError,
-        runs.RunError,
-        curation.QuotaError,
-        curation.CurationError,
-        exports.ExportError,
-    ) as error:
-        _fail(str(error))
-    except OSError as error:
-        _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+    except (KeyboardInterrupt, SystemError) as error:
+        if not _from_ctrl_c(error):
+            raise
+        typer.echo(message, err=True)
+        raise typer.Exit(ExitCode.INTERRUPTED) from None
 
 
-def _fail(message: str) -> None:
+def _from_ctrl_c(error: BaseException | None) -> bool:
+    """Whether ``error`` is a KeyboardInterrupt, or a SystemError that one caused."""
+    while isinstance(error, SystemError):
+        error = error.__cause__
+    return isinstance(error, KeyboardInterrupt)
+
+
+@contextmanager
+def user_errors(*, interrupted: str = "interrupted") -> Iterator[None]:
+    """Turn a user's error into one ``error:`` line on stderr and its exit code; Ctrl-C into ``interrupted``.
+
+    A :class:`BlackholeError` exits with its own ``exit_code``, an unreadable
+    or unwritable file (OSError) with BAD_INPUT, and Ctrl-C prints the line
+    ``interrupted`` and exits with INTERRUPTED (130) (:func:`interruptible`).
+    """
+    with interruptible(interrupted):
+        try:
+            yield
+        except BlackholeError as error:
+            _fail(str(error), error.exit_code)
+        except OSError as error:
+            _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error), ExitCode.BAD_INPUT)
+
+
+def _fail(message: str, code: ExitCode) -> None:
     typer.echo(f"error: {' '.join(message.split())}", err=True)
-    raise typer.Exit(1)
+    raise typer.Exit(code)
 
 
 def _note(message: str, quiet: bool) -> None:
     if not quiet:
         typer.echo(message, err=True)
+
+
+def _show(*renderables: RenderableType) -> None:
+    """Print what :mod:`pipeline.reports` rendered (rich tables) to standard output."""
+    from rich.console import Console
+
+    console = Console()
+    for renderable in renderables:
+        console.print(renderable)
 
 
 @app.command()
@@ -150,13 +170,11 @@ def generate(
         first = 1 if first is None else first
         if first + count - 1 > MAX_PYSOL_DEAL:
             raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
+    from pipeline.packs.sources import write_deals
+
     with user_errors():
-        if source is Source.seed:
-            table = sources.seeded_deals(seed=seed, count=count, start=start)
-        else:
-            table = sources.pysol_deals(first=first, count=count)
-        packs.write_pack(table, out)
-    _note(f"wrote {table.num_rows} deals to {out}", quiet)
+        written = write_deals(out, count=count, seed=seed, start=start, first=first)
+    _note(f"wrote {written} deals to {out}", quiet)
 
 
 @app.command("import")
@@ -168,10 +186,11 @@ def import_boards(
     quiet: Quiet = False,
 ) -> None:
     """Read every board of a text file into a deals pack."""
+    from pipeline.packs.sources import write_deals
+
     with user_errors():
-        table = sources.imported_deals(boards)
-        packs.write_pack(table, out)
-    _note(f"wrote {table.num_rows} deals to {out}", quiet)
+        written = write_deals(out, boards=boards)
+    _note(f"wrote {written} deals to {out}", quiet)
 
 
 @app.command()
@@ -184,15 +203,13 @@ def solve(
     quiet: Quiet = False,
 ) -> None:
     """Solve every deal of a pack; write its rows, in order, with verdict columns added."""
-    with user_errors():
-        results = runner.solve_pack(
-            deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings
-        )
+    from pipeline.reports import tables
+    from pipeline.stages.solve import solve_pack
+
+    with user_errors(interrupted=tables.interrupted_line(out)):
+        results = solve_pack(deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings)
     _note(f"wrote {len(results)} results to {out}", quiet)
-    _print_summary(f"Solved {deals}", summarize(results))
-
-
-DISAGREEMENT_EXIT = 3
+    _show(tables.solve_table(f"Solved {deals}", results))
 
 
 @app.command()
@@ -222,8 +239,12 @@ def crosscheck(
     quiet: Quiet = False,
 ) -> None:
     """Check a solved pack's verdicts with a CP-SAT model; exit 3 if any check disagrees."""
-    with user_errors():
-        outcome = checks.crosscheck_pack(
+    from pipeline.reports import tables
+    from pipeline.reports.results import disagreement_text
+    from pipeline.stages.crosscheck import crosscheck_pack
+
+    with user_errors(interrupted=tables.interrupted_line(out)):
+        outcome = crosscheck_pack(
             solved,
             out,
             jobs=jobs,
@@ -234,15 +255,11 @@ def crosscheck(
             progress=not quiet,
             timings=timings,
         )
-    _note(
-        f"wrote {out}: {outcome.checked} deals checked, {outcome.decided} decided, "
-        f"{len(outcome.disagreements)} disagreements",
-        quiet,
-    )
+    _note(tables.crosscheck_note(out, outcome), quiet)
     for disagreement in outcome.disagreements:
-        typer.echo(reports.disagreement_text(disagreement))
+        typer.echo(disagreement_text(disagreement))
     if outcome.disagreements:
-        raise typer.Exit(DISAGREEMENT_EXIT)
+        raise typer.Exit(ExitCode.DISAGREEMENT)
 
 
 @app.command()
@@ -258,8 +275,12 @@ def grade(
     quiet: Quiet = False,
 ) -> None:
     """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
-    with user_errors():
-        grades = grading.grade_pack(
+    from pipeline.reports import tables
+    from pipeline.stages.grade import grade_pack
+    from pipeline.stages.tiers import load_tiers
+
+    with user_errors(interrupted=tables.interrupted_line(out)):
+        grades = grade_pack(
             solved,
             out,
             tiers=load_tiers(tiers),
@@ -269,7 +290,7 @@ def grade(
             timings=timings,
         )
     _note(f"wrote {len(grades)} grades to {out}", quiet)
-    _print_grades(f"Graded {solved}", grading.summarize_grades(grades))
+    _show(tables.grades_table(f"Graded {solved}", grades))
 
 
 @app.command()
@@ -291,7 +312,11 @@ def calibrate(
     quiet: Quiet = False,
 ) -> None:
     """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
-    with user_errors():
+    from pipeline.game.shuffles import seeded_deal
+    from pipeline.reports import tables
+    from pipeline.stages.calibrate import calibrate as calibrate_tiers
+
+    with user_errors(interrupted=tables.interrupted_line(out)):
         calibration = calibrate_tiers(
             out,
             [seeded_deal(seed, index) for index in range(count)],
@@ -301,10 +326,9 @@ def calibrate(
             max_nodes=max_nodes,
             progress=not quiet,
         )
-    tiers = calibration.tiers
     _note(f"wrote {out}: thresholds from {calibration.scored} scored deals", quiet)
-    typer.echo(f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}")
-    _print_grades(f"Calibration: seed {seed}, {count} deals", grading.summarize_grades(calibration.grades))
+    typer.echo(tables.quartiles_line(calibration.tiers))
+    _show(tables.grades_table(f"Calibration: seed {seed}, {count} deals", calibration.grades))
 
 
 @app.command("solve-board")
@@ -318,13 +342,25 @@ def solve_board(
     ] = False,
 ) -> None:
     """Solve one board and print the verdict, the moves of a win and the search effort."""
+    # The solver itself, not the solve stage: no Arrow, worker pool or rich on this path.
+    from pipeline.engine.solver import solve as solve_deal
+    from pipeline.game.deal import Deal
+    from pipeline.game.rules import replay
+    from pipeline.game.verdicts import Verdict
+    from pipeline.reports.results import result_json, result_text
+
     with user_errors():
         deal = Deal.from_board_text(_read_text(board), source="<stdin>" if board == "-" else board)
-        [result] = runner.solve_deals([deal], max_nodes=max_nodes)
-    typer.echo(reports.result_json(result) if json_output else reports.result_text(deal, result))
+    with interruptible():  # not user_errors: an IllegalMove from the solver's own replay is a bug
+        result = solve_deal(deal, max_nodes=max_nodes)
+    if result.verdict is Verdict.SOLVED:
+        replay(deal, result.solution)  # the referee: a rejected solution is a solver bug, with its traceback
+    typer.echo(result_json(result) if json_output else result_text(deal, result))
 
 
 def _read_text(name: str) -> str:
+    from pipeline.game.deal import BoardError
+
     try:
         return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
@@ -370,62 +406,33 @@ def run(
 
     An interrupted run resumes where it stopped when run again with the same settings.
     """
+    from pipeline import runs
+    from pipeline.config import load_config
+    from pipeline.reports import tables
+
+    if scheduler is not None and backend is None:
+        backend = Backend.dask
     with user_errors():
-        chosen = load_config(config).with_settings(settings or [])
-        if scheduler is not None and backend is None:
-            backend = Backend.dask
-        chosen = chosen.with_overrides(
-            jobs=jobs, backend=None if backend is None else backend.value, scheduler=scheduler
-        )
-        try:
-            outcome = runs.run(chosen, progress=not quiet, fresh=fresh)
-        except KeyboardInterrupt:
-            typer.echo(
-                f"interrupted: finished shards are kept in {chosen.work_directory}; "
-                "run the same command again to finish",
-                err=True,
+        chosen = (
+            load_config(config)
+            .with_settings(settings or [])
+            .with_overrides(
+                jobs=jobs, backend=None if backend is None else backend.value, scheduler=scheduler
             )
-            raise typer.Exit(INTERRUPTED_EXIT) from None
-    if outcome.resumed_shards:
-        _note(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done", quiet)
-    _note(f"wrote {outcome.pack} and {outcome.curated}", quiet)
-    title = f"Run {chosen.name}: seed {chosen.seed}, {chosen.count} deals, {outcome.seconds:.1f} s"
-    _print_manifest(title, outcome.manifest)
-    curated = outcome.curated_manifest
-    tiers = ", ".join(f"{tier} {count}" for tier, count in curated.tiers.items() if count)
-    typer.echo(f"curated pack {outcome.curated}: {curated.deals} deals ({tiers or 'none'})")
-    for tier, (wanted, found) in curated.origin.curation.shortfalls.items():
-        typer.echo(f"warning: curated tier {tier} wants {wanted} deals, the pack has {found}", err=True)
-    for row in outcome.disagreements:
-        typer.echo(
-            f"DISAGREEMENT {row['deal_id']}: the pack says {row['verdict']}, {row['checked_by']} disagrees"
         )
+    with user_errors(interrupted=tables.interrupted_run_line(chosen.work_directory)):
+        outcome = runs.run(chosen, progress=not quiet, fresh=fresh)
+    for note in tables.run_notes(outcome):
+        _note(note, quiet)
+    _show(tables.manifest_table(tables.run_title(chosen, outcome), outcome.manifest))
+    typer.echo(tables.curated_line(outcome.curated, outcome.curated_manifest))
+    shortfalls = tables.curation_shortfalls(outcome.curated_manifest)
+    for warning in tables.shortfall_warnings(shortfalls, what="curated tier"):
+        typer.echo(warning, err=True)
+    for line in tables.run_disagreement_lines(outcome.disagreements):
+        typer.echo(line)
     if outcome.disagreements:
-        raise typer.Exit(DISAGREEMENT_EXIT)
-
-
-INTERRUPTED_EXIT = 130
-
-
-def _print_manifest(title: str, manifest: Manifest) -> None:
-    """Verdict and tier counts of a pack, and its win rate beside the published one."""
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_header=False)
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    total = manifest.deals
-    for verdict, count in manifest.verdicts.items():
-        table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
-    rate = manifest.win_rate
-    shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
-    table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-    inside = "inside" if rate.published_inside else "OUTSIDE"
-    table.add_row("published (PySol FC)", f"{rate.published:.2%}, {inside} the interval")
-    for tier, count in manifest.tiers.items():
-        table.add_row(f"tier {tier}", str(count))
-    Console().print(table)
+        raise typer.Exit(ExitCode.DISAGREEMENT)
 
 
 PackFolder = Annotated[
@@ -461,23 +468,16 @@ def curate(
     quiet: Quiet = False,
 ) -> None:
     """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
+    from pipeline.reports import tables
+    from pipeline.stages.curate import curate_beside, parse_quotas
+
     with user_errors():
-        quotas = None if per_tier is None else curation.parse_quotas(per_tier)
-        target = _sibling(pack, out)
-        manifest = curate_folder(pack, target, per_tier=quotas, order=order.value)
+        quotas = None if per_tier is None else parse_quotas(per_tier)
+        target, manifest = curate_beside(pack, out, per_tier=quotas, order=order.value)
     _note(f"wrote {target}", quiet)
-    tiers = ", ".join(f"{tier} {count}" for tier, count in manifest.tiers.items() if count)
-    typer.echo(f"curated pack {target}: {manifest.deals} deals ({tiers or 'none'})")
-    for tier, (wanted, found) in manifest.origin.curation.shortfalls.items():
-        typer.echo(f"warning: tier {tier} wants {wanted} deals, the pack has {found}", err=True)
-
-
-def _sibling(pack: Path, name: str) -> Path:
-    if not name or name in (".", "..") or "/" in name or "\\" in name:
-        raise packs.PackError(f"--out {name!r}: expected a pack name, not a path")
-    if name == pack.name:
-        raise packs.PackError(f"--out {name!r}: would replace the pack it curates")
-    return pack.parent / name
+    typer.echo(tables.curated_line(target, manifest))
+    for warning in tables.shortfall_warnings(tables.curation_shortfalls(manifest)):
+        typer.echo(warning, err=True)
 
 
 class ExportFormat(str, Enum):
@@ -505,11 +505,10 @@ def export(
     quiet: Quiet = False,
 ) -> None:
     """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
+    from pipeline.packs.exports import export_pack_folder
+
     with user_errors():
-        table = read_pack_folder(pack)
-        if "level" in table.column_names:
-            table = table.sort_by("level")
-        written = exports.export_pack(table, out, fmt.value, tier=tier, limit=limit)
+        written = export_pack_folder(pack, out, fmt.value, tier=tier, limit=limit)
     _note(f"wrote {written} deals to {out}", quiet)
 
 
@@ -527,17 +526,13 @@ def report(
     quiet: Quiet = False,
 ) -> None:
     """Print a pack's verdicts, win rate, tiers and metric spreads; draw its charts as PNG files."""
-    from rich.console import Console
+    from pipeline.reports.charts import report_pack
+    from pipeline.reports.summary import report_tables
 
     with user_errors():
-        table = read_pack_folder(pack)
-        folder = charts_folder or pack.resolve().parent.parent / "reports" / pack.resolve().name
-        drawn = charts.draw_pack_charts(table, folder)
-        description = describe.describe_pack(table)
-    console = Console()
-    for rendered in describe.report_tables(description):
-        console.print(rendered)
-    _note(f"wrote {' and '.join(map(str, drawn))}", quiet)
+        made = report_pack(pack, charts_folder)
+    _show(*report_tables(made.description))
+    _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
 
 
 @app.command()
@@ -552,52 +547,9 @@ def show(
     quiet: Quiet = False,
 ) -> None:
     """Draw a deal as a player sees it (the 17 fans and the foundation) and print its board text."""
+    from pipeline.reports.picture import draw_deal_of_id
+
     with user_errors():
-        deal = find_deal(pack, deal_id) if pack else deal_of_id(deal_id)
-        drawing.draw_deal(deal, png, title=deal_id)
+        deal = draw_deal_of_id(deal_id, png, pack=pack)
     typer.echo(deal.to_board_text(), nl=False)
     _note(f"wrote {png}", quiet)
-
-
-def _print_summary(title: str, summary: Summary) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_header=False)
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    for verdict in Verdict:
-        count = summary.counts[verdict]
-        share = count / summary.total if summary.total else 0.0
-        table.add_row(verdict.value, f"{count} ({share:.2%})")
-    rate = summary.win_rate
-    shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
-    if summary.counts[Verdict.UNKNOWN]:
-        shown += " of decided"
-    table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-    inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
-    table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
-    table.add_row("seconds mean / median / max", _seconds(summary))
-    Console().print(table)
-
-
-def _print_grades(title: str, summary: grading.GradeSummary) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, show_header=False)
-    table.add_column("measure")
-    table.add_column("value", justify="right")
-    table.add_row("deals", str(summary.total))
-    for tier, count in summary.tiers.items():
-        table.add_row(f"tier {tier.value}", str(count))
-    statuses = summary.statuses
-    table.add_row("graded exactly", str(statuses[grading.GradeStatus.EXACT]))
-    table.add_row("out of budget (no tier)", str(statuses[grading.GradeStatus.OUT_OF_BUDGET]))
-    table.add_row("overflow (no tier)", str(statuses[grading.GradeStatus.OVERFLOW]))
-    table.add_row("unknown verdict (not graded)", str(statuses[grading.GradeStatus.UNKNOWN]))
-    Console().print(table)
-
-
-def _seconds(summary: Summary) -> str:
-    return f"{summary.mean_seconds:.3f} / {summary.median_seconds:.3f} / {summary.max_seconds:.3f}"

@@ -146,7 +146,7 @@ def _stream(
         found[offset : offset + len(outcomes)] = outcomes
         if all(outcome is not None for outcome in found):
             del pending[shard]
-            yield shard, deals, found
+            yield shard, deals, [outcome for outcome in found if outcome is not None]
 
 
 def _shard_count(config: RunConfig) -> int:

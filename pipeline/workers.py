@@ -50,7 +50,7 @@ def map_batches(
     if batch_size is None:
         batch_size = max(1, min(largest_batch, len(items) // (jobs * 8)))
 
-    def task(start: int):
+    def task(start: int) -> Any:
         stop = start + batch_size
         values = () if per_item is None else (list(per_item[start:stop]),)
         return delayed(batch_task)(start, items[start:stop], *values, *arguments)
@@ -64,7 +64,7 @@ def map_batches(
     missing = [number for number, result in enumerate(results) if result is None]
     if missing:
         raise RuntimeError(f"item {missing[0]} came back without a result")
-    return results
+    return [result for result in results if result is not None]
 
 
 def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]:

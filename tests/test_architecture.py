@@ -21,9 +21,9 @@ FLOORS = {
     "engine": 2,
     "packs": 3,
     "stages": 4,
-    "reports": 5,
-    "config": 6,
-    "runs": 6,
+    "config": 5,
+    "runs": 5,
+    "reports": 6,
     "cli": 7,
 }
 SUBPACKAGES = ("game", "engine", "packs", "stages", "reports")

@@ -1,7 +1,10 @@
 """The blackhole command, through typer's CliRunner: round trips, output, errors, help."""
 
+import importlib
 import json
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -14,6 +17,7 @@ from pipeline import __version__
 from pipeline.cli import app
 from pipeline.config import load_config
 from pipeline.engine.solver import DEFAULT_MAX_NODES
+from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.deal import EXAMPLE_BOARD
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.packs.parquet import metadata
@@ -375,6 +379,203 @@ def test_usage_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     assert invoke(*args).exit_code == 2
     assert list(tmp_path.iterdir()) == []
+
+
+# --- every user error, any command: one line, the error's exit code; Ctrl-C: 130 ------------------
+
+
+def _subclasses(cls: type) -> list[type]:
+    found = []
+    for sub in cls.__subclasses__():
+        found += [sub, *_subclasses(sub)]
+    return found
+
+
+# Between them these import every module of the package that defines a user error.
+for _module in (
+    "pipeline.runs",
+    "pipeline.packs.exports",
+    "pipeline.stages.curate",
+    "pipeline.reports.picture",
+):
+    importlib.import_module(_module)
+ERROR_CLASSES = sorted(
+    set(_subclasses(BlackholeError)), key=lambda cls: f"{cls.__module__}.{cls.__qualname__}"
+)
+
+
+class _Disputed(BlackholeError):
+    """An error with another exit code than BAD_INPUT, to see that the command uses the error's own."""
+
+    exit_code = ExitCode.DISAGREEMENT
+
+
+def _error(cls: type) -> BlackholeError:
+    try:
+        return cls("somewhere.toml:7: the problem,\n  over two lines")
+    except TypeError:  # the located errors want the place apart
+        return cls("the problem,\n  over two lines", source="somewhere.toml", line=7)
+
+
+def test_every_user_error_class_is_found():
+    names = {cls.__name__ for cls in ERROR_CLASSES}
+    assert {"BoardError", "PackError", "ConfigError", "CalibrationError", "RunError"} <= names
+    assert {"QuotaError", "CurationError", "ExportError", "IllegalMove", "DestinationError"} <= names
+
+
+def _tiny_config(folder: Path) -> Path:
+    return _write_text(folder / "run.toml", GOOD_RUN)
+
+
+# Each command, the library function it calls (module, name), and its arguments. solve-board
+# reads its board (Deal.from_board_text), then calls the solver (below) outside user_errors.
+COMMANDS = {
+    "generate": (
+        "pipeline.packs.sources",
+        "write_deals",
+        lambda d: ["--seed", 1, "-n", 2, "-o", d / "o.parquet"],
+    ),
+    "import": ("pipeline.packs.sources", "write_deals", lambda d: [d / "boards.txt", "-o", d / "o.parquet"]),
+    "solve": ("pipeline.stages.solve", "solve_pack", lambda d: [d / "deals.parquet", "-o", d / "o.parquet"]),
+    "crosscheck": (
+        "pipeline.stages.crosscheck",
+        "crosscheck_pack",
+        lambda d: [d / "solved.parquet", "-o", d / "o.parquet"],
+    ),
+    "grade": (
+        "pipeline.stages.grade",
+        "grade_pack",
+        lambda d: [d / "solved.parquet", "-o", d / "o.parquet", "--tiers", ROOT / "configs" / "tiers.toml"],
+    ),
+    "calibrate": (
+        "pipeline.stages.calibrate",
+        "calibrate",
+        lambda d: ["-o", d / "t.toml", "--seed", 1, "-n", 4],
+    ),
+    "solve-board": (
+        "pipeline.game.deal",
+        "Deal.from_board_text",
+        lambda d: [_write_text(d / "b.txt", WINNABLE)],
+    ),
+    "run": ("pipeline.runs", "run", lambda d: ["--config", _tiny_config(d)]),
+    "curate": ("pipeline.stages.curate", "curate_beside", lambda d: [d, "-o", "best"]),
+    "export": ("pipeline.packs.exports", "export_pack_folder", lambda d: [d, "-f", "csv", "-o", d / "x.csv"]),
+    "report": ("pipeline.reports.charts", "report_pack", lambda d: [d]),
+    "show": ("pipeline.reports.picture", "draw_deal_of_id", lambda d: ["seed-1-0", "--png", d / "x.png"]),
+}
+LONG_COMMANDS = ["solve", "crosscheck", "grade", "calibrate", "run", "solve-board"]
+LONG_WORK = {"solve-board": ("pipeline.engine.solver", "solve")}  # where Ctrl-C lands, when not in COMMANDS
+
+
+def _raising(error: BaseException):
+    def library_function(*args, **kwargs):
+        raise error
+
+    return library_function
+
+
+def _invoke_raising(monkeypatch, folder: Path, command: str, error: BaseException, target=None):
+    """Run ``command`` with the library function it calls (or ``target``) replaced by one raising ``error``."""
+    module, name, make_args = COMMANDS[command]
+    module, name = target or (module, name)
+    owner = importlib.import_module(module)
+    *parents, attribute = name.split(".")
+    for parent in parents:
+        owner = getattr(owner, parent)
+    monkeypatch.setattr(owner, attribute, _raising(error))
+    return invoke(command, *make_args(folder))
+
+
+def _one_error_line(result, error: BlackholeError) -> None:
+    assert result.exit_code == error.exit_code, result.output
+    assert result.stdout == ""
+    assert result.stderr == f"error: {' '.join(str(error).split())}\n"
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("cls", [*ERROR_CLASSES, _Disputed], ids=lambda cls: cls.__name__)
+def test_each_user_error_is_one_line_with_its_exit_code(tmp_path, monkeypatch, cls):
+    error = _error(cls)
+    _one_error_line(_invoke_raising(monkeypatch, tmp_path, "export", error), error)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_turns_a_user_error_into_one_line(tmp_path, monkeypatch, command):
+    error = _error(_Disputed)
+    _one_error_line(_invoke_raising(monkeypatch, tmp_path, command, error), error)
+
+
+@pytest.mark.parametrize("command", LONG_COMMANDS)
+def test_ctrl_c_in_a_long_command_exits_130_with_one_line(tmp_path, monkeypatch, command):
+    result = _invoke_raising(monkeypatch, tmp_path, command, KeyboardInterrupt(), LONG_WORK.get(command))
+    assert result.exit_code == ExitCode.INTERRUPTED == 130, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("interrupted"), line
+    assert result.stdout == "" and "Traceback" not in result.output
+
+
+def _compiled_code_interrupted() -> SystemError:
+    """Ctrl-C as it comes out of Numba code: SystemErrors ("returned a result with an exception set") over it."""
+    inner = SystemError("<function _numba_unpickle> returned a result with an exception set")
+    inner.__cause__ = KeyboardInterrupt()
+    outer = SystemError("CPUDispatcher(<function search>) returned a result with an exception set")
+    outer.__cause__ = inner
+    return outer
+
+
+def test_ctrl_c_inside_compiled_code_exits_130_too(tmp_path, monkeypatch):
+    result = _invoke_raising(monkeypatch, tmp_path, "solve", _compiled_code_interrupted())
+    assert result.exit_code == 130 and result.stderr.startswith("interrupted: "), result.output
+    other = SystemError("a real one")
+    result = _invoke_raising(monkeypatch, tmp_path, "solve", other)
+    assert result.exception is other
+
+
+def test_a_solution_the_referee_rejects_in_solve_board_keeps_its_traceback(tmp_path, monkeypatch):
+    """Not a user's error but a solver bug (docs/architecture.md): no one-line error, the exception itself."""
+    from pipeline.game.rules import IllegalMove
+
+    bug = IllegalMove("move 3: 9H from pile 2 does not fit on rank 5")
+    result = _invoke_raising(monkeypatch, tmp_path, "solve-board", bug, ("pipeline.engine.solver", "solve"))
+    assert result.exception is bug and "error:" not in result.output
+
+
+def test_ctrl_c_names_what_is_kept(tmp_path, monkeypatch):
+    solve = _invoke_raising(monkeypatch, tmp_path, "solve", KeyboardInterrupt())
+    assert solve.stderr == f"interrupted: {tmp_path / 'o.parquet'} is left as it was\n"
+    run = _invoke_raising(monkeypatch, tmp_path, "run", KeyboardInterrupt())
+    assert "interrupted: finished shards are kept in output/work/x;" in run.stderr
+
+
+# --- start-up: light imports -------------------------------------------------------------------
+
+HEAVY = ("numba", "pyarrow", "ortools", "matplotlib", "joblib")
+
+
+def _modules_after(code: str) -> str:
+    """The last line ``code``, run in a fresh interpreter, prints."""
+    found = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
+    assert found.returncode == 0, found.stderr
+    return found.stdout.splitlines()[-1]
+
+
+def test_importing_the_cli_loads_no_heavy_module():
+    heavy = (*HEAVY, "rich")
+    code = f"import pipeline.cli, sys; print(sorted(m for m in {heavy!r} if m in sys.modules))"
+    assert _modules_after(code) == "[]"
+
+
+def test_solve_board_loads_the_solver_alone(tmp_path):
+    board = _write_text(tmp_path / "board.txt", WINNABLE)
+    code = (
+        "import sys\n"
+        "from pipeline.cli import app\n"
+        f"app(['solve-board', {str(board)!r}], standalone_mode=False)\n"
+        f"print(sorted(m for m in {(*HEAVY, 'pandas')!r} if m in sys.modules), 'numba' in sys.modules)\n"
+    )
+    assert _modules_after(code) == "['numba'] True"
 
 
 # --- help, README, packaging -------------------------------------------------------------------

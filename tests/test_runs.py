@@ -86,9 +86,7 @@ def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
         + ["t-curated/manifest.json"]
         + [f"t-curated/{entry.path}" for entry in outcome.curated_manifest.files]
     )
-    assert [entry.tier for entry in manifest.files] == [
-        tier for tier in PACK_TIERS if manifest.tiers[tier]
-    ]
+    assert [entry.tier for entry in manifest.files] == [tier for tier in PACK_TIERS if manifest.tiers[tier]]
     assert manifest.tiers["ungraded"] > 0  # the small budget left some deals without a tier
     for entry in manifest.files:
         path = outcome.pack / entry.path

@@ -14,7 +14,9 @@ def _paired(start: int, batch: list[str], values: list[int], offset: int) -> tup
 @pytest.mark.parametrize("batch_size", [1, 5, None])
 def test_per_item_values_travel_with_their_own_items(batch_size):
     values = [10 * i for i in range(len(ITEMS))]
-    found = map_batches(_paired, ITEMS, 3, per_item=values, jobs=2, backend="threading", batch_size=batch_size)
+    found = map_batches(
+        _paired, ITEMS, 3, per_item=values, jobs=2, backend="threading", batch_size=batch_size
+    )
     assert found == [(item, value + 3) for item, value in zip(ITEMS, values, strict=True)]
     with pytest.raises(ValueError, match="11 per-item values for 12 items"):
         map_batches(_paired, ITEMS, 3, per_item=values[1:])

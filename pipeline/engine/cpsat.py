@@ -123,6 +123,7 @@ def cpsat_solve(deal: Deal, *, time_limit: float = DEFAULT_TIME_LIMIT) -> CpsatR
     solver.parameters.linearization_level = 0
     solver.parameters.max_deterministic_time = time_limit
     solver.parameters.max_time_in_seconds = WALL_FACTOR * time_limit
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C stops the command, not just this deal's search
     status = solver.solve(play.model)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         solution = tuple(solver.value(card) // PILE_SIZE for card in play.card_at)

@@ -41,6 +41,7 @@ from pipeline.files import check_writable, replacing
 from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, Position
+from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.schema import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
@@ -211,3 +212,16 @@ def _write_csv(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> 
 
 
 _WRITERS = {"json": _write_json, "boards": _write_boards, "csv": _write_csv}
+
+
+def export_pack_folder(
+    folder: Path, path: Path, fmt: str, *, tier: str | None = None, limit: int | None = None
+) -> int:
+    """Export the pack folder ``folder`` to ``path`` as ``fmt`` (:func:`export_pack`); how many rows it wrote.
+
+    A curated pack (one with ``level``) is exported in level order, any other in pack order.
+    """
+    table = read_pack_folder(folder)
+    if _LEVEL in table.column_names:
+        table = table.sort_by(_LEVEL)
+    return export_pack(table, path, fmt, tier=tier, limit=limit)

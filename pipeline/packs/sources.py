@@ -21,7 +21,7 @@ import pyarrow as pa
 
 from pipeline.game.deal import BoardError, read_boards
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
-from pipeline.packs.parquet import with_metadata
+from pipeline.packs.parquet import with_metadata, write_pack
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 
 
@@ -78,3 +78,30 @@ def _deals_table(
         [pa.array(c, f.type) for c, f in zip(columns, DEAL_FIELDS, strict=True)], schema=bare(DEALS_SCHEMA)
     )
     return with_metadata(table, dealing_scheme=scheme)
+
+
+def write_deals(
+    path: Path,
+    *,
+    count: int = 0,
+    seed: int | None = None,
+    start: int = 0,
+    first: int | None = None,
+    boards: Path | None = None,
+) -> int:
+    """Write a deals pack to ``path``; how many deals it holds.
+
+    The deals are those of ``boards`` (a board text file, :func:`imported_deals`)
+    when given, else ``count`` seeded deals of ``seed`` from ``start``
+    (:func:`seeded_deals`) when ``seed`` is given, else ``count`` PySol FC
+    deals from ``first`` (:func:`pysol_deals`, default 1).
+    """
+    if boards is not None:
+        table = imported_deals(boards)
+    elif seed is not None:
+        table = seeded_deals(seed=seed, count=count, start=start)
+    else:
+        table = pysol_deals(first=1 if first is None else first, count=count)
+    write_pack(table, path)
+    rows: int = table.num_rows
+    return rows

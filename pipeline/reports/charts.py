@@ -10,12 +10,16 @@ A table with nothing to plot gives an empty chart that says so.
 
 The charts plot the solvable deals graded exactly (:mod:`pipeline.stages.grade`),
 coloured by tier; deals graded without tiers are ``ungraded`` (grey).
+
+:func:`report_pack` is ``blackhole report``: a pack folder's description and
+both charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,8 +28,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.files import check_writable, replacing
+from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.schema import SOLVABLE_TIERS, UNGRADED
-from pipeline.reports.summary import solvable_exact
+from pipeline.reports.summary import PackDescription, describe_pack, solvable_exact
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -92,7 +97,7 @@ def difficulty_histogram(table: pa.Table, path: Path) -> None:
         by_tier = [_where(rows, "tier", tier, "difficulty") for tier in SOLVABLE_TIERS]
         axes.hist(
             by_tier,
-            bins=edges,
+            bins=edges.tolist(),
             stacked=True,
             color=[TIER_COLOURS[tier] for tier in SOLVABLE_TIERS],
             label=[f"{tier} ({len(values)})" for tier, values in zip(SOLVABLE_TIERS, by_tier, strict=True)],
@@ -140,7 +145,8 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
 
 def _where(rows: pa.Table, column: str, value: str, wanted: str) -> np.ndarray:
     """The ``wanted`` column of the ``rows`` whose ``column`` is ``value``, as a numpy array."""
-    return rows.filter(pc.equal(rows.column(column), value)).column(wanted).to_numpy()
+    values: np.ndarray = rows.filter(pc.equal(rows.column(column), value)).column(wanted).to_numpy()
+    return values
 
 
 def _axes(figure: Figure, title: str, x_label: str, y_label: str, *, empty: bool) -> Axes | None:
@@ -162,3 +168,28 @@ def _empty(axes: Axes) -> None:
     )
     axes.set_xticks([])
     axes.set_yticks([])
+
+
+def default_charts_folder(pack: Path) -> Path:
+    """Where a pack folder's charts go by default: ``output/reports/NAME`` for ``output/packs/NAME``.
+
+    >>> default_charts_folder(Path("/srv/output/packs/default"))
+    PosixPath('/srv/output/reports/default')
+    """
+    pack = Path(pack).resolve()
+    return pack.parent.parent / "reports" / pack.name
+
+
+@dataclass(frozen=True)
+class PackReport:
+    """A pack's description (counts, win rate, metric spreads) and the charts drawn of it."""
+
+    description: PackDescription
+    charts: list[Path]
+
+
+def report_pack(pack: Path, folder: Path | None = None) -> PackReport:
+    """Describe the pack folder ``pack`` and draw its charts into ``folder`` (default: :func:`default_charts_folder`)."""
+    table = read_pack_folder(pack)
+    drawn = draw_pack_charts(table, default_charts_folder(pack) if folder is None else folder)
+    return PackReport(describe_pack(table), drawn)

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.game.cards import ACE_OF_SPADES, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.game.shuffles import deal_of_id
+from pipeline.packs.folders import find_deal
 from pipeline.reports.charts import HEIGHT, WIDTH, png_figure
 
 if TYPE_CHECKING:
@@ -140,3 +142,14 @@ def _card(axes: Axes, card: int, left: float, top: float, layer: int) -> None:
 
 def _label(axes: Axes, text: str, centre: float, top: float) -> None:
     axes.text(centre, top, text, color=LABEL, fontsize=11, ha="center", va="top")
+
+
+def draw_deal_of_id(deal_id: str, path: Path, *, pack: Path | None = None) -> Deal:
+    """Draw the deal ``deal_id`` (:func:`draw_deal`, titled with its id) and return it.
+
+    The deal is looked up in the pack folder ``pack`` when given; else the id
+    itself says the deal (``seed-SEED-INDEX``, ``pysol-NUMBER``).
+    """
+    deal = find_deal(pack, deal_id) if pack else deal_of_id(deal_id)
+    draw_deal(deal, path, title=deal_id)
+    return deal

@@ -43,6 +43,7 @@ def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
     for pile in solution:
         card = position.top_card(pile)
         position = position.play(pile)
+        assert card is not None  # play() raised IllegalMove for an empty pile
         lines.append(f"Move a card from stack {pile} to the foundations ({card_name(card)})")
     return lines
 
@@ -85,6 +86,7 @@ def disagreement_text(disagreement: Disagreement) -> str:
     Foundations: AS
     """
     check = disagreement.check
+    assert check.verdict is not None  # a check that disagrees has decided
     return (
         f"DISAGREEMENT {disagreement.deal_id} (row {disagreement.row}): the pack says {disagreement.verdict}, "
         f"{check.checked_by} says {check.verdict.value}\n{disagreement.board.rstrip()}"

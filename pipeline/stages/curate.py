@@ -270,3 +270,30 @@ def curate_folder(
         ),
     )
     return write_pack_folder(target, [curation.table], origin=origin, provenance=files_metadata)
+
+
+def curated_folder(pack: Path, name: str) -> Path:
+    """Where the curated pack ``name`` of the pack folder ``pack`` goes: beside it, in the same folder.
+
+    ``name`` is a pack name, not a path, and not ``pack``'s own name;
+    CurationError otherwise.
+
+    >>> curated_folder(Path("output/packs/default"), "best")
+    PosixPath('output/packs/best')
+    """
+    if not name or name in (".", "..") or "/" in name or "\\" in name:
+        raise CurationError(f"curated pack name {name!r}: expected a pack name, not a path")
+    if name == Path(pack).name:
+        raise CurationError(f"curated pack name {name!r}: would replace the pack it curates")
+    return Path(pack).parent / name
+
+
+def curate_beside(
+    pack: Path, name: str, *, per_tier: dict[str, int] | None = None, order: str = "difficulty"
+) -> tuple[Path, Manifest]:
+    """Curate the pack folder ``pack`` into the pack folder ``name`` beside it (:func:`curated_folder`).
+
+    Returns where the curated pack is and its manifest.
+    """
+    target = curated_folder(pack, name)
+    return target, curate_folder(pack, target, per_tier=per_tier, order=order)

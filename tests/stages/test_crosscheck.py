@@ -7,8 +7,9 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline.cli import DISAGREEMENT_EXIT, app
+from pipeline.cli import app
 from pipeline.engine.cpsat import build_model, cpsat_solve
+from pipeline.errors import ExitCode
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
@@ -91,7 +92,7 @@ def test_a_planted_wrong_verdict_is_caught_loudly(small_pack, tmp_path, planted,
     _with_verdict(path, row, planted)
     out = tmp_path / "checked.parquet"
     result = CliRunner().invoke(app, ["crosscheck", str(path), "--out", str(out), "--sample", "1", "--quiet"])
-    assert result.exit_code == DISAGREEMENT_EXIT
+    assert result.exit_code == ExitCode.DISAGREEMENT
     assert (
         f"seed-{AGREEMENT_SEED}-{row} (row {row}): the pack says {planted.value}, cpsat says {truth.value}"
         in result.output

@@ -1,0 +1,186 @@
+"""What the commands print: rich tables for the terminal, and the lines of notes, warnings and disputes.
+
+Every function here turns a result (solve results, grades, a manifest, a
+run's outcome) into a :class:`rich.table.Table` or into plain lines; the
+command line only prints them. Nothing heavy is imported until a table is
+made: rich when a table is built, the grade stage's types only for typing.
+
+>>> from pipeline.game.verdicts import SolveResult, Verdict
+>>> table = solve_table("Solved", [SolveResult(Verdict.SOLVED, (), 10, 0.5, 51)])
+>>> [cell for cell in table.columns[0].cells][:3]
+['solved', 'unsolvable', 'unknown']
+>>> shortfall_warnings({"expert": (9, 3)})
+['warning: tier expert wants 9 deals, the pack has 3']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
+from pipeline.game.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from pipeline.config import RunConfig
+    from pipeline.packs.manifest import Manifest
+    from pipeline.runs import RunOutcome
+    from pipeline.stages.crosscheck import CrosscheckOutcome
+    from pipeline.stages.grade import Grade
+    from pipeline.stages.tiers import Tiers
+
+GRADE_STATUS_ROWS = (
+    ("exact", "graded exactly"),
+    ("out_of_budget", "out of budget (no tier)"),
+    ("overflow", "overflow (no tier)"),
+    ("unknown", "unknown verdict (not graded)"),
+)
+"""The grade statuses, by value, and how the grades table names them."""
+
+
+def _measures(title: str) -> Table:
+    """An empty two-column table (a measure and its value) without a header."""
+    from rich.table import Table
+
+    table = Table(title=title, show_header=False)
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    return table
+
+
+def solve_table(title: str, results: Iterable[SolveResult]) -> Table:
+    """Verdict counts of ``results``, their win rate beside the published one, and the solve seconds."""
+    summary = summarize(results)
+    table = _measures(title)
+    for verdict in Verdict:
+        count = summary.counts[verdict]
+        share = count / summary.total if summary.total else 0.0
+        table.add_row(verdict.value, f"{count} ({share:.2%})")
+    rate = summary.win_rate
+    shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
+    if summary.counts[Verdict.UNKNOWN]:
+        shown += " of decided"
+    table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
+    inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
+    table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
+    table.add_row("seconds mean / median / max", seconds_text(summary))
+    return table
+
+
+def seconds_text(summary: Summary) -> str:
+    """Mean, median and longest solve, in seconds: ``0.125 / 0.100 / 0.300``."""
+    return f"{summary.mean_seconds:.3f} / {summary.median_seconds:.3f} / {summary.max_seconds:.3f}"
+
+
+def grades_table(title: str, grades: Sequence[Grade]) -> Table:
+    """How many of ``grades`` there are, in each tier, and with each grade status."""
+    from pipeline.stages.grade import summarize_grades
+
+    summary = summarize_grades(grades)
+    table = _measures(title)
+    table.add_row("deals", str(summary.total))
+    for tier, count in summary.tiers.items():
+        table.add_row(f"tier {tier.value}", str(count))
+    statuses = {status.value: count for status, count in summary.statuses.items()}
+    for status, label in GRADE_STATUS_ROWS:
+        table.add_row(label, str(statuses.get(status, 0)))
+    return table
+
+
+def manifest_table(title: str, manifest: Manifest) -> Table:
+    """Verdict and tier counts of a pack, and its win rate beside the published one."""
+    table = _measures(title)
+    total = manifest.deals
+    for verdict, count in manifest.verdicts.items():
+        table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
+    rate = manifest.win_rate
+    if rate is not None:
+        shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
+        table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
+        inside = "inside" if rate.published_inside else "OUTSIDE"
+        table.add_row("published (PySol FC)", f"{rate.published:.2%}, {inside} the interval")
+    for tier, count in manifest.tiers.items():
+        table.add_row(f"tier {tier}", str(count))
+    return table
+
+
+def quartiles_line(tiers: Tiers) -> str:
+    """The thresholds a calibration set: ``quartiles: medium 1.5, hard 2.5, expert 4.0``."""
+    return f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}"
+
+
+def crosscheck_note(out: Path, outcome: CrosscheckOutcome) -> str:
+    """What a cross-check wrote and found: deals checked, decided, and disagreeing."""
+    return (
+        f"wrote {out}: {outcome.checked} deals checked, {outcome.decided} decided, "
+        f"{len(outcome.disagreements)} disagreements"
+    )
+
+
+def curated_line(folder: Path, manifest: Manifest) -> str:
+    """A curated pack in one line: where it is, its deals, and its tiers that have any.
+
+    >>> from pipeline.packs.manifest import Manifest, Origin
+    >>> origin = Origin("best", "curated", "0.1.0", "pysol-fc")
+    >>> curated_line(Path("packs/best"), Manifest(origin, 3, {}, {"easy": 2, "hard": 0, "expert": 1}, None))
+    'curated pack packs/best: 3 deals (easy 2, expert 1)'
+    """
+    tiers = ", ".join(f"{tier} {count}" for tier, count in manifest.tiers.items() if count)
+    return f"curated pack {folder}: {manifest.deals} deals ({tiers or 'none'})"
+
+
+def shortfall_warnings(shortfalls: Mapping[str, tuple[int, int]], *, what: str = "tier") -> list[str]:
+    """One warning per tier with fewer qualifying deals than its quota; ``what`` names the tier.
+
+    >>> shortfall_warnings({"hard": (5, 2)}, what="curated tier")
+    ['warning: curated tier hard wants 5 deals, the pack has 2']
+    """
+    return [
+        f"warning: {what} {tier} wants {wanted} deals, the pack has {found}"
+        for tier, (wanted, found) in shortfalls.items()
+    ]
+
+
+def curation_shortfalls(manifest: Manifest) -> dict[str, tuple[int, int]]:
+    """The shortfalls a curated pack's manifest records (none for a pack that is not curated)."""
+    curation = manifest.origin.curation
+    return {} if curation is None else dict(curation.shortfalls)
+
+
+def run_notes(outcome: RunOutcome) -> list[str]:
+    """What a run resumed and what it wrote, for standard error."""
+    notes = []
+    if outcome.resumed_shards:
+        notes.append(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done")
+    notes.append(f"wrote {outcome.pack} and {outcome.curated}")
+    return notes
+
+
+def run_title(config: RunConfig, outcome: RunOutcome) -> str:
+    """The title of a run's table: its name, seed, deal count and wall-clock seconds."""
+    return f"Run {config.name}: seed {config.seed}, {config.count} deals, {outcome.seconds:.1f} s"
+
+
+def run_disagreement_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:
+    """One line per pack row whose cross-check contradicts its verdict.
+
+    >>> run_disagreement_lines([{"deal_id": "seed-1-3", "verdict": "unsolvable", "checked_by": "cpsat"}])
+    ['DISAGREEMENT seed-1-3: the pack says unsolvable, cpsat disagrees']
+    """
+    return [
+        f"DISAGREEMENT {row['deal_id']}: the pack says {row['verdict']}, {row['checked_by']} disagrees"
+        for row in rows
+    ]
+
+
+def interrupted_line(out: Path) -> str:
+    """What Ctrl-C leaves of a command that writes ``out`` whole or not at all."""
+    return f"interrupted: {out} is left as it was"
+
+
+def interrupted_run_line(work: Path) -> str:
+    """What Ctrl-C leaves of a run: its finished shards in ``work``, and how to finish."""
+    return f"interrupted: finished shards are kept in {work}; run the same command again to finish"
