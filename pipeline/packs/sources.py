@@ -26,7 +26,7 @@ from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 
 
 def seeded_deals(*, seed: int, count: int, start: int = 0) -> pa.Table:
-    """Deals ``start .. start + count - 1`` of root ``seed`` (pinned scheme in dealing.py)."""
+    """Deals ``start .. start + count - 1`` of root ``seed`` (the pinned scheme of pipeline.game.shuffles)."""
     indices = range(start, start + count)
     boards = [seeded_deal(seed, index).to_board_text() for index in indices]
     ids = [f"seed-{seed}-{index}" for index in indices]
