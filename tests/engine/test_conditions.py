@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
-    NUM_RANKS,
     ORDER_WORDS,
     _arc_ranks,
     euler_walkable,
@@ -20,6 +19,7 @@ from pipeline.engine.conditions import (
     reachable_cards,
     walk_orders,
 )
+from pipeline.game.cards import NUM_RANKS
 
 
 def _walk_exists(counts: tuple[int, ...], start: int, end_ranks: int) -> bool:
