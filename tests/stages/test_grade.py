@@ -18,7 +18,6 @@ import typer
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.config import ConfigError
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.gametree import tree_of
 from pipeline.files import DestinationError
@@ -27,23 +26,22 @@ from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.parquet import PackError, metadata, write_pack
 from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA, GradeStatus, Tier
 from pipeline.packs.sources import seeded_deals
-from pipeline.stages.calibrate import calibrate
 from pipeline.stages.crosscheck import checked_table
 from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
 from pipeline.stages.solve import solve_deals, solved_table
-from pipeline.stages.tiers import CalibrationError, Score, Tiers, load_tiers
+from pipeline.stages.tiers import Score, Tiers
+from tests.stages.samples import (
+    BUDGET,
+    CHEAP,
+    CHEAP_BUDGET,
+    EXACT_ROWS,
+    OUT_OF_BUDGET_ROWS,
+    ROWS,
+    STATUSES,
+    UNKNOWN_ROW,
+    UNSOLVABLE_ROW,
+)
 
-# The sample pack: (seed, index) of each row. The budgets keep wide margins
-# (measured on the engine): the exact rows' trees are counted within 34,000
-# positions, a tenth of BUDGET; the out-of-budget rows' need 2.5 million or
-# more, six times it.
-ROWS = [(1, 98), (1, 97), (1, 101), (1, 99), (1, 100), (653, 0)]
-OUT_OF_BUDGET_ROWS, UNSOLVABLE_ROW, UNKNOWN_ROW, EXACT_ROWS = (0, 2), 1, 3, (4, 5)
-STATUSES = ["out_of_budget", "exact", "out_of_budget", "unknown", "exact", "exact"]
-# deal 97 of seed 1 is lost at once (no first move); row 3's verdict is planted
-BUDGET = 400_000
-CHEAP = [(1, 19), (1, 52), (1, 71), (1, 100), (1, 143), (4, 7), (4, 119), (4, 139)]  # fmt: skip
-CHEAP_BUDGET = 4_000_000  # each CHEAP tree is counted within 180,000 positions
 TIERS = Tiers(medium=8.0, hard=9.0, expert=10.0)
 TREE_METRICS = [field.name for field in GRADE_FIELDS if field.name not in ("grade_status", "grade_seconds")]
 
@@ -269,30 +267,6 @@ def test_the_summary_counts_statuses_and_tiers():
     assert summary.tiers == {Tier.EASY: 0, Tier.MEDIUM: 0, Tier.HARD: 1, Tier.EXPERT: 0, Tier.UNSOLVABLE: 1}
 
 
-# --- calibration -------------------------------------------------------------------------------
-
-
-def test_calibration_splits_its_sample_into_quarters_and_keeps_the_weights(tmp_path):
-    target = tmp_path / "tiers.toml"
-    target.write_text("[score]\ntrap_weight = 0.2\n")  # weights only: thresholds come from calibration
-    deals = [seeded_deal(seed, index) for seed, index in CHEAP]
-    calibration = calibrate(target, deals, origin="cheap deals", max_positions=CHEAP_BUDGET)
-    tiers = load_tiers(target)
-    assert tiers == calibration.tiers and tiers.score == Score(trap_weight=0.2)
-    assert calibration.scored == len(CHEAP)
-    assert "cheap deals" in target.read_text()
-    counts = summarize_grades(calibration.grades).tiers
-    assert [counts[tier] for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)] == [2, 2, 2, 2]
-
-
-def test_calibration_with_too_few_scores_writes_nothing(tmp_path):
-    target = tmp_path / "tiers.toml"
-    deals = [seeded_deal(*ROWS[row]) for row in (*OUT_OF_BUDGET_ROWS, UNSOLVABLE_ROW)]
-    with pytest.raises(CalibrationError, match="got 0"):
-        calibrate(target, deals, origin="three deals", max_positions=BUDGET)
-    assert list(tmp_path.iterdir()) == []
-
-
 # --- the command -------------------------------------------------------------------------------
 
 
@@ -371,38 +345,7 @@ def test_bad_input_is_one_line_exit_1_and_nothing_written(solved, tmp_path, case
     assert sorted(p.name for p in tmp_path.iterdir()) == before
 
 
-def test_the_calibrate_command_writes_the_tiers_and_prints_the_quartiles(tmp_path):
-    out = tmp_path / "tiers.toml"
-    # seed 653, deals 0..5: one lost, four trees counted within 600,000 positions, one needing 16 million
-    result = invoke("calibrate", "--seed", 653, "--count", 6, "--out", out, "--max-positions", 2_000_000)
-    assert result.exit_code == 0, result.output
-    tiers = load_tiers(out)
-    assert f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}" in result.stdout
-    lines = {" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()}
-    assert {f"tier {tier} 1" for tier in ("easy", "medium", "hard", "expert", "unsolvable")} <= lines
-    assert "out of budget (no tier) 1" in lines
-    assert "thresholds from 4 scored deals" in result.stderr
-
-
-def test_calibrate_command_errors_are_one_line(tmp_path):
-    out = tmp_path / "tiers.toml"
-    result = invoke("calibrate", "--seed", 1, "--count", 2, "--out", out, "--max-positions", 10, "-q")
-    assert result.exit_code == 1
-    assert re.fullmatch(r"error: calibration needs at least 4 scored deals, got 0\n", result.stderr)
-    assert not out.exists()
-    bad = _write(tmp_path / "bad.toml", "[score]\nodds_weight = -1\n")
-    result = invoke("calibrate", "--seed", 1, "--count", 2, "--out", bad, "-q")
-    assert result.exit_code == 1
-    assert re.fullmatch(
-        r"error: .*bad\.toml:2: \[score\] odds_weight must be at least 0, got -1\n", result.stderr
-    )
-    with pytest.raises(ConfigError):
-        load_tiers(bad)  # left as it was
-
-
 def test_a_target_without_a_folder_fails_before_any_work(solved, tmp_path):
     missing = tmp_path / "no" / "graded.parquet"
     with pytest.raises(DestinationError, match="cannot write, no directory"):
         grade_pack(solved, missing, tiers=TIERS, max_positions=BUDGET)
-    with pytest.raises(DestinationError, match="cannot write, no directory"):
-        calibrate(tmp_path / "no" / "tiers.toml", [], origin="nothing")
