@@ -32,13 +32,13 @@ if TYPE_CHECKING:
     from pipeline.stages.grade import Grade
     from pipeline.stages.tiers import Tiers
 
-GRADE_STATUS_ROWS = (
-    ("exact", "graded exactly"),
-    ("out_of_budget", "out of budget (no tier)"),
-    ("overflow", "overflow (no tier)"),
-    ("unknown", "unknown verdict (not graded)"),
-)
-"""The grade statuses, by value, and how the grades table names them."""
+STATUS_LABELS = {
+    "exact": "graded exactly",
+    "out_of_budget": "out of budget (no tier)",
+    "overflow": "overflow (no tier)",
+    "unknown": "unknown verdict (not graded)",
+}
+"""How the grades table names each grade status (by its value)."""
 
 
 def _measures(title: str) -> Table:
@@ -84,9 +84,8 @@ def grades_table(title: str, grades: Sequence[Grade]) -> Table:
     table.add_row("deals", str(summary.total))
     for tier, count in summary.tiers.items():
         table.add_row(f"tier {tier.value}", str(count))
-    statuses = {status.value: count for status, count in summary.statuses.items()}
-    for status, label in GRADE_STATUS_ROWS:
-        table.add_row(label, str(statuses.get(status, 0)))
+    for status, count in summary.statuses.items():  # every status, in declared order
+        table.add_row(STATUS_LABELS[status.value], str(count))
     return table
 
 
