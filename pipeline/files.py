@@ -1,8 +1,10 @@
-"""Files written whole or not at all: stage beside the target, flush to disk, rename over it.
+"""Files and folders written whole or not at all: stage beside the target, flush to disk, rename over it.
 
 A reader sees the old file or the new one, never a partial one, and an error
 (or Ctrl-C) part-way leaves the old file as it was. Staged files are hidden
 (``.<name>.tmp-<pid>``), so globs such as ``*.parquet`` never see them.
+A folder (:func:`replacing_folder`) is staged the same way; an old folder is
+moved aside (``.<name>.old-<pid>``) for the moment of the swap, then deleted.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -15,6 +17,7 @@ A reader sees the old file or the new one, never a partial one, and an error
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -52,3 +55,49 @@ def replacing(path: Path) -> Iterator[BinaryIO]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+@contextmanager
+def replacing_folder(target: Path) -> Iterator[Path]:
+    """A new, empty folder to fill that replaces ``target`` when the block ends; on any error ``target`` is untouched.
+
+    What an interrupted earlier write left beside ``target`` is cleared first.
+    The folder is ``.<name>.tmp-<pid>`` beside ``target``; its files are
+    flushed to disk before it is renamed into place.
+    """
+    target = Path(target)
+    _remove_stale(target)
+    staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    try:
+        staging.mkdir()
+        yield staging
+        _fsync_tree(staging)
+        _swap_into_place(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
+def _fsync_tree(folder: Path) -> None:
+    for path in sorted(folder.rglob("*")):
+        if path.is_file():
+            with open(path, "rb") as file:
+                os.fsync(file.fileno())
+
+
+def _swap_into_place(staging: Path, target: Path) -> None:
+    """Rename ``staging`` to ``target``; an existing ``target`` is moved aside first, then deleted."""
+    if target.exists():
+        retired = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.replace(target, retired)
+        os.replace(staging, target)
+        shutil.rmtree(retired)
+    else:
+        os.replace(staging, target)
+
+
+def _remove_stale(target: Path) -> None:
+    """Delete what an interrupted write left beside ``target``: its staging and retired folders."""
+    for pattern in (f".{target.name}.tmp-*", f".{target.name}.old-*"):
+        for stale in target.parent.glob(pattern):
+            shutil.rmtree(stale, ignore_errors=True)

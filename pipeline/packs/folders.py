@@ -32,8 +32,6 @@ SHA-256, and counts the deals by verdict and tier, with the win rate and its
 from __future__ import annotations
 
 import hashlib
-import os
-import shutil
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from pipeline.files import replacing_folder
 from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
@@ -73,28 +72,23 @@ def write_pack_folder(
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    _remove_stale(target)
-    staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    files = {tier: _TierFile(staging, tier, provenance) for tier in PACK_TIERS}
-    try:
-        staging.mkdir()
-        counts = _Counts()
-        for table in tables:
-            for tier, tier_file in files.items():
-                selected = _rows_of_tier(table, tier)
-                if selected.num_rows:
-                    counts.add(selected, tier)
-                    tier_file.add(selected.drop(["tier"]))
-        entries = [entry for tier_file in files.values() if (entry := tier_file.close()) is not None]
-        manifest = counts.manifest(origin, tuple(entries))
-        (staging / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
-        _fsync_tree(staging)
-        _swap_into_place(staging, target)
-    except BaseException:
-        for tier_file in files.values():
-            tier_file.abandon()
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+    with replacing_folder(target) as staging:
+        files = {tier: _TierFile(staging, tier, provenance) for tier in PACK_TIERS}
+        try:
+            counts = _Counts()
+            for table in tables:
+                for tier, tier_file in files.items():
+                    selected = _rows_of_tier(table, tier)
+                    if selected.num_rows:
+                        counts.add(selected, tier)
+                        tier_file.add(selected.drop(["tier"]))
+            entries = [entry for tier_file in files.values() if (entry := tier_file.close()) is not None]
+            manifest = counts.manifest(origin, tuple(entries))
+            (staging / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+        except BaseException:
+            for tier_file in files.values():
+                tier_file.abandon()
+            raise
     return manifest
 
 
@@ -200,31 +194,6 @@ def sha256_of(path: Path) -> str:
         for block in iter(lambda: source.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-def _fsync_tree(folder: Path) -> None:
-    for path in sorted(folder.rglob("*")):
-        if path.is_file():
-            with open(path, "rb") as file:
-                os.fsync(file.fileno())
-
-
-def _swap_into_place(staging: Path, target: Path) -> None:
-    """Rename ``staging`` to ``target``; an existing ``target`` is moved aside first, then deleted."""
-    if target.exists():
-        retired = target.with_name(f".{target.name}.old-{os.getpid()}")
-        os.replace(target, retired)
-        os.replace(staging, target)
-        shutil.rmtree(retired)
-    else:
-        os.replace(staging, target)
-
-
-def _remove_stale(target: Path) -> None:
-    """Delete what an interrupted write left beside ``target``: its staging and retired folders."""
-    for pattern in (f".{target.name}.tmp-*", f".{target.name}.old-*"):
-        for stale in target.parent.glob(pattern):
-            shutil.rmtree(stale, ignore_errors=True)
 
 
 def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Table:
