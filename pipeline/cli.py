@@ -553,3 +553,25 @@ def show(
         deal = draw_deal_of_id(deal_id, png, pack=pack)
     typer.echo(deal.to_board_text(), nl=False)
     _note(f"wrote {png}", quiet)
+
+
+@app.command()
+def gallery(
+    pack: PackFolder,
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", file_okay=False, help="Folder for the site (replaced whole); open its index.html."
+        ),
+    ],
+    tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, help="At most this many deals.")] = None,
+    title: Annotated[str | None, typer.Option(help="The page's title. Default: the pack's name.")] = None,
+    quiet: Quiet = False,
+) -> None:
+    """Write a static web gallery of a pack: browse, play with exact hints, watch solutions (no network)."""
+    from pipeline.reports.gallery import write_gallery
+
+    with user_errors():
+        made = write_gallery(pack, out, tier=tier, limit=limit, title=title)
+    _note(f"wrote a gallery of {made.deals} deals to {made.folder}/index.html ({made.size:,} bytes)", quiet)

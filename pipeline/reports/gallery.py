@@ -1,0 +1,173 @@
+"""A static web gallery of a pack: browse its deals, play them, ask for hints, watch the solution.
+
+:func:`write_gallery` writes a folder that works from ``file://`` or any
+static host, with no network request of any kind::
+
+    DIR/index.html      the page (the index, and a deal in play at #deal=ID)
+    DIR/gallery.css     its styles
+    DIR/gallery.js      the index, the board, play, hints, the solution player
+    DIR/solver.js       the exact in-browser solver behind the hints
+    DIR/deals.js        the selected deals: window.BLACKHOLE_GALLERY = {...}
+
+The page, styles and scripts are copied from ``gallery_site/`` beside this
+module; only ``deals.js`` and the page's title depend on the pack. Deals
+come in level order for a curated pack, pack order otherwise, optionally
+one tier only and at most ``limit`` of them. Every solution is replayed by
+the referee (:mod:`pipeline.game.rules`) before it is written, so the page
+never shows a move the rules refuse.
+
+``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
+name and kind, the difficulty score's weights and the tier thresholds (from
+the pack's metadata; null for a pack that was never graded), and the deals
+as ``columns`` (:data:`COLUMNS`) and ``deals`` (one list of values per deal).
+``cards`` is the 51 cards as names without spaces, pile 0 first, each pile
+from its covered card to its free one (``"JDKSTH2D..."``). The same pack
+and options give the same bytes.
+
+The folder replaces ``DIR`` whole (:func:`pipeline.files.replacing_folder`).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from pipeline.errors import BlackholeError
+from pipeline.files import check_writable, replacing_folder
+from pipeline.game.cards import card_name
+from pipeline.game.deal import Deal
+from pipeline.game.rules import IllegalMove, replay
+from pipeline.packs.exports import selected_rows
+from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.manifest import read_manifest
+from pipeline.packs.parquet import metadata
+from pipeline.packs.schema import PACK_TIERS, UNGRADED
+from pipeline.stages.tiers import THRESHOLDS, WEIGHTS
+
+SITE = Path(__file__).with_name("gallery_site")
+PAGE = "index.html"
+ASSETS = ("gallery.css", "gallery.js", "solver.js")
+DATA = "deals.js"
+DATA_GLOBAL = "BLACKHOLE_GALLERY"
+TITLE_MARK = "{{title}}"
+
+COLUMNS = (
+    "deal_id",
+    "level",
+    "tier",
+    "verdict",
+    "cards",
+    "solution",
+    "difficulty",
+    "solution_count",
+    "log10_solutions",
+    "random_win_probability",
+    "winnable_share",
+    "winnable_states",
+    "reachable_states",
+    "branching_winning_lines",
+    "branching_winnable",
+    "winning_first_moves",
+    "first_moves",
+    "forced_moves",
+    "decisions",
+    "traps",
+    "first_trap",
+)
+"""The values of each deal in ``deals.js``, in order; a column the pack lacks is null."""
+
+
+class GalleryError(BlackholeError, ValueError):
+    """A gallery that cannot be made: an unknown tier, a bad limit, no deal selected, a solution the rules refuse."""
+
+
+@dataclass(frozen=True)
+class Gallery:
+    """What :func:`write_gallery` wrote: the folder, its deals, and its size in bytes."""
+
+    folder: Path
+    deals: int
+    size: int
+
+
+def write_gallery(
+    pack: Path,
+    out: Path,
+    *,
+    tier: str | None = None,
+    limit: int | None = None,
+    title: str | None = None,
+) -> Gallery:
+    """Write the gallery of the pack folder ``pack`` to the folder ``out`` (replaced whole)."""
+    if tier is not None and tier not in PACK_TIERS:
+        raise GalleryError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
+    if limit is not None and limit < 1:
+        raise GalleryError(f"limit must be at least 1, got {limit}")
+    out = check_writable(Path(out))
+    manifest = read_manifest(pack)
+    table = read_pack_folder(pack)
+    if "level" in table.column_names:
+        table = table.sort_by("level")
+    rows = selected_rows(table, tier=tier, limit=limit)
+    if not rows:
+        raise GalleryError(f"{pack}: no deals of tier {tier!r} to show" if tier else f"{pack}: no deals")
+    name = title if title is not None else manifest.origin.name
+    data = gallery_data(rows, table, title=name, pack=manifest.origin.name, kind=manifest.origin.kind)
+    with replacing_folder(out) as staging:
+        page = (SITE / PAGE).read_text(encoding="utf-8").replace(TITLE_MARK, html.escape(name))
+        (staging / PAGE).write_text(page, encoding="utf-8")
+        for asset in ASSETS:
+            shutil.copyfile(SITE / asset, staging / asset)
+        (staging / DATA).write_text(data_script(data), encoding="utf-8")
+    size = sum(path.stat().st_size for path in out.iterdir())
+    return Gallery(out, len(rows), size)
+
+
+def gallery_data(
+    rows: list[dict[str, Any]], table: pa.Table, *, title: str, pack: str, kind: str
+) -> dict[str, Any]:
+    """The object ``deals.js`` holds for ``rows`` of the pack ``table`` (see the module's docstring)."""
+    provenance = metadata(table)
+    graded = all(f"tier_{name}" in provenance for name in THRESHOLDS)
+    return {
+        "title": title,
+        "pack": pack,
+        "kind": kind,
+        "score": {name: float(provenance[f"score_{name}"]) for name in WEIGHTS} if graded else None,
+        "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
+        "columns": list(COLUMNS),
+        "deals": [deal_values(row) for row in rows],
+    }
+
+
+def deal_values(row: dict[str, Any]) -> list[Any]:
+    """One pack row as the values of :data:`COLUMNS`, its solution replayed by the referee first."""
+    deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]))
+    solution = [int(pile) for pile in row.get("solution") or ()]
+    if solution:
+        try:
+            replay(deal, solution)
+        except IllegalMove as error:
+            raise GalleryError(f"{row['deal_id']}: the stored solution breaks the rules: {error}") from None
+    values = dict(row)
+    values["tier"] = row.get("tier") or UNGRADED
+    values["cards"] = "".join(card_name(card) for pile in deal.piles for card in pile)
+    values["solution"] = solution
+    return [values.get(name) for name in COLUMNS]
+
+
+def data_script(data: dict[str, Any]) -> str:
+    """``deals.js``: a script that sets ``window.BLACKHOLE_GALLERY``, one deal per line.
+
+    A script, not a JSON file, because a page opened from ``file://`` may not fetch files.
+    """
+    deals = data["deals"]
+    head = json.dumps({**data, "deals": []}, ensure_ascii=False, allow_nan=False)[: -len("[]}")]
+    lines = ",\n".join(json.dumps(values, ensure_ascii=False, allow_nan=False) for values in deals)
+    return f"window.{DATA_GLOBAL} = {head}[\n{lines}\n]}};\n"
