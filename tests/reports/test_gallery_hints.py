@@ -1,0 +1,99 @@
+"""The gallery's in-browser solver against the Python solver, in headless Chromium.
+
+500 positions from random play on the deals of a pack (20 deals, 3 of them
+unsolvable): the hint must say "win" exactly where the Python solver finds a
+win, its move must keep the win, and a lost position's "undo k" must be the
+fewest moves back to a winnable position, as Python finds it. The time per
+hint is measured by ``make bench`` (bench/bench_gallery.py), not here.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from pipeline.engine.solver import solve
+from pipeline.game.cards import card_name
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position
+from pipeline.game.verdicts import Verdict
+from pipeline.reports.hints import Hint, hint_of, random_play_positions
+from tests.reports.browsing import open_gallery
+
+POSITIONS_PER_DEAL = 25  # 20 deals: 500 positions
+SOLVED, LOST = Verdict.SOLVED, Verdict.UNSOLVABLE
+
+HINTS = """(items) => {
+  const games = new Map();  // one game a deal, as the page keeps: it remembers the lost positions
+  return items.map(({cards, moves}) => {
+    if (!games.has(cards)) games.set(cards, new BlackholeSolver.Game(cards));
+    const answer = games.get(cards).hint(moves);
+    return {kind: answer.kind, move: answer.move ?? null, undo: answer.undo ?? null};
+  });
+}"""
+
+
+def cards_text(deal: Deal) -> str:
+    return "".join(card_name(card) for pile in deal.piles for card in pile)
+
+
+@pytest.fixture(scope="module")
+def positions(pack_rows: Any) -> list[tuple[Deal, list[int], Hint]]:
+    """The positions, each with the hint Python gives."""
+    rng = random.Random(2026)
+    found = []
+    for board in pack_rows.column("board").to_pylist():
+        deal = Deal.from_board_text(board)
+        for moves in random_play_positions(deal, rng, POSITIONS_PER_DEAL):
+            found.append((deal, moves, hint_of(deal, moves)))
+    return found
+
+
+def test_python_hints_undo_the_fewest_moves(positions):
+    for deal, moves, hint in positions[::10]:
+        if hint.undo:  # the position undo moves back can be won, one move less back cannot
+            assert solve(deal, start=Position.after(deal, moves[: len(moves) - hint.undo])).verdict is SOLVED
+            assert (
+                solve(deal, start=Position.after(deal, moves[: len(moves) - hint.undo + 1])).verdict is LOST
+            )
+        elif hint.undo is None:
+            assert solve(deal).verdict is LOST
+
+
+def test_the_positions_cover_wins_losses_and_lost_deals(positions):
+    answers = [hint for _, _, hint in positions]
+    assert len(positions) >= 500
+    assert sum(a.winnable for a in answers) > 100
+    assert sum(not a.winnable and a.undo is not None for a in answers) > 100
+    assert sum(a.undo is None for a in answers) >= 3 * POSITIONS_PER_DEAL
+
+
+def test_every_hint_agrees_with_the_python_solver(page, gallery, positions):
+    open_gallery(page, gallery.folder)
+    items = [{"cards": cards_text(deal), "moves": moves} for deal, moves, _ in positions]
+    answers = page.evaluate(HINTS, items)
+    agreed = 0
+    for (deal, moves, expected), answer in zip(positions, answers, strict=True):
+        if expected.winnable:
+            assert answer["kind"] == "win", (deal, moves)
+            if answer["move"] != expected.move:  # another winning move, perhaps: Python checks it
+                after = Position.after(deal, [*moves, answer["move"]])
+                assert after.is_won or solve(deal, start=after).verdict is SOLVED
+        else:
+            assert answer == {"kind": "lost", "move": None, "undo": expected.undo}, (deal, moves)
+        agreed += 1
+    assert agreed == len(positions) >= 500
+
+
+def test_a_spent_budget_says_unknown_rather_than_guessing(page, gallery, positions):
+    open_gallery(page, gallery.folder)
+    deal, _, _ = positions[0]
+    answer = page.evaluate(
+        "(cards) => { const game = new BlackholeSolver.Game(cards);"
+        " return [game.solve(game.start(), 3), game.hint([], 3)]; }",
+        cards_text(deal),
+    )
+    assert answer[0]["verdict"] == "unknown" and answer[0]["nodes"] <= 3
+    assert answer[1]["kind"] == "unknown"
