@@ -27,6 +27,8 @@ lint: setup
 	.venv/bin/mypy
 
 bench: setup
+	test -d output/packs/default-curated || $(MAKE) run
+	$(PYTHON) bench/bench_gallery.py
 	$(PYTHON) bench/bench_solver.py
 	$(PYTHON) bench/bench_crosscheck.py
 	$(PYTHON) bench/bench_grading.py

@@ -1,0 +1,155 @@
+"""Benchmark of the gallery: `make bench` (after `make run`, whose curated pack it shows).
+
+Writes the gallery of the curated pack (output/packs/default-curated, 400
+deals) and reports:
+
+- its size in bytes (target: at most 3 MB) and the seconds to write it;
+- how long its index takes, in headless Chromium, from navigation to ready
+  (the first rows drawn and the controls live), median of ``--loads`` page
+  loads; then the same for a 10,000-deal gallery made by repeating the
+  pack's deals under new ids (target: interactive within 1 s);
+- the hints: positions from random play on the pack's deals (``--per-deal``
+  a deal), each answered by the in-browser solver on a fresh game (no
+  positions remembered from an earlier hint), timed in the page with
+  ``performance.now()``: median, 99th percentile and worst (targets: median
+  under 20 ms, p99 under 1 s); and how many answers agree with the Python
+  solver (:func:`pipeline.reports.hints.hint_of`).
+
+Prints a Markdown table for docs/benchmarks.md and writes output/bench/gallery.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import re
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from pipeline.game.cards import card_name
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position
+from pipeline.packs.folders import read_pack_folder
+from pipeline.reports.chromium import headless_chromium, page_url
+from pipeline.reports.gallery import DATA, write_gallery
+from pipeline.reports.hints import hint_of, random_play_positions
+
+ROOT = Path(__file__).resolve().parent.parent
+PACK = ROOT / "output" / "packs" / "default-curated"
+BIG = 10_000
+
+HINTS = """(items) => items.map(({cards, moves}) => {
+  const game = new BlackholeSolver.Game(cards);
+  const began = performance.now();
+  const answer = game.hint(moves);
+  const ms = performance.now() - began;
+  return {kind: answer.kind, move: answer.move ?? null, undo: answer.undo ?? null, ms: ms, nodes: answer.nodes};
+})"""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def load_seconds(browser, folder: Path, loads: int) -> float:
+    """Median seconds from navigation to a ready index that answers a filter change."""
+    seconds = []
+    for _ in range(loads):
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        began = time.perf_counter()
+        page.goto(page_url(folder))
+        page.wait_for_selector("body[data-ready='true'] .deal-row")
+        page.select_option("#tier-filter", "all")
+        seconds.append(time.perf_counter() - began)
+        context.close()
+    return statistics.median(seconds)
+
+
+def repeated_gallery(folder: Path, target: Path, count: int) -> None:
+    """A copy of the gallery ``folder`` at ``target`` whose deals.js repeats its deals ``count`` times in all."""
+    target.mkdir()
+    for path in folder.iterdir():
+        if path.name != DATA:
+            (target / path.name).write_bytes(path.read_bytes())
+    text = (folder / DATA).read_text(encoding="utf-8")
+    head, rest = text.split("[\n", 1)
+    rows = rest.rsplit("\n]", 1)[0].split(",\n")
+    made = []
+    for number in range(count):
+        row = rows[number % len(rows)]
+        made.append(re.sub(r'^\["[^"]*"', f'["big-{number:05d}"', row))
+    (target / DATA).write_text(head + "[\n" + ",\n".join(made) + "\n]};\n", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pack", type=Path, default=PACK)
+    parser.add_argument("--per-deal", type=int, default=2, help="random-play positions per deal")
+    parser.add_argument("--loads", type=int, default=5, help="page loads per timing")
+    args = parser.parse_args()
+
+    table = read_pack_folder(args.pack, columns=["deal_id", "board"])
+    rng = random.Random(20261130)
+    positions = []
+    for board in table.column("board").to_pylist():
+        deal = Deal.from_board_text(board)
+        positions += [(deal, moves) for moves in random_play_positions(deal, rng, args.per_deal)]
+
+    with tempfile.TemporaryDirectory() as scratch:
+        began = time.perf_counter()
+        gallery = write_gallery(args.pack, Path(scratch) / "gallery")
+        write_seconds = time.perf_counter() - began
+        repeated_gallery(gallery.folder, Path(scratch) / "big", BIG)
+        with headless_chromium() as browser:
+            index_seconds = load_seconds(browser, gallery.folder, args.loads)
+            big_seconds = load_seconds(browser, Path(scratch) / "big", args.loads)
+            page = browser.new_page()
+            page.goto(page_url(gallery.folder))
+            page.wait_for_selector("body[data-ready='true']")
+            items = [
+                {"cards": "".join(card_name(c) for pile in deal.piles for c in pile), "moves": moves}
+                for deal, moves in positions
+            ]
+            answers = page.evaluate(HINTS, items)
+
+    agree = 0
+    for (deal, moves), answer in zip(positions, answers, strict=True):
+        expected = hint_of(deal, moves)
+        if expected.winnable:
+            after = Position.after(deal, [*moves, answer["move"]]) if answer["kind"] == "win" else None
+            agree += after is not None and (after.is_won or hint_of(deal, [*moves, answer["move"]]).winnable)
+        else:
+            agree += answer["kind"] == "lost" and answer["undo"] == expected.undo
+    times = [answer["ms"] for answer in answers]
+    lost = sum(answer["kind"] == "lost" for answer in answers)
+    figures = {
+        "machine": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
+        "deals": gallery.deals,
+        "gallery_bytes": gallery.size,
+        "write_seconds": round(write_seconds, 3),
+        "index_ready_seconds": round(index_seconds, 3),
+        "index_ready_seconds_10000": round(big_seconds, 3),
+        "hint_positions": len(positions),
+        "hint_lost_positions": lost,
+        "hint_agree": agree,
+        "hint_median_ms": round(statistics.median(times), 3),
+        "hint_p99_ms": round(percentile(times, 0.99), 3),
+        "hint_max_ms": round(max(times), 3),
+        "hint_max_nodes": max(answer["nodes"] for answer in answers),
+    }
+    print("| measure | value |\n|---|---|")
+    for name, value in figures.items():
+        print(f"| {name} | {value:,} |" if isinstance(value, int) else f"| {name} | {value} |")
+    out = ROOT / "output" / "bench" / "gallery.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
