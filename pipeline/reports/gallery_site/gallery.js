@@ -742,7 +742,7 @@
     clearHint();
     const token = play.hintToken;
     byId("hint-text").textContent = "Thinking…";
-    // The search runs after the "Thinking…" is painted; its budget keeps it to about a second.
+    // The search runs after the "Thinking…" is painted; its budget bounds it (2 s at worst here).
     setTimeout(function () {
       if (token !== play.hintToken) return;
       presentHint(play.game.hint(play.moves.slice()));
