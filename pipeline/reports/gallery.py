@@ -43,7 +43,7 @@ from pipeline.files import check_writable, replacing_folder
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
-from pipeline.packs.exports import selected_rows
+from pipeline.packs.exports import EXPORTED_METRICS, selected_rows
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
@@ -57,29 +57,7 @@ DATA = "deals.js"
 DATA_GLOBAL = "BLACKHOLE_GALLERY"
 TITLE_MARK = "{{title}}"
 
-COLUMNS = (
-    "deal_id",
-    "level",
-    "tier",
-    "verdict",
-    "cards",
-    "solution",
-    "difficulty",
-    "solution_count",
-    "log10_solutions",
-    "random_win_probability",
-    "winnable_share",
-    "winnable_states",
-    "reachable_states",
-    "branching_winning_lines",
-    "branching_winnable",
-    "winning_first_moves",
-    "first_moves",
-    "forced_moves",
-    "decisions",
-    "traps",
-    "first_trap",
-)
+COLUMNS = ("deal_id", "level", "tier", "verdict", "cards", "solution", "difficulty", *EXPORTED_METRICS)
 """The values of each deal in ``deals.js``, in order; a column the pack lacks is null."""
 
 
