@@ -24,7 +24,9 @@ as ``columns`` (:data:`COLUMNS`) and ``deals`` (one list of values per deal).
 from its covered card to its free one (``"JDKSTH2D..."``). The same pack
 and options give the same bytes.
 
-The folder replaces ``DIR`` whole (:func:`pipeline.files.replacing_folder`).
+The folder replaces ``DIR`` whole (:func:`pipeline.files.replacing_folder`);
+a ``DIR`` that holds anything but an earlier gallery is refused, so a
+mistyped ``--out`` cannot delete a pack.
 """
 
 from __future__ import annotations
@@ -88,6 +90,7 @@ def write_gallery(
     if limit is not None and limit < 1:
         raise GalleryError(f"limit must be at least 1, got {limit}")
     out = check_writable(Path(out))
+    _check_replaceable(out)
     manifest = read_manifest(pack)
     table = read_pack_folder(pack)
     if "level" in table.column_names:
@@ -105,6 +108,14 @@ def write_gallery(
         (staging / DATA).write_text(data_script(data), encoding="utf-8")
     size = sum(path.stat().st_size for path in out.iterdir())
     return Gallery(out, len(rows), size)
+
+
+def _check_replaceable(out: Path) -> None:
+    """Refuse to replace a file, or a folder with files that is not a gallery: a mistyped --out must not cost a pack."""
+    if out.exists() and not out.is_dir():
+        raise GalleryError(f"{out}: exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / DATA).is_file():
+        raise GalleryError(f"{out}: a folder that is not a gallery (no {DATA}); choose a new or empty folder")
 
 
 def gallery_data(

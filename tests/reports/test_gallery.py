@@ -155,6 +155,17 @@ def test_an_error_while_writing_leaves_the_old_gallery(curated_pack, tmp_path, m
     assert sorted(path.name for path in tmp_path.iterdir()) == ["g"]
 
 
+def test_a_folder_that_is_not_a_gallery_is_never_replaced(curated_pack, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(GalleryError, match="exists and is not a folder"):
+        write_gallery(curated_pack, tmp_path / "notes.txt")
+    with pytest.raises(GalleryError, match="a folder that is not a gallery"):
+        write_gallery(curated_pack, curated_pack.parent)  # a typo away from wiping the packs
+    assert (tmp_path / "notes.txt").read_text() == "mine" and (curated_pack / "manifest.json").is_file()
+    (tmp_path / "empty").mkdir()
+    assert write_gallery(curated_pack, tmp_path / "empty", limit=1).deals == 1
+
+
 def test_a_title_is_escaped_in_the_page(curated_pack, tmp_path):
     made = write_gallery(curated_pack, tmp_path / "g", title='<b>"Hard" & co</b>')
     page = (made.folder / PAGE).read_text(encoding="utf-8")
