@@ -41,7 +41,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.errors import BlackholeError
-from pipeline.files import check_writable, replacing_folder
+from pipeline.files import replacing_folder
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
@@ -84,12 +84,12 @@ def write_gallery(
     limit: int | None = None,
     title: str | None = None,
 ) -> Gallery:
-    """Write the gallery of the pack folder ``pack`` to the folder ``out`` (replaced whole)."""
+    """Write the gallery of the pack folder ``pack`` to the folder ``out`` (replaced whole, its parents made)."""
     if tier is not None and tier not in PACK_TIERS:
         raise GalleryError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
     if limit is not None and limit < 1:
         raise GalleryError(f"limit must be at least 1, got {limit}")
-    out = check_writable(Path(out))
+    out = Path(out)
     _check_replaceable(out)
     manifest = read_manifest(pack)
     table = read_pack_folder(pack)
@@ -100,6 +100,7 @@ def write_gallery(
         raise GalleryError(f"{pack}: no deals of tier {tier!r} to show" if tier else f"{pack}: no deals")
     name = title if title is not None else manifest.origin.name
     data = gallery_data(rows, table, title=name, pack=manifest.origin.name, kind=manifest.origin.kind)
+    out.parent.mkdir(parents=True, exist_ok=True)
     with replacing_folder(out) as staging:
         page = (SITE / PAGE).read_text(encoding="utf-8").replace(TITLE_MARK, html.escape(name))
         (staging / PAGE).write_text(page, encoding="utf-8")

@@ -131,6 +131,10 @@ def test_the_same_pack_gives_the_same_bytes(curated_pack, tmp_path):
         assert path.read_bytes() == (second.folder / path.name).read_bytes(), path.name
 
 
+def test_missing_parent_folders_are_made(curated_pack, tmp_path):
+    assert write_gallery(curated_pack, tmp_path / "output" / "gallery" / "g", limit=1).deals == 1
+
+
 def test_a_rerun_replaces_the_folder_whole(curated_pack, tmp_path):
     target = tmp_path / "g"
     write_gallery(curated_pack, target, limit=3)
