@@ -29,6 +29,7 @@ lint: setup
 bench: setup
 	test -d output/packs/default-curated || $(MAKE) run
 	$(PYTHON) bench/bench_gallery.py
+	$(PYTHON) bench/bench_dealing.py
 	$(PYTHON) bench/bench_solver.py
 	$(PYTHON) bench/bench_crosscheck.py
 	$(PYTHON) bench/bench_grading.py

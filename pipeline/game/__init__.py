@@ -4,6 +4,8 @@
 - ``deal``: :class:`~pipeline.game.deal.Deal`, 17 piles of 3, and its board text.
 - ``shuffles``: seeded shuffles (a seed and an index always give the same deal)
   and PySol FC's numbered deals.
+- ``pysol``: this project's port of PySol FC's dealing, many deals at a time with
+  numpy (the one module here that loads numpy; ``shuffles`` imports it lazily).
 - ``rules``: the referee: :class:`~pipeline.game.rules.Position`, legal moves, ``replay``.
 - ``verdicts``: :class:`~pipeline.game.verdicts.Verdict` and
   :class:`~pipeline.game.verdicts.SolveResult`.
@@ -13,4 +15,4 @@ Everything above this package may import it; it imports only the ground floor
 (:mod:`pipeline.errors`).
 """
 
-__all__ = ["cards", "deal", "rules", "shuffles", "stats", "verdicts"]
+__all__ = ["cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]

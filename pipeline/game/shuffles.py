@@ -69,16 +69,16 @@ def seeded_deal(seed: int, index: int) -> Deal:
 
 
 def pysol_deal(number: int) -> Deal:
-    """PySol FC's Black Hole deal ``number``, as the ``pysol_cards`` package deals it."""
-    from pysol_cards.cards import CardRenderer
-    from pysol_cards.deal_game import Game
-    from pysol_cards.random_base import RandomBase
+    """PySol FC's Black Hole deal ``number``, as PySol FC (and the ``pysol_cards`` package) deals it.
+
+    The dealing is this project's port, :mod:`pipeline.game.pysol` (tests check it
+    against ``pysol_cards``); it is imported here, not at the top, because it loads numpy.
+    """
+    from pipeline.game.pysol import pysol_deal_cards
 
     if not 1 <= number <= MAX_PYSOL_DEAL:
         raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {number}")
-    game = Game("black_hole", number, RandomBase.DEALS_PYSOLFC)
-    text = game.calc_layout_string(CardRenderer(True))
-    return Deal.from_board_text(text, source=f"PySol FC deal {number}")
+    return Deal.from_cards(pysol_deal_cards(number))
 
 
 def deal_of_id(deal_id: str) -> Deal:
