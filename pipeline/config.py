@@ -1,10 +1,13 @@
 """Run configurations: a TOML file of sections, checked key by key before any work starts.
 
-``[run]`` (``name``, ``seed`` and ``count`` are required):
+``[run]`` (``name`` and ``count`` are required, and ``seed`` for seeded deals):
 
 - ``name``: the pack's folder under ``output/packs`` (no slashes).
+- ``source``: where the deals come from: ``seed`` (seeded shuffles, the default)
+  or ``pysol`` (PySol FC's numbered deals).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
-- ``count``: how many deals, from index 0.
+- ``first``: the first PySol FC deal number (default 1).
+- ``count``: how many deals, from index 0 (seeded) or from ``first`` (PySol FC).
 - ``shard_size``: deals per shard, the unit a run commits and resumes (default 50).
 - ``jobs``: worker processes (default 1).
 - ``backend``: ``loky`` (processes on this machine, the default) or ``dask``.
@@ -19,8 +22,10 @@
 unsolvable one is), ``seed`` (of that sample), ``time_limit`` (CP-SAT
 deterministic seconds per deal) and ``reference_nodes`` (the reference
 search's budget when CP-SAT cannot tell).
-``[grade]``: ``max_positions`` (game-tree positions per deal) and ``tiers``
-(the tiers file, default ``configs/tiers.toml``).
+``[grade]``: ``max_positions`` (game-tree positions per deal), ``tiers``
+(the tiers file, default ``configs/tiers.toml``), ``sample`` (share of the
+solved deals graded, 0..1, default 1; the others say ``not_sampled``) and
+``seed`` (of that sample).
 ``[curate]``: ``per_tier`` (a table of deals wanted per tier, e.g.
 ``{ easy = 100, medium = 100 }``; absent: every deal that qualifies) and
 ``order`` (``difficulty``, the default, or ``pack``).
@@ -49,13 +54,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.game.shuffles import MAX_SEED
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.packs.schema import SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
 from pipeline.toml_files import TYPE_NAMES, line_of, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
 
 BACKENDS = ("loky", "dask")
+SOURCES = ("seed", "pysol")
+MAX_COUNT = 2**63  # deal indices are int64 (the pack's index column)
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
@@ -64,8 +71,10 @@ class RunConfig:
     """One run: which deals to make, where the work goes, and each stage's settings, nested by section."""
 
     name: str
-    seed: int
     count: int
+    seed: int = 0
+    source: str = "seed"
+    first: int = 1
     shard_size: int = 50
     jobs: int = 1
     backend: str = "loky"
@@ -147,8 +156,10 @@ class _Key:
 
 _KEYS: dict[tuple[str, str], _Key] = {
     ("run", "name"): _Key(str),
+    ("run", "source"): _Key(str, choices=SOURCES),
     ("run", "seed"): _Key(int, 0, MAX_SEED),
-    ("run", "count"): _Key(int, 1),
+    ("run", "first"): _Key(int, 1, MAX_PYSOL_DEAL),
+    ("run", "count"): _Key(int, 1, MAX_COUNT),
     ("run", "shard_size"): _Key(int, 1),
     ("run", "jobs"): _Key(int, 1),
     ("run", "backend"): _Key(str, choices=BACKENDS),
@@ -162,10 +173,12 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("crosscheck", "reference_nodes"): _Key(int, 1),
     ("grade", "max_positions"): _Key(int, 1),
     ("grade", "tiers"): _Key(Path),
+    ("grade", "sample"): _Key(float, 0.0, 1.0),
+    ("grade", "seed"): _Key(int, 0),
     ("curate", "per_tier"): _Key(dict),
     ("curate", "order"): _Key(str, choices=ORDERS),
 }
-_REQUIRED = (("run", "name"), ("run", "seed"), ("run", "count"))
+_REQUIRED = (("run", "name"), ("run", "count"))
 
 
 def load_config(path: Path) -> RunConfig:
@@ -193,7 +206,8 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
                     f"[{section}] has unknown key {key!r} (known: {known})", source=source, line=line
                 )
             values[section, key] = _checked(section, key, value, source, line)
-    for section, key in _REQUIRED:
+    seeded = values.get(("run", "source"), "seed") == "seed"
+    for section, key in (*_REQUIRED, *((("run", "seed"),) if seeded else ())):
         if (section, key) not in values:
             line = line_of(text, rf"\[\s*{section}\s*\]", header=True)
             raise ConfigError(f"[{section}] needs {key!r}", source=source, line=line)
@@ -270,7 +284,13 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
-    """``config`` once the keys that constrain each other agree: the quotas fit in the run."""
+    """``config`` once the keys that constrain each other agree: the deals exist, the quotas fit in the run."""
+    if config.source == "pysol" and config.first + config.count - 1 > MAX_PYSOL_DEAL:
+        raise ConfigError(
+            f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
+            f"{MAX_PYSOL_DEAL}",
+            source=source,
+        )
     if config.curate.per_tier is not None:
         wanted = sum(count for _, count in config.curate.per_tier)
         if wanted > config.count:

@@ -21,7 +21,7 @@ import importlib.util
 import json
 import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,12 +33,12 @@ from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
 from pipeline.files import replacing
-from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Manifest, Origin
 from pipeline.packs.parquet import read_pack, write_pack
-from pipeline.packs.sources import seeded_deals
-from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_batch
+from pipeline.packs.sources import DealSpan, deals_table
+from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
@@ -92,10 +92,11 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         shutil.rmtree(work, ignore_errors=True)
     _claim(work, _record(config, settings))
     shards = _shard_count(config)
-    todo = [shard for shard in range(shards) if not _shard_path(work, shard).exists()]
+    finished = _finished_shards(work, shards)
+    todo = (shard for shard in range(shards) if shard not in finished)  # lazy: a count may be huge
     stage_seconds = dict.fromkeys(STAGES, 0.0)
     backend = dask_cluster(config.scheduler, jobs=config.jobs) if config.backend == "dask" else nullcontext()
-    done = config.count - sum(_shard_rows(config, shard) for shard in todo)
+    done = sum(_shard_rows(config, shard) for shard in finished)
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)
@@ -115,7 +116,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         manifest=manifest,
         curated_manifest=curated_manifest,
         shards=shards,
-        resumed_shards=shards - len(todo),
+        resumed_shards=len(finished),
         disagreements=_disagreements(config.pack_directory),
         stage_seconds=stage_seconds,
         seconds=time.perf_counter() - began,
@@ -123,30 +124,49 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
 
 
 def _stream(
-    config: RunConfig, settings: StageSettings, shards: list[int]
+    config: RunConfig, settings: StageSettings, shards: Iterable[int]
 ) -> Iterator[tuple[int, pa.Table, list[DealOutcome]]]:
-    """``(shard, deals table, outcomes)`` for each of ``shards`` as its last deal comes back."""
+    """``(shard, deals table, outcomes)`` for each of ``shards`` as its last deal comes back.
+
+    A task names its deals (source, seed, first index, count) and the worker
+    deals them, so the parent never deals; it gets the boards back with the outcomes.
+    """
     from joblib import delayed
 
-    pending: dict[int, tuple[pa.Table, list[DealOutcome | None]]] = {}
+    pending: dict[int, list[tuple[str, DealOutcome] | None]] = {}
 
     def tasks() -> Iterator[Any]:
         for shard in shards:
-            deals = seeded_deals(
-                seed=config.seed, count=_shard_rows(config, shard), start=shard * config.shard_size
-            )
-            pending[shard] = (deals, [None] * deals.num_rows)
-            boards, ids = deals.column("board").to_pylist(), deals.column("deal_id").to_pylist()
-            for offset in range(0, len(boards), DEALS_PER_TASK):
-                stop = offset + DEALS_PER_TASK
-                yield delayed(process_batch)((shard, offset), boards[offset:stop], ids[offset:stop], settings)
+            rows, start = _shard_rows(config, shard), _shard_start(config, shard)
+            pending[shard] = [None] * rows
+            for offset in range(0, rows, DEALS_PER_TASK):
+                count = min(DEALS_PER_TASK, rows - offset)
+                span = DealSpan(config.source, config.seed, start + offset, count)
+                yield delayed(process_span)((shard, offset), span, settings)
 
-    for (shard, offset), outcomes in unordered(tasks(), jobs=config.jobs, backend=config.backend):
-        deals, found = pending[shard]
-        found[offset : offset + len(outcomes)] = outcomes
-        if all(outcome is not None for outcome in found):
+    for (shard, offset), done in unordered(tasks(), jobs=config.jobs, backend=config.backend):
+        found = pending[shard]
+        found[offset : offset + len(done)] = done
+        if all(item is not None for item in found):
             del pending[shard]
-            yield shard, deals, [outcome for outcome in found if outcome is not None]
+            boards = [item[0] for item in found if item is not None]
+            span = DealSpan(config.source, config.seed, _shard_start(config, shard), len(boards))
+            yield shard, deals_table(span, boards), [item[1] for item in found if item is not None]
+
+
+def _shard_start(config: RunConfig, shard: int) -> int:
+    """The index (seeded) or deal number (PySol FC) of the shard's first deal."""
+    return (config.first if config.source == "pysol" else 0) + shard * config.shard_size
+
+
+def _finished_shards(work: Path, shards: int) -> set[int]:
+    """The shards an earlier run of these settings finished: read off the folder, never listed one by one."""
+    found = set()
+    for path in work.glob("shard-*.parquet"):
+        number = path.stem.removeprefix("shard-")
+        if number.isdigit() and int(number) < shards:
+            found.add(int(number))
+    return found
 
 
 def _shard_count(config: RunConfig) -> int:
@@ -162,6 +182,7 @@ def _shard_path(work: Path, shard: int) -> Path:
 
 
 def _shard_tables(work: Path, shards: int) -> Iterator[pa.Table]:
+    """Every shard's rows, in shard order, one at a time."""
     for shard in range(shards):
         yield read_pack(_shard_path(work, shard))
 
@@ -170,7 +191,9 @@ def _record(config: RunConfig, settings: StageSettings) -> dict[str, Any]:
     """What decides a shard's rows: the work folder is only reused for the same record."""
     return {
         "blackhole_version": __version__,
+        "source": config.source,
         "seed": config.seed,
+        "first": config.first,
         "count": config.count,
         "shard_size": config.shard_size,
         "timings": config.timings,
@@ -202,20 +225,25 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
 def _config_record(config: RunConfig) -> dict[str, Any]:
     """The config as the pack records it: every key that decides the rows (not jobs, backend, paths)."""
     settings = config.settings()
-    for key in ("jobs", "backend", "scheduler", "output", "shard_size"):
+    unused = "first" if config.source == "seed" else "seed"
+    for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
     return settings
 
 
+def _scheme(config: RunConfig) -> str:
+    return PYSOL_SCHEME if config.source == "pysol" else SEEDED_SCHEME
+
+
 def _origin(config: RunConfig) -> Origin:
-    return Origin(config.name, "pack", __version__, SEEDED_SCHEME, config=_config_record(config))
+    return Origin(config.name, "pack", __version__, _scheme(config), config=_config_record(config))
 
 
 def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     """Schema metadata for every file of the pack: the stage settings and the config, as JSON."""
     return settings.metadata() | {
         "blackhole_version": __version__,
-        "dealing_scheme": SEEDED_SCHEME,
+        "dealing_scheme": _scheme(config),
         "blackhole_pack": config.name,
         "blackhole_config": json.dumps(_config_record(config), sort_keys=True),
     }

@@ -14,6 +14,8 @@ GOOD = '[run]\nname = "x"\nseed = 1\ncount = 10\n'
 EVERY_KEY = {
     "run.name": ('"y"', "y"),
     "run.seed": ("7", 7),
+    "run.source": ('"pysol"', "pysol"),
+    "run.first": ("100", 100),
     "run.count": ("20", 20),
     "run.shard_size": ("4", 4),
     "run.jobs": ("3", 3),
@@ -28,6 +30,8 @@ EVERY_KEY = {
     "crosscheck.reference_nodes": ("1000", 1000),
     "grade.max_positions": ("12345", 12345),
     "grade.tiers": ('"t.toml"', Path("t.toml")),
+    "grade.sample": ("0.01", 0.01),
+    "grade.seed": ("3", 3),
     "curate.per_tier": ("{ hard = 3, easy = 1 }", (("easy", 1), ("hard", 3))),
     "curate.order": ('"pack"', "pack"),
 }
@@ -76,6 +80,14 @@ def test_a_setting_without_quotes_is_read_as_text():
         ),
         ('[run]\nname = "x"\nseed = 1\n', "x.toml:1: [run] needs 'count'"),
         ("grade = 3\n" + GOOD, "x.toml:1: grade must be a [grade] table"),
+        ('[run]\nname = "x"\ncount = 3\n', "x.toml:1: [run] needs 'seed'"),
+        (GOOD + 'source = "deck"\n', "x.toml:5: [run] source must be seed or pysol, got 'deck'"),
+        (GOOD.replace("count = 10", "count = 9223372036854775809"), "[run] count must be at most"),
+        (
+            '[run]\nname = "x"\nsource = "pysol"\nfirst = 8589934590\ncount = 3\n',
+            "PySol FC deals 8589934590 to 8589934592 pass the last one, 8589934591",
+        ),
+        (GOOD + "[grade]\nsample = -0.1\n", "x.toml:6: [grade] sample must be at least 0.0, got -0.1"),
     ],
 )
 def test_errors_name_the_file_line_and_problem(text, message):
@@ -99,6 +111,11 @@ def test_settings_are_checked_like_the_file(setting, message):
     with pytest.raises(ConfigError) as error:
         config.with_settings([setting])
     assert message in str(error.value)
+
+
+def test_a_pysol_run_needs_no_seed():
+    config = parse_config('[run]\nname = "census"\nsource = "pysol"\ncount = 1000000\n')
+    assert (config.source, config.first, config.count) == ("pysol", 1, 1_000_000)
 
 
 def test_a_work_folder_and_packs_live_under_output():

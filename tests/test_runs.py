@@ -20,13 +20,15 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.game.shuffles import PYSOL_SCHEME
 from pipeline.game.stats import win_rate
 from pipeline.packs.folders import pack_dataset, read_pack_folder, sha256_of
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import PackError
 from pipeline.packs.schema import PACK_TIERS
-from pipeline.packs.sources import seeded_deals
+from pipeline.packs.sources import pysol_deals, seeded_deals
 from pipeline.runs import RunError, run
+from pipeline.stages.sampling import graded
 
 ROOT = Path(__file__).parents[1]
 BLACKHOLE = Path(sys.executable).parent / "blackhole"
@@ -281,3 +283,61 @@ def test_a_disputed_verdict_is_reported_exits_3_and_stays_out_of_the_curated_pac
     curated = read_pack_folder(tmp_path / "output" / "packs" / "t-curated")
     assert disputed["deal_id"] not in curated.column("deal_id").to_pylist()
     assert read_manifest(tmp_path / "output" / "packs" / "t-curated").origin.curation.dropped["disputed"] == 1
+
+
+def _small_config(folder: Path, run_keys: str, grade_keys: str = "") -> Path:
+    """A run config of its own in ``folder``, with these ``[run]`` and ``[grade]`` lines added."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "run.toml"
+    path.write_text(
+        f'[run]\nname = "s"\nshard_size = 2\njobs = 1\noutput = "{folder / "output"}"\n{run_keys}\n'
+        f'[crosscheck]\nsample = 0.0\n[grade]\ntiers = "{ROOT / "configs" / "tiers.toml"}"\n{grade_keys}\n'
+    )
+    return path
+
+
+def test_a_pysol_run_deals_pysol_fc_numbers_in_the_workers(tmp_path):
+    outcome = run(load_config(_small_config(tmp_path, 'source = "pysol"\nfirst = 3\ncount = 5')))
+    table = read_pack_folder(outcome.pack).sort_by("index")
+    assert table.column("deal_id").to_pylist() == [f"pysol-{n}" for n in range(3, 8)]
+    assert table.column("seed").null_count == 5 and table.column("index").to_pylist() == [3, 4, 5, 6, 7]
+    expected = pysol_deals(first=3, count=5)
+    assert table.column("board").to_pylist() == expected.column("board").to_pylist()
+    assert read_manifest(outcome.pack).origin.dealing_scheme == PYSOL_SCHEME
+    assert "seed" not in read_manifest(outcome.pack).origin.config["run"]
+
+
+@pytest.mark.parametrize("sample", [0.0, 0.5])
+def test_a_grade_sample_grades_the_sampled_wins_only(tmp_path, sample):
+    config = load_config(_small_config(tmp_path, f"seed = {SEED}\ncount = 8", f"sample = {sample}\nseed = 4"))
+    outcome = run(config)
+    rows = read_pack_folder(outcome.pack).to_pylist()
+    for row in rows:
+        if row["verdict"] == "solved":
+            expected = "exact" if graded(row["deal_id"], fraction=sample, seed=4) else "not_sampled"
+            assert row["grade_status"] == expected, row["deal_id"]
+            assert (row["tier"] == "ungraded") is (expected == "not_sampled")
+            assert row["solution"] and row["max_cards_played"] == 51  # the verdict columns stay
+        else:
+            assert row["grade_status"] == "exact" and row["tier"] == "unsolvable"
+    statuses = {row["grade_status"] for row in rows if row["verdict"] == "solved"}
+    assert statuses == ({"not_sampled"} if sample == 0 else {"exact", "not_sampled"})
+    assert metadata_of(outcome.pack)["grade_sample"] == str(sample)
+
+
+def metadata_of(pack: Path) -> dict[str, str]:
+    first = next(pack.glob("tier=*/part-0.parquet"))
+    return {k.decode(): v.decode() for k, v in pq.read_schema(first).metadata.items()}
+
+
+def test_a_huge_count_starts_work_at_once_without_listing_its_shards(tmp_path, monkeypatch):
+    """10**12 deals: the first shard's first task reaches the workers before anything is enumerated."""
+    import pipeline.runs as runs
+
+    def stop(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runs, "process_span", stop)
+    config = load_config(_small_config(tmp_path, f"seed = {SEED}\ncount = {10**12}"))
+    with pytest.raises(KeyboardInterrupt):
+        run(config)

@@ -50,6 +50,7 @@ class GradeStatus(str, Enum):
     OUT_OF_BUDGET = "out_of_budget"
     OVERFLOW = "overflow"
     UNKNOWN = "unknown"
+    NOT_SAMPLED = "not_sampled"  # a win left out of the run's grade sample
 
 
 SOLVABLE_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
@@ -124,7 +125,8 @@ GRADE_FIELDS = (
     column(
         "grade_status",
         pa.string(),
-        "exact, out_of_budget, overflow or unknown (the verdict is unknown); metrics only when exact",
+        "exact, out_of_budget, overflow, unknown (the verdict is unknown) or not_sampled "
+        "(a win outside the run's grade sample); metrics only when exact",
         nullable=False,
     ),
     column("solution_count", pa.string(), "distinct winning move sequences, in decimal"),

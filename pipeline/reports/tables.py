@@ -37,6 +37,7 @@ STATUS_LABELS = {
     "out_of_budget": "out of budget (no tier)",
     "overflow": "overflow (no tier)",
     "unknown": "unknown verdict (not graded)",
+    "not_sampled": "outside the grade sample (no tier)",
 }
 """How the grades table names each grade status (by its value)."""
 

@@ -1,6 +1,7 @@
 """The stages a deal goes through, each over a pack file or one deal at a time.
 
 - ``settings``: one small settings object per stage, with its defaults (light).
+- ``sampling``: the hashed samples of the cross-check and the grader (by seed and deal id).
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
 - ``crosscheck``: CP-SAT (and the reference search) on every loss and a seeded sample of wins.
 - ``grade``: the game-tree metrics, the difficulty score and the tier of each deal.
@@ -13,4 +14,15 @@
 Stages use the engine and packs; reports and the command line use the stages.
 """
 
-__all__ = ["calibrate", "chain", "crosscheck", "curate", "grade", "pack_pass", "settings", "solve", "tiers"]
+__all__ = [
+    "calibrate",
+    "chain",
+    "crosscheck",
+    "curate",
+    "grade",
+    "pack_pass",
+    "sampling",
+    "settings",
+    "solve",
+    "tiers",
+]

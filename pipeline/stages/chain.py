@@ -1,8 +1,9 @@
 """One deal through every stage: solve, cross-check (when sampled), grade; and the rows they make.
 
-:func:`process_batch` is the worker side of a run (:mod:`pipeline.runs`): it
-gets board text and deal ids, and returns one :class:`DealOutcome` per deal,
-with the seconds each stage took. :func:`outcome_table` turns a shard's deals
+:func:`process_span` is the worker side of a run (:mod:`pipeline.runs`): it
+gets a span of deals by name (source, seed, first index, count), deals them,
+and returns each one's board text and :class:`DealOutcome`, with the seconds
+each stage took (:func:`process_batch` does the same for boards already dealt). :func:`outcome_table` turns a shard's deals
 and outcomes into the rows of a pack: the deals columns, then the solved,
 check and grade columns (:mod:`pipeline.packs.parquet`, :mod:`pipeline.stages.crosscheck`,
 :mod:`pipeline.stages.grade`), so a pack holds exactly the columns the separate
@@ -21,15 +22,18 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyarrow as pa
 
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
-from pipeline.game.verdicts import SolveResult
+from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.parquet import with_metadata
+from pipeline.packs.sources import DealSpan
 from pipeline.stages.crosscheck import Check, check_deal, checked_table, sampled
-from pipeline.stages.grade import Grade, grade_deal, graded_table
+from pipeline.stages.grade import Grade, GradeStatus, grade_deal, graded_table
+from pipeline.stages.sampling import graded
 from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
 from pipeline.stages.solve import checked_result, solved_table
 from pipeline.stages.tiers import Tiers
@@ -59,6 +63,8 @@ class StageSettings:
             "crosscheck_seed": str(self.crosscheck.seed),
             "grade_max_positions": str(self.grade.max_positions),
         }
+        if self.grade.sample < 1.0:  # only a sampled run says so: a full one matches the grade command's pack
+            entries |= {"grade_sample": str(self.grade.sample), "grade_seed": str(self.grade.seed)}
         return entries | (self.tiers.metadata() if self.tiers else {})
 
 
@@ -82,14 +88,18 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
     if sampled(deal_id, result.verdict.value, fraction=checking.sample, seed=checking.seed):
         check = check_deal(deal, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes)
     checked_at = time.perf_counter()
-    grade = grade_deal(
-        deal,
-        result.verdict,
-        result.solution,
-        result.max_cards_played,
-        max_positions=settings.grade.max_positions,
-        tiers=settings.tiers,
-    )
+    grading = settings.grade
+    if result.verdict is Verdict.SOLVED and not graded(deal_id, fraction=grading.sample, seed=grading.seed):
+        grade = Grade(GradeStatus.NOT_SAMPLED, max_cards_played=result.max_cards_played)
+    else:
+        grade = grade_deal(
+            deal,
+            result.verdict,
+            result.solution,
+            result.max_cards_played,
+            max_positions=grading.max_positions,
+            tiers=settings.tiers,
+        )
     graded_at = time.perf_counter()
     return DealOutcome(
         result, check, grade, (solved_at - began, checked_at - solved_at, graded_at - checked_at)
@@ -105,6 +115,19 @@ def process_batch(
         for board, deal_id in zip(boards, deal_ids, strict=True)
     ]
     return start, outcomes
+
+
+def process_span(
+    key: Any, span: DealSpan, settings: StageSettings
+) -> tuple[Any, list[tuple[str, DealOutcome]]]:
+    """Deal ``span`` here and put each deal through every stage; the worker side of a run (:mod:`pipeline.runs`).
+
+    Returns ``key`` and, per deal, its board text (for the parent's table) and its outcome.
+    """
+    outcomes = []
+    for deal_id, deal in zip(span.ids(), span.deals(), strict=True):
+        outcomes.append((deal.to_board_text(), process_deal(deal, deal_id, settings)))
+    return key, outcomes
 
 
 def outcome_table(

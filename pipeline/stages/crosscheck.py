@@ -32,7 +32,6 @@ agree            bool     the deciding check's verdict equals ``verdict``;
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +46,7 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackRows, over_pack
+from pipeline.stages.sampling import share
 from pipeline.stages.settings import DEFAULT_SAMPLE
 from pipeline.workers import map_batches
 
@@ -91,8 +91,7 @@ def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int) -> bool:
         return True
     if verdict != Verdict.SOLVED.value:
         return False
-    digest = hashlib.sha256(f"{seed}:{deal_id}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") / 2**64 < fraction
+    return share(f"{seed}:{deal_id}") < fraction
 
 
 def check_deal(deal: Deal, *, time_limit: float, reference_nodes: int) -> Check:

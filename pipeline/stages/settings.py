@@ -45,10 +45,16 @@ class CrosscheckSettings:
 
 @dataclass(frozen=True)
 class GradeSettings:
-    """The game-tree walk's budget of positions per deal, and the tiers file."""
+    """The game-tree walk's budget of positions per deal, the tiers file, and which wins are graded.
+
+    ``sample`` is the share of solved deals graded (1: all, 0: none), chosen
+    by ``seed`` and the deal id (:func:`pipeline.stages.sampling.graded`).
+    """
 
     max_positions: int = DEFAULT_MAX_POSITIONS
     tiers: Path = DEFAULT_TIERS
+    sample: float = 1.0
+    seed: int = 0
 
 
 @dataclass(frozen=True)

@@ -263,7 +263,13 @@ def test_the_summary_counts_statuses_and_tiers():
     ]
     summary = summarize_grades(grades)
     assert summary.total == 4
-    assert list(summary.statuses.values()) == [2, 1, 0, 1]
+    assert list(summary.statuses.values()) == [
+        2,
+        1,
+        0,
+        1,
+        0,
+    ]  # exact, out of budget, overflow, unknown, not sampled
     assert summary.tiers == {Tier.EASY: 0, Tier.MEDIUM: 0, Tier.HARD: 1, Tier.EXPERT: 0, Tier.UNSOLVABLE: 1}
 
 
