@@ -1,4 +1,4 @@
-"""PNG charts of a graded pack: the difficulty scores by tier, and solution counts against the odds.
+"""PNG charts of a pack: the difficulty scores by tier, solution counts against the odds, the win rate by block.
 
 Charts are drawn with matplotlib's object API (a :class:`~matplotlib.figure.Figure`
 saved through the Agg renderer; pyplot and the global backend are never
@@ -8,8 +8,12 @@ same bytes for a given matplotlib. Each chart is exactly ``WIDTH`` x
 ``HEIGHT`` pixels and replaces its file atomically (:func:`pipeline.files.replacing`).
 A table with nothing to plot gives an empty chart that says so.
 
-The charts plot the solvable deals graded exactly (:mod:`pipeline.stages.grade`),
-coloured by tier; deals graded without tiers are ``ungraded`` (grey).
+The first two charts plot the solvable deals graded exactly
+(:mod:`pipeline.stages.grade`), coloured by tier; deals graded without tiers
+are ``ungraded`` (grey). The third is the win rate of each block of
+:data:`BLOCK` deals by deal index (for PySol FC deals, by deal number), with
+its 95 % Wilson band, beside the published rate: a correct dealer and solver
+give a flat line within the bands.
 
 :func:`report_pack` is ``blackhole report``: a pack folder's description and
 both charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
@@ -28,6 +32,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.files import check_writable, replacing
+from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.schema import SOLVABLE_TIERS, UNGRADED
 from pipeline.reports.summary import PackDescription, describe_pack, solvable_exact
@@ -48,6 +53,7 @@ TIER_COLOURS = {
     UNGRADED: "#999999",
 }
 EMPTY_NOTE = "no graded deals"
+BLOCK = 10_000  # deals per point of the win-rate chart
 
 
 @contextmanager
@@ -70,12 +76,14 @@ def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Itera
 
 
 def draw_pack_charts(table: pa.Table, folder: Path) -> list[Path]:
-    """Both charts of ``table`` into ``folder`` (made if missing): ``difficulty.png`` and ``solutions-vs-odds.png``."""
+    """The charts of ``table`` into ``folder`` (made if missing): ``difficulty.png``,
+    ``solutions-vs-odds.png`` and ``win-rate-by-block.png``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png"]
+    paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png", folder / "win-rate-by-block.png"]
     difficulty_histogram(table, paths[0])
     solutions_vs_odds(table, paths[1])
+    win_rate_by_block(table, paths[2])
     return paths
 
 
@@ -141,6 +149,43 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
                 )
         axes.grid(alpha=0.3)
         axes.legend(title="tier")
+
+
+def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> None:
+    """Write a PNG of the win rate of each ``block`` deals of ``table`` by deal index, with 95 % bands.
+
+    Deals ``k * block`` to ``(k + 1) * block - 1`` (by the ``index`` column) are
+    block ``k``; its rate is solved / (solved + unsolvable), unknown verdicts left
+    out, and its band the Wilson interval. The published rate is drawn across.
+    """
+    blocks, solved, decided = block_counts(table, block)
+    title = f"Win rate by block of {block:,} deals, {table.num_rows:,} deals in all"
+    with png_figure(path) as figure:
+        axes = _axes(figure, title, f"deal index (block of {block:,})", "win rate", empty=not len(blocks))
+        if axes is None:
+            return
+        starts = blocks * block
+        rates = solved / decided
+        bands = np.array([wilson_interval(int(s), int(d)) for s, d in zip(solved, decided, strict=True)])
+        axes.fill_between(starts, bands[:, 0], bands[:, 1], step="mid", color="#377eb8", alpha=0.25)
+        axes.plot(starts, rates, marker="o", markersize=3, color="#377eb8", label="win rate, 95 % band")
+        axes.axhline(PUBLISHED_WIN_RATE, color="#e41a1c", linestyle="--", label="published (PySol FC)")
+        axes.set_ylim(max(0.0, float(bands[:, 0].min()) - 0.02), min(1.0, float(bands[:, 1].max()) + 0.02))
+        axes.grid(alpha=0.3)
+        axes.legend()
+
+
+def block_counts(table: pa.Table, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per block with a decided deal, in order: the block numbers, their wins, their decided deals."""
+    index = table.column("index").to_numpy()
+    verdict = table.column("verdict")
+    won = pc.equal(verdict, "solved").to_numpy(zero_copy_only=False)
+    decided = pc.is_in(verdict, pa.array(["solved", "unsolvable"])).to_numpy(zero_copy_only=False)
+    number = index // block
+    blocks = np.unique(number[decided])
+    wins = np.array([np.count_nonzero(won & (number == b)) for b in blocks], dtype=np.int64)
+    counts = np.array([np.count_nonzero(decided & (number == b)) for b in blocks], dtype=np.int64)
+    return blocks, wins, counts
 
 
 def _where(rows: pa.Table, column: str, value: str, wanted: str) -> np.ndarray:

@@ -14,12 +14,14 @@ from pipeline.reports.charts import (
     HEIGHT,
     TIER_COLOURS,
     WIDTH,
+    block_counts,
     difficulty_histogram,
     png_figure,
     solutions_vs_odds,
+    win_rate_by_block,
 )
 
-CHARTS = [difficulty_histogram, solutions_vs_odds]
+CHARTS = [difficulty_histogram, solutions_vs_odds, win_rate_by_block]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -119,3 +121,15 @@ def test_a_failed_drawing_keeps_the_old_file(tmp_path):
         raise RuntimeError("drawing failed")
     assert target.read_bytes() == b"old chart"
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
+
+
+def test_the_win_rate_chart_has_a_point_per_block(pack_rows, tmp_path):
+    """Blocks of 5 deals: 4 points; blocks of 100: 1. The lines differ, and each chart draws its band."""
+    win_rate_by_block(pack_rows, tmp_path / "five.png", block=5)
+    win_rate_by_block(pack_rows, tmp_path / "hundred.png", block=100)
+    assert (tmp_path / "five.png").read_bytes() != (tmp_path / "hundred.png").read_bytes()
+    assert has_colour(pixels(tmp_path / "five.png"), "#e41a1c")  # the published rate
+    blocks, wins, decided = block_counts(pack_rows, 5)
+    verdicts = pack_rows.column("verdict").to_pylist()
+    assert blocks.tolist() == [0, 1, 2, 3] and decided.tolist() == [5, 5, 5, 5]
+    assert wins.tolist() == [sum(v == "solved" for v in verdicts[k * 5 : k * 5 + 5]) for k in range(4)]
