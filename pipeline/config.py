@@ -18,8 +18,9 @@
   same config gives the same pack, byte for byte).
 
 ``[solve]``: ``max_nodes``, the solver's node budget per deal.
-``[crosscheck]``: ``sample`` (share of solved deals checked, 0..1; every
-unsolvable one is), ``seed`` (of that sample), ``time_limit`` (CP-SAT
+``[crosscheck]``: ``sample`` (share of solved deals checked, 0..1),
+``loss_sample`` (share of unsolvable ones, default 1: every one), ``seed``
+(of both samples), ``time_limit`` (CP-SAT
 deterministic seconds per deal) and ``reference_nodes`` (the reference
 search's budget when CP-SAT cannot tell).
 ``[grade]``: ``max_positions`` (game-tree positions per deal), ``tiers``
@@ -169,6 +170,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("solve", "max_nodes"): _Key(int, 1),
     ("crosscheck", "sample"): _Key(float, 0.0, 1.0),
     ("crosscheck", "seed"): _Key(int, 0),
+    ("crosscheck", "loss_sample"): _Key(float, 0.0, 1.0),
     ("crosscheck", "time_limit"): _Key(float, 0.01),
     ("crosscheck", "reference_nodes"): _Key(int, 1),
     ("grade", "max_positions"): _Key(int, 1),

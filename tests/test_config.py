@@ -26,6 +26,7 @@ EVERY_KEY = {
     "solve.max_nodes": ("99", 99),
     "crosscheck.sample": ("1", 1.0),
     "crosscheck.seed": ("5", 5),
+    "crosscheck.loss_sample": ("0", 0.0),
     "crosscheck.time_limit": ("2.5", 2.5),
     "crosscheck.reference_nodes": ("1000", 1000),
     "grade.max_positions": ("12345", 12345),

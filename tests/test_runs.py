@@ -341,3 +341,14 @@ def test_a_huge_count_starts_work_at_once_without_listing_its_shards(tmp_path, m
     config = load_config(_small_config(tmp_path, f"seed = {SEED}\ncount = {10**12}"))
     with pytest.raises(KeyboardInterrupt):
         run(config)
+
+
+def test_a_run_with_both_samples_and_grading_at_zero_only_solves(tmp_path):
+    keys = f"seed = {SEED}\ncount = 8"
+    path = _small_config(tmp_path, keys, "sample = 0.0")
+    config = load_config(path).with_settings(["crosscheck.loss_sample=0"])
+    outcome = run(config)
+    rows = read_pack_folder(outcome.pack).to_pylist()
+    assert any(row["verdict"] == "unsolvable" for row in rows)  # seed 20261129's first 8 have a loss
+    assert all(row["cpsat_verdict"] is None and row["checked_by"] is None for row in rows)
+    assert {row["grade_status"] for row in rows if row["verdict"] == "solved"} == {"not_sampled"}

@@ -63,7 +63,10 @@ class StageSettings:
             "crosscheck_seed": str(self.crosscheck.seed),
             "grade_max_positions": str(self.grade.max_positions),
         }
-        if self.grade.sample < 1.0:  # only a sampled run says so: a full one matches the grade command's pack
+        # only a run that samples losses or grades says so: a full one matches the separate commands' pack
+        if self.crosscheck.loss_sample < 1.0:
+            entries |= {"crosscheck_loss_sample": str(self.crosscheck.loss_sample)}
+        if self.grade.sample < 1.0:
             entries |= {"grade_sample": str(self.grade.sample), "grade_seed": str(self.grade.seed)}
         return entries | (self.tiers.metadata() if self.tiers else {})
 
@@ -85,7 +88,10 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
     solved_at = time.perf_counter()
     check = None
     checking = settings.crosscheck
-    if sampled(deal_id, result.verdict.value, fraction=checking.sample, seed=checking.seed):
+    verdict = result.verdict.value
+    if sampled(
+        deal_id, verdict, fraction=checking.sample, seed=checking.seed, loss_fraction=checking.loss_sample
+    ):
         check = check_deal(deal, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes)
     checked_at = time.perf_counter()
     grading = settings.grade

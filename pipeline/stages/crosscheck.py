@@ -85,10 +85,11 @@ class CrosscheckOutcome:
     disagreements: list[Disagreement]
 
 
-def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int) -> bool:
-    """Whether the row is checked: every ``unsolvable``, and ``solved`` ones with probability ``fraction``."""
+def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int, loss_fraction: float = 1.0) -> bool:
+    """Whether the row is checked: ``solved`` ones with probability ``fraction``, ``unsolvable`` ones
+    with probability ``loss_fraction`` (every one by default; a run may lower it, down to 0 for none)."""
     if verdict == Verdict.UNSOLVABLE.value:
-        return True
+        return loss_fraction >= 1.0 or share(f"loss:{seed}:{deal_id}") < loss_fraction
     if verdict != Verdict.SOLVED.value:
         return False
     return share(f"{seed}:{deal_id}") < fraction

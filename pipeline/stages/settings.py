@@ -35,10 +35,12 @@ class SolveSettings:
 
 @dataclass(frozen=True)
 class CrosscheckSettings:
-    """Which deals the cross-check takes (``sample`` of the wins, by ``seed``) and its budgets."""
+    """Which deals the cross-check takes (``sample`` of the wins and ``loss_sample`` of the losses,
+    by ``seed``) and its budgets; both samples 0 turn the cross-check off."""
 
     sample: float = DEFAULT_SAMPLE
     seed: int = 0
+    loss_sample: float = 1.0
     time_limit: float = DEFAULT_TIME_LIMIT  # CP-SAT deterministic seconds per deal
     reference_nodes: int = DEFAULT_REFERENCE_NODES  # the reference search's budget when CP-SAT cannot tell
 
