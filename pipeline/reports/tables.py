@@ -160,8 +160,13 @@ def run_notes(outcome: RunOutcome) -> list[str]:
 
 
 def run_title(config: RunConfig, outcome: RunOutcome) -> str:
-    """The title of a run's table: its name, seed, deal count and wall-clock seconds."""
-    return f"Run {config.name}: seed {config.seed}, {config.count} deals, {outcome.seconds:.1f} s"
+    """The title of a run's table: its name, its deals (seed, or PySol FC numbers), and wall-clock seconds."""
+    if config.source == "pysol":
+        last = config.first + config.count - 1
+        deals = f"PySol FC deals {config.first:,} to {last:,}"
+    else:
+        deals = f"seed {config.seed}, {config.count} deals"
+    return f"Run {config.name}: {deals}, {outcome.seconds:.1f} s"
 
 
 def run_disagreement_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:
