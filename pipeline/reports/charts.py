@@ -154,17 +154,20 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
 def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> None:
     """Write a PNG of the win rate of each ``block`` deals of ``table`` by deal index, with 95 % bands.
 
-    Deals ``k * block`` to ``(k + 1) * block - 1`` (by the ``index`` column) are
-    block ``k``; its rate is solved / (solved + unsolvable), unknown verdicts left
-    out, and its band the Wilson interval. The published rate is drawn across.
+    Counting from the lowest index (0 for seeded deals, 1 for a PySol FC census),
+    the deals ``first + k * block`` to ``first + (k + 1) * block - 1`` (by the
+    ``index`` column) are block ``k``; its rate is solved / (solved + unsolvable),
+    unknown verdicts left out, and its band the Wilson interval. The published
+    rate is drawn across.
     """
     blocks, solved, decided = block_counts(table, block)
+    first = int(pc.min(table.column("index")).as_py() or 0) if table.num_rows else 0
     title = f"Win rate by block of {block:,} deals, {table.num_rows:,} deals in all"
     with png_figure(path) as figure:
         axes = _axes(figure, title, f"deal index (block of {block:,})", "win rate", empty=not len(blocks))
         if axes is None:
             return
-        starts = blocks * block
+        starts = first + blocks * block
         rates = solved / decided
         bands = np.array([wilson_interval(int(s), int(d)) for s, d in zip(solved, decided, strict=True)])
         axes.fill_between(starts, bands[:, 0], bands[:, 1], step="mid", color="#377eb8", alpha=0.25)
@@ -176,8 +179,10 @@ def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> Non
 
 
 def block_counts(table: pa.Table, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per block with a decided deal, in order: the block numbers, their wins, their decided deals."""
+    """Per block (counted from the lowest index) with a decided deal, in order: the block numbers,
+    their wins, their decided deals."""
     index = table.column("index").to_numpy()
+    index = index - index.min() if len(index) else index
     verdict = table.column("verdict")
     won = pc.equal(verdict, "solved").to_numpy(zero_copy_only=False)
     decided = pc.is_in(verdict, pa.array(["solved", "unsolvable"])).to_numpy(zero_copy_only=False)

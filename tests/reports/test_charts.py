@@ -6,6 +6,7 @@ import matplotlib
 import matplotlib.colors
 import matplotlib.image
 import numpy as np
+import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
@@ -133,3 +134,9 @@ def test_the_win_rate_chart_has_a_point_per_block(pack_rows, tmp_path):
     verdicts = pack_rows.column("verdict").to_pylist()
     assert blocks.tolist() == [0, 1, 2, 3] and decided.tolist() == [5, 5, 5, 5]
     assert wins.tolist() == [sum(v == "solved" for v in verdicts[k * 5 : k * 5 + 5]) for k in range(4)]
+
+
+def test_blocks_count_from_the_first_deal_so_a_pysol_census_has_no_stray_last_block():
+    numbered = pa.table({"index": list(range(1, 21)), "verdict": ["solved"] * 19 + ["unsolvable"]})
+    blocks, wins, decided = block_counts(numbered, 10)
+    assert blocks.tolist() == [0, 1] and wins.tolist() == [10, 9] and decided.tolist() == [10, 10]
