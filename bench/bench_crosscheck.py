@@ -20,7 +20,7 @@ from joblib import Parallel, delayed
 
 from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
 from pipeline.engine.solver import solve
-from pipeline.game.shuffles import seeded_deal
+from pipeline.game.shuffles import deal_of_id
 from pipeline.game.verdicts import Verdict
 
 BENCH_SEED = 1
@@ -29,9 +29,9 @@ JOBS = 2
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def check(seed: int, index: int) -> tuple[str, str, float]:
-    """(the solver's verdict, CP-SAT's verdict, CP-SAT's seconds) for one seeded deal."""
-    deal = seeded_deal(seed, index)
+def check(deal_id: str) -> tuple[str, str, float]:
+    """(the solver's verdict, CP-SAT's verdict, CP-SAT's seconds) for the deal ``deal_id`` names."""
+    deal = deal_of_id(deal_id)
     answer = cpsat_solve(deal, time_limit=DEFAULT_TIME_LIMIT)
     return solve(deal).verdict.value, answer.verdict.value, answer.seconds
 
@@ -64,9 +64,9 @@ def summary(rows: list[tuple[str, str, float]]) -> dict[str, object]:
 
 def main() -> None:
     with (ROOT / "tests" / "data" / "hardest.csv").open(newline="") as rows:
-        hardest = [(int(row["seed"]), int(row["index"])) for row in csv.DictReader(rows)]
-    jobs = [(BENCH_SEED, index) for index in range(BENCH_DEALS)] + hardest
-    results = Parallel(n_jobs=JOBS)(delayed(check)(seed, index) for seed, index in jobs)
+        hardest = [row["deal_id"] for row in csv.DictReader(rows)]
+    jobs = [f"seed-{BENCH_SEED}-{index}" for index in range(BENCH_DEALS)] + hardest
+    results = Parallel(n_jobs=JOBS)(delayed(check)(deal_id) for deal_id in jobs)
     seeded, hard = summary(results[:BENCH_DEALS]), summary(results[BENCH_DEALS:])
     report = {
         "time_limit_deterministic_seconds": DEFAULT_TIME_LIMIT,

@@ -10,7 +10,7 @@ import pytest
 from pipeline.engine.reference import reference_solve
 from pipeline.engine.solver import solve
 from pipeline.game.rules import replay
-from pipeline.game.shuffles import seeded_deal
+from pipeline.game.shuffles import deal_of_id, seeded_deal
 from pipeline.game.verdicts import Verdict
 
 HARDEST = Path(__file__).parents[1] / "data" / "hardest.csv"
@@ -21,12 +21,12 @@ def hardest_deals() -> list[dict]:
         return list(csv.DictReader(rows))
 
 
-IDS = [f"seed{row['seed']}-{row['index']}" for row in hardest_deals()]
+IDS = [row["deal_id"] for row in hardest_deals()]
 
 
 @pytest.mark.parametrize("row", hardest_deals(), ids=IDS)
 def test_hardest_deals_keep_their_verdicts(row):
-    deal = seeded_deal(int(row["seed"]), int(row["index"]))
+    deal = deal_of_id(row["deal_id"])
     result = solve(deal)
     assert result.verdict is Verdict(row["verdict"])
     assert result.max_cards_played == int(row["max_cards_played"])
@@ -37,7 +37,7 @@ def test_hardest_deals_keep_their_verdicts(row):
 @pytest.mark.slow
 @pytest.mark.parametrize("row", hardest_deals(), ids=IDS)
 def test_reference_search_agrees_on_the_hardest_deals(row):
-    result = reference_solve(seeded_deal(int(row["seed"]), int(row["index"])), max_nodes=2_000_000_000)
+    result = reference_solve(deal_of_id(row["deal_id"]), max_nodes=2_000_000_000)
     assert result.verdict is Verdict(row["verdict"])
     assert result.max_cards_played == int(row["max_cards_played"])
 
