@@ -1,8 +1,10 @@
 """A whole run: deals streamed in shards through solve, cross-check and grade, then the pack and its curation.
 
 A run cuts its deals into shards of ``shard_size`` (the last may be shorter).
-Deals travel to the workers a couple at a time, each going through every
-stage there (:func:`pipeline.stages.chain.process_batch`); as soon as every deal of
+Deals travel to the workers a couple at a time, named rather than dealt
+(:class:`pipeline.packs.sources.DealSpan`: source, seed, first index, count);
+each worker deals them and puts each through every stage
+(:func:`pipeline.stages.chain.process_span`); as soon as every deal of
 a shard is back, the shard is written to ``output/work/NAME/`` (staged, then
 renamed), so memory holds only the shards in flight whatever the count.
 
