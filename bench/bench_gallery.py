@@ -30,13 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
-from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
 from pipeline.reports.chromium import headless_chromium, page_url
-from pipeline.reports.gallery import DATA, write_gallery
-from pipeline.reports.hints import hint_of, random_play_positions
+from pipeline.reports.gallery import DATA, cards_text, write_gallery
+from pipeline.reports.hints import agrees, hint_of, random_play_positions
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "output" / "packs" / "default-curated"
@@ -112,20 +110,13 @@ def main() -> None:
             page = browser.new_page()
             page.goto(page_url(gallery.folder))
             page.wait_for_selector("body[data-ready='true']")
-            items = [
-                {"cards": "".join(card_name(c) for pile in deal.piles for c in pile), "moves": moves}
-                for deal, moves in positions
-            ]
+            items = [{"cards": cards_text(deal), "moves": moves} for deal, moves in positions]
             answers = page.evaluate(HINTS, items)
 
-    agree = 0
-    for (deal, moves), answer in zip(positions, answers, strict=True):
-        expected = hint_of(deal, moves)
-        if expected.winnable:
-            after = Position.after(deal, [*moves, answer["move"]]) if answer["kind"] == "win" else None
-            agree += after is not None and (after.is_won or hint_of(deal, [*moves, answer["move"]]).winnable)
-        else:
-            agree += answer["kind"] == "lost" and answer["undo"] == expected.undo
+    agree = sum(
+        agrees(deal, moves, hint_of(deal, moves), answer)
+        for (deal, moves), answer in zip(positions, answers, strict=True)
+    )
     times = [answer["ms"] for answer in answers]
     lost = sum(answer["kind"] == "lost" for answer in answers)
     figures = {

@@ -7,8 +7,8 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
-from pipeline.packs.sources import seeded_deals
-from pipeline.stages.chain import StageSettings, outcome_table, process_batch
+from pipeline.packs.sources import DealSpan, deals_table
+from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.settings import CrosscheckSettings
 from pipeline.stages.tiers import load_tiers
 
@@ -18,8 +18,8 @@ TIERS_FILE = Path(__file__).parents[1] / "configs" / "tiers.toml"
 @pytest.fixture(scope="session")
 def pack_rows() -> pa.Table:
     """The rows of a small pack: 20 deals of seed 77 through every stage (every tier, 3 unsolvable)."""
-    deals = seeded_deals(seed=77, count=20)
+    span = DealSpan("seed", 77, 0, 20)
     settings = StageSettings(crosscheck=CrosscheckSettings(sample=0.25), tiers=load_tiers(TIERS_FILE))
-    boards = deals.column("board").to_pylist()
-    _, outcomes = process_batch(0, boards, deals.column("deal_id").to_pylist(), settings)
-    return outcome_table(deals, outcomes, settings, timings=False)
+    _, done = process_span(0, span, settings)
+    deals = deals_table(span, [board for board, _ in done])
+    return outcome_table(deals, [outcome for _, outcome in done], settings, timings=False)

@@ -21,7 +21,6 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, BoardError, Deal, read_boards
@@ -33,10 +32,8 @@ from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 
 def seeded_deals(*, seed: int, count: int, start: int = 0) -> pa.Table:
     """Deals ``start .. start + count - 1`` of root ``seed`` (the pinned scheme of pipeline.game.shuffles)."""
-    indices = range(start, start + count)
-    boards = [seeded_deal(seed, index).to_board_text() for index in indices]
-    ids = [f"seed-{seed}-{index}" for index in indices]
-    return _deals_table(ids, "seed", [seed] * count, list(indices), boards, SEEDED_SCHEME)
+    span = DealSpan("seed", seed, start, count)
+    return deals_table(span, [deal.to_board_text() for deal in span.deals()])
 
 
 def pysol_deals(*, first: int, count: int) -> pa.Table:
@@ -47,10 +44,7 @@ def pysol_deals(*, first: int, count: int) -> pa.Table:
     number by number, far faster.
     """
     count = max(count, 0)  # as range(first, first + count) would: no deals
-    boards = _board_texts(pysol_cards_of(first, count))
-    numbers = pa.array(np.arange(first, first + count, dtype=np.int64))
-    ids = pc.binary_join_element_wise("pysol-", pc.cast(numbers, pa.string()), "")
-    return _deals_table(ids, "pysol", [None] * count, numbers, boards, PYSOL_SCHEME)
+    return deals_table(DealSpan("pysol", 0, first, count), _board_texts(pysol_cards_of(first, count)))
 
 
 # Board text as Deal.to_board_text writes it, for a whole array of deals at once: the
@@ -115,7 +109,12 @@ def _board_start_lines(text: str) -> list[int]:
 
 
 def _deals_table(
-    ids: list[str], source: str, seeds: list[int | None], indices: list[int], boards: list[str], scheme: str
+    ids: list[str],
+    source: str,
+    seeds: list[int | None],
+    indices: list[int],
+    boards: list[str] | pa.Array,
+    scheme: str,
 ) -> pa.Table:
     columns = [ids, [source] * len(ids), seeds, indices, boards]
     table = pa.Table.from_arrays(
@@ -152,7 +151,7 @@ class DealSpan:
         return [seeded_deal(self.seed, index) for index in numbers]
 
 
-def deals_table(span: DealSpan, boards: list[str]) -> pa.Table:
+def deals_table(span: DealSpan, boards: list[str] | pa.Array) -> pa.Table:
     """The deals table of ``span`` with its deals' ``boards`` (board text, in order), as the sources write it."""
     indices = list(range(span.start, span.start + span.count))
     if span.source == "pysol":

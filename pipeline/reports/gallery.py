@@ -18,10 +18,10 @@ never shows a move the rules refuse.
 
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
 name and kind, the difficulty score's weights and the tier thresholds (from
-the pack's metadata; null for a pack that was never graded), and the deals
+the pack's metadata; null for a pack that was never graded), the pack's tier
+names in order, and the deals
 as ``columns`` (:data:`COLUMNS`) and ``deals`` (one list of values per deal).
-``cards`` is the 51 cards as names without spaces, pile 0 first, each pile
-from its covered card to its free one (``"JDKSTH2D..."``). The same pack
+``cards`` is :func:`cards_text`. The same pack
 and options give the same bytes.
 
 The folder replaces ``DIR`` whole (:func:`pipeline.files.replacing_folder`);
@@ -131,6 +131,7 @@ def gallery_data(
         "kind": kind,
         "score": {name: float(provenance[f"score_{name}"]) for name in WEIGHTS} if graded else None,
         "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
+        "tier_order": list(PACK_TIERS),
         "columns": list(COLUMNS),
         "deals": [deal_values(row) for row in rows],
     }
@@ -147,9 +148,19 @@ def deal_values(row: dict[str, Any]) -> list[Any]:
             raise GalleryError(f"{row['deal_id']}: the stored solution breaks the rules: {error}") from None
     values = dict(row)
     values["tier"] = row.get("tier") or UNGRADED
-    values["cards"] = "".join(card_name(card) for pile in deal.piles for card in pile)
+    values["cards"] = cards_text(deal)
     values["solution"] = solution
     return [values.get(name) for name in COLUMNS]
+
+
+def cards_text(deal: Deal) -> str:
+    """The 51 cards of ``deal`` as names without spaces, pile 0 first, each pile bottom to top: ``"JDKSTH2D..."``.
+
+    >>> from pipeline.game.deal import EXAMPLE_BOARD
+    >>> cards_text(Deal.from_board_text(EXAMPLE_BOARD))[:12]
+    'JDKSTH2D9D8H'
+    """
+    return "".join(card_name(card) for pile in deal.piles for card in pile)
 
 
 def data_script(data: dict[str, Any]) -> str:

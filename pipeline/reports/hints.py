@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
@@ -60,6 +61,24 @@ def hint_of(deal: Deal, moves: list[int]) -> Hint:
         else:
             winnable = middle
     return Hint(False, None, len(moves) - winnable)
+
+
+def agrees(deal: Deal, moves: list[int], expected: Hint, answer: dict[str, Any]) -> bool:
+    """Whether another solver's ``answer`` after ``moves`` (``{"kind": "win", "move": pile}`` or
+    ``{"kind": "lost", "undo": k or None}``, as the gallery's solver gives) agrees with ``expected``.
+
+    A winning move other than Python's agrees when a win still exists after it.
+    """
+    if not expected.winnable:
+        return answer.get("kind") == "lost" and answer.get("undo") == expected.undo
+    move = answer.get("move")
+    if answer.get("kind") != "win" or move is None:
+        return False
+    if move == expected.move:
+        return True
+    if move not in Position.after(deal, moves).legal_moves():
+        return False
+    return Position.after(deal, [*moves, move]).is_won or _solved(deal, [*moves, move]) is not None
 
 
 def _solved(deal: Deal, moves: list[int]) -> tuple[int, ...] | None:

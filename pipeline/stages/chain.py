@@ -3,8 +3,8 @@
 :func:`process_span` is the worker side of a run (:mod:`pipeline.runs`): it
 gets a span of deals by name (source, seed, first index, count), deals them,
 and returns each one's board text and :class:`DealOutcome`, with the seconds
-each stage took (:func:`process_batch` does the same for boards already dealt). :func:`outcome_table` turns a shard's deals
-and outcomes into the rows of a pack: the deals columns, then the solved,
+each stage took. :func:`outcome_table` turns a shard's deals and outcomes
+into the rows of a pack: the deals columns, then the solved,
 check and grade columns (:mod:`pipeline.packs.parquet`, :mod:`pipeline.stages.crosscheck`,
 :mod:`pipeline.stages.grade`), so a pack holds exactly the columns the separate
 commands write.
@@ -110,17 +110,6 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
     return DealOutcome(
         result, check, grade, (solved_at - began, checked_at - solved_at, graded_at - checked_at)
     )
-
-
-def process_batch(
-    start: int, boards: list[str], deal_ids: list[str], settings: StageSettings
-) -> tuple[int, list[DealOutcome]]:
-    """Every stage for the deals of ``boards``; the worker side of a run (:mod:`pipeline.runs`)."""
-    outcomes = [
-        process_deal(Deal.from_board_text(board), deal_id, settings)
-        for board, deal_id in zip(boards, deal_ids, strict=True)
-    ]
-    return start, outcomes
 
 
 def process_span(

@@ -24,14 +24,19 @@ from pipeline.stages.curate import curate_folder
 
 
 @pytest.fixture(scope="session")
-def curated_pack(tmp_path_factory: pytest.TempPathFactory, pack_rows: Any) -> Path:
-    """The curated pack of the 20 deals of seed 77 (tests/conftest.py): two deals per solvable tier."""
-    output = tmp_path_factory.mktemp("gallery-output") / "packs"
-    pack = output / "p"
+def pack(tmp_path_factory: pytest.TempPathFactory, pack_rows: Any) -> Path:
+    """The pack of the 20 deals of seed 77 (tests/conftest.py): every tier, 3 unsolvable, no levels."""
+    folder = tmp_path_factory.mktemp("gallery-output") / "packs" / "p"
     write_pack_folder(
-        pack, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
+        folder, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
     )
-    curated = output / "p-curated"
+    return folder
+
+
+@pytest.fixture(scope="session")
+def curated_pack(pack: Path) -> Path:
+    """The curated pack of :func:`pack`: two deals per solvable tier."""
+    curated = pack.with_name("p-curated")
     curate_folder(
         pack, curated, per_tier={"easy": 2, "medium": 2, "hard": 2, "expert": 2}, order="difficulty"
     )

@@ -34,15 +34,6 @@ def deals_of(folder: Path) -> list[dict]:
     return [dict(zip(data["columns"], values, strict=True)) for values in data["deals"]]
 
 
-@pytest.fixture(scope="module")
-def pack(tmp_path_factory, pack_rows) -> Path:
-    """The uncurated pack of the 20 deals of seed 77: every tier, 3 unsolvable, no levels."""
-    folder = tmp_path_factory.mktemp("packs") / "p"
-    origin = Origin("p", "pack", __version__, SEEDED_SCHEME)
-    write_pack_folder(folder, [pack_rows], origin=origin, provenance={})
-    return folder
-
-
 def test_the_folder_holds_the_page_its_assets_and_the_deals(gallery):
     names = sorted(path.name for path in gallery.folder.iterdir())
     assert names == sorted([PAGE, DATA, *ASSETS])

@@ -19,15 +19,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from pipeline import __version__
 from pipeline.engine.solver import solve
 from pipeline.game.cards import ACE_OF_SPADES, card_name, rank_of, suit_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.rules import WINNING_LENGTH, Position
-from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.folders import read_pack_folder, write_pack_folder
-from pipeline.packs.manifest import Origin
+from pipeline.packs.folders import read_pack_folder
 from pipeline.reports.gallery import DATA, DATA_GLOBAL, data_script, write_gallery
 from pipeline.reports.picture import card_face
 from tests.reports.browsing import open_gallery
@@ -592,11 +589,7 @@ def test_screenshots_of_the_index_and_of_a_deal_in_play(page, gallery, hardest):
     keep_screenshot(played, "gallery-play.png")
 
 
-def test_an_uncurated_pack_sorts_by_difficulty_with_the_unscored_last(page, tmp_path, pack_rows):
-    pack = tmp_path / "p"
-    write_pack_folder(
-        pack, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
-    )
+def test_an_uncurated_pack_sorts_by_difficulty_with_the_unscored_last(page, tmp_path, pack):
     made = write_gallery(pack, tmp_path / "g")
     rows = read_pack_folder(pack).to_pylist()  # pack order: tier by tier
     open_gallery(page, made.folder)

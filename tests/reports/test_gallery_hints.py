@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from pipeline.engine.solver import solve
-from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import Verdict
-from pipeline.reports.hints import Hint, hint_of, random_play_positions
+from pipeline.reports.gallery import cards_text
+from pipeline.reports.hints import Hint, agrees, hint_of, random_play_positions
 from tests.reports.browsing import open_gallery
 
 POSITIONS_PER_DEAL = 25  # 20 deals: 500 positions
@@ -33,10 +33,6 @@ HINTS = """(items) => {
     return {kind: answer.kind, move: answer.move ?? null, undo: answer.undo ?? null};
   });
 }"""
-
-
-def cards_text(deal: Deal) -> str:
-    return "".join(card_name(card) for pile in deal.piles for card in pile)
 
 
 @pytest.fixture(scope="module")
@@ -76,13 +72,7 @@ def test_every_hint_agrees_with_the_python_solver(page, gallery, positions):
     answers = page.evaluate(HINTS, items)
     agreed = 0
     for (deal, moves, expected), answer in zip(positions, answers, strict=True):
-        if expected.winnable:
-            assert answer["kind"] == "win", (deal, moves)
-            if answer["move"] != expected.move:  # another winning move, perhaps: Python checks it
-                after = Position.after(deal, [*moves, answer["move"]])
-                assert after.is_won or solve(deal, start=after).verdict is SOLVED
-        else:
-            assert answer == {"kind": "lost", "move": None, "undo": expected.undo}, (deal, moves)
+        assert agrees(deal, moves, expected, answer), (deal, moves, expected, answer)
         agreed += 1
     assert agreed == len(positions) >= 500
 
@@ -97,3 +87,15 @@ def test_a_spent_budget_says_unknown_rather_than_guessing(page, gallery, positio
     )
     assert answer[0]["verdict"] == "unknown" and answer[0]["nodes"] <= 3
     assert answer[1]["kind"] == "unknown"
+
+
+def test_a_wrong_answer_does_not_agree(positions):
+    deal, moves, won = next(p for p in positions if p[2].winnable and p[2].move is not None)
+    illegal = next(pile for pile in range(17) if pile not in Position.after(deal, moves).legal_moves())
+    assert agrees(deal, moves, won, {"kind": "win", "move": won.move})
+    assert not agrees(deal, moves, won, {"kind": "win", "move": illegal})
+    assert not agrees(deal, moves, won, {"kind": "lost", "undo": 1})
+    deal, moves, lost = next(p for p in positions if p[2].undo)
+    assert agrees(deal, moves, lost, {"kind": "lost", "undo": lost.undo})
+    assert not agrees(deal, moves, lost, {"kind": "lost", "undo": lost.undo + 1})
+    assert not agrees(deal, moves, lost, {"kind": "win", "move": 0})

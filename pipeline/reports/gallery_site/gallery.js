@@ -16,7 +16,7 @@
   const NUM_PILES = Solver.NUM_PILES;
   const PILE_SIZE = Solver.PILE_SIZE;
   const PAGE_SIZE = 100; // index rows appended per page as the list scrolls
-  const TIER_ORDER = ["easy", "medium", "hard", "expert", "unsolvable", "ungraded"];
+  const TIER_ORDER = DATA.tier_order; // the pack's tiers, easiest first, as the pack names them
   const PAGE_TITLE = document.title;
 
   // Card faces, as picture.py prints them: "10" for tens, suit symbols in HCDS order.
@@ -31,9 +31,7 @@
 
   // ---------------------------------------------------------------- cards and words
 
-  function rankOf(card) {
-    return card >> 2;
-  }
+  const rankOf = Solver.rankOf;
 
   function suitOf(card) {
     return card & 3;
