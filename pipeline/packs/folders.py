@@ -32,7 +32,7 @@ SHA-256, and counts the deals by verdict and tier, with the win rate and its
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -45,7 +45,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
-from pipeline.packs.parquet import PackError, metadata
+from pipeline.packs.parquet import BATCH_ROWS, PackError, metadata
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
 
 if TYPE_CHECKING:
@@ -213,6 +213,42 @@ def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Ta
     if not tables:
         raise PackError(f"{folder}: the pack holds no deals")
     return pa.concat_tables(tables)
+
+
+def pack_folder_batches(
+    folder: Path, *, columns: list[str] | None = None, batch_rows: int = BATCH_ROWS
+) -> Iterator[pa.Table]:
+    """The rows of the pack folder ``folder`` as :func:`read_pack_folder` gives them, in tables of at most ``batch_rows``.
+
+    Each file's SHA-256 and row count are checked against the manifest before
+    its first batch (PackError naming the file), so memory holds one batch
+    whatever the pack's size. ``columns`` picks columns (``tier`` is always added).
+    """
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    if not manifest.files:
+        raise PackError(f"{folder}: the pack holds no deals")
+    for entry in manifest.files:
+        path = folder / entry.path
+        parquet = pq.ParquetFile(_checked_file(path, entry))
+        for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
+            tier = pa.array([entry.tier] * batch.num_rows, pa.string())
+            table = pa.Table.from_batches([batch])
+            yield table.append_column(pa.field("tier", pa.string(), nullable=False), tier)
+
+
+def _checked_file(path: Path, entry: FileEntry) -> Path:
+    """``path``, once the file there has the manifest ``entry``'s SHA-256 and row count (read in blocks)."""
+    try:
+        digest = sha256_of(path)
+    except FileNotFoundError:
+        raise PackError(f"{path}: listed in the manifest but missing") from None
+    if digest != entry.sha256:
+        raise PackError(f"{path}: SHA-256 differs from the manifest's (changed since it was written)")
+    rows = pq.ParquetFile(path).metadata.num_rows
+    if rows != entry.rows:
+        raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
+    return path
 
 
 def _checked_bytes(path: Path, entry: FileEntry) -> bytes:

@@ -16,7 +16,8 @@ the schema metadata that says where a file came from: ``blackhole_version``
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow as pa
@@ -97,3 +98,90 @@ def deals_of(table: pa.Table, *, source: str) -> list[Deal]:
         Deal.from_board_text(board, source=f"{source}[{row}]")
         for row, board in enumerate(table.column("board").to_pylist())
     ]
+
+
+BATCH_ROWS = 10_000  # rows a streaming read or write holds at a time; also the row group size it writes
+
+
+def read_pack_batches(
+    path: Path,
+    schema: pa.Schema = DEALS_SCHEMA,
+    *,
+    batch_rows: int = BATCH_ROWS,
+    columns: Sequence[str] | None = None,
+) -> Iterator[pa.Table]:
+    """The rows of the Parquet file at ``path`` in tables of at most ``batch_rows``, checked as :func:`read_pack` checks.
+
+    The file's columns and types are checked before the first batch (PackError
+    naming the file), nulls where none may be as each batch is read, so memory
+    holds one batch whatever the file's size. ``columns`` picks columns (all
+    by default); the checks cover only ``schema``'s fields among them.
+    """
+    parquet = _open_parquet(path)
+    found = parquet.schema_arrow
+    wanted = list(found.names) if columns is None else list(columns)
+    for field in schema:
+        if columns is not None and field.name not in wanted:
+            continue
+        if field.name not in found.names:
+            raise PackError(f"{path}: missing column '{field.name}'")
+        kind = found.field(field.name).type
+        if kind != field.type:
+            raise PackError(f"{path}: column '{field.name}' is {kind}, expected {field.type}")
+    required = [field.name for field in schema if not field.nullable and field.name in wanted]
+    try:
+        for batch in parquet.iter_batches(batch_size=batch_rows, columns=wanted, use_threads=False):
+            table = pa.Table.from_batches([batch]).replace_schema_metadata(found.metadata)
+            for name in required:
+                nulls = table.column(name).null_count
+                if nulls:
+                    raise PackError(f"{path}: column '{name}' has {nulls} null values")
+            yield table
+    except (pa.ArrowInvalid, OSError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise PackError(f"{path}: not a readable Parquet file ({reason})") from None
+
+
+def pack_rows(path: Path) -> int:
+    """The number of rows in the Parquet file at ``path`` (read off its footer; PackError when unreadable)."""
+    return _open_parquet(path).metadata.num_rows
+
+
+def _open_parquet(path: Path) -> pq.ParquetFile:
+    path = Path(path)
+    if path.is_dir():
+        raise PackError(f"{path}: is a directory, expected a Parquet file")
+    try:
+        return pq.ParquetFile(path)
+    except FileNotFoundError:
+        raise PackError(f"{path}: no such file") from None
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise PackError(f"{path}: not a readable Parquet file ({reason})") from None
+
+
+@contextmanager
+def writing_pack(path: Path) -> Iterator[Callable[[pa.Table], None]]:
+    """A function that appends a table's rows to the Parquet file ``path``, which appears when the block ends.
+
+    Each call writes its rows as row groups (zstd) of at most
+    :data:`BATCH_ROWS`; the first call fixes the schema and its metadata, and
+    later tables are cast to it. The file is staged and renamed (:func:`replacing`):
+    on any error nothing is left at ``path``. A block that writes no table
+    leaves no file; use :func:`write_pack` for a table that may be empty.
+    """
+    path = check_writable(path)
+    with replacing(path) as sink:
+        writer: pq.ParquetWriter | None = None
+
+        def write(table: pa.Table) -> None:
+            nonlocal writer
+            if writer is None:
+                writer = pq.ParquetWriter(sink, table.schema, compression="zstd")
+            writer.write_table(table.cast(writer.schema), row_group_size=BATCH_ROWS)
+
+        try:
+            yield write
+        finally:
+            if writer is not None:
+                writer.close()
