@@ -55,7 +55,7 @@ def card_name(card: int) -> str:
     """
     if not 0 <= card < NUM_CARDS:
         raise CardError(f"no card has number {card}")
-    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+    return CARD_NAMES[card]
 
 
 def parse_card(text: str) -> int:
@@ -90,3 +90,7 @@ def ranks_adjacent(a: int, b: int) -> bool:
 
 
 ACE_OF_SPADES = make_card(0, 3)
+
+
+CARD_NAMES = tuple(RANKS[rank_of(card)] + SUITS[suit_of(card)] for card in range(NUM_CARDS))
+"""Every card's two-character name, indexed by card number (``CARD_NAMES[0] == 'AH'``)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import BlackholeError, located
-from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, CardError, card_name, parse_card
+from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError, card_name, parse_card
 
 NUM_PILES = 17
 PILE_SIZE = 3
@@ -84,7 +84,7 @@ class Deal:
     def to_board_text(self) -> str:
         """Board text, one trailing newline."""
         lines = ["Foundations: AS"]
-        lines += [" ".join(card_name(card) for card in pile) for pile in self.piles]
+        lines += [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]  # cards checked at birth
         return "\n".join(lines) + "\n"
 
     @classmethod

@@ -36,7 +36,7 @@ class Position:
     foundation_rank: int
 
     def __post_init__(self) -> None:
-        if len(self.heights) != NUM_PILES or any(not 0 <= h <= PILE_SIZE for h in self.heights):
+        if len(self.heights) != NUM_PILES or min(self.heights) < 0 or max(self.heights) > PILE_SIZE:
             raise ValueError(f"heights must be {NUM_PILES} numbers from 0 to {PILE_SIZE}")
         if not 0 <= self.foundation_rank < NUM_RANKS:
             raise ValueError(f"foundation rank must be 0..{NUM_RANKS - 1}")
