@@ -30,13 +30,14 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
 from pipeline.files import replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME
-from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.manifest import Manifest, Origin
 from pipeline.packs.parquet import read_pack, write_pack
 from pipeline.packs.sources import DealSpan, deals_table
@@ -67,6 +68,7 @@ class RunOutcome:
     disagreements: list[dict[str, Any]]  # rows whose cross-check contradicts the verdict
     stage_seconds: dict[str, float]  # summed over the deals this run processed, by stage
     seconds: float  # wall clock of the whole run
+    finish_seconds: float  # of which: assembling the pack from its shards, curating it, listing disagreements
 
 
 def stage_settings(config: RunConfig) -> StageSettings:
@@ -107,11 +109,14 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
                 for stage, seconds in zip(STAGES, outcome.seconds, strict=True):
                     stage_seconds[stage] += seconds
             advance(len(outcomes))
+    finishing = time.perf_counter()
     provenance = _provenance(config, settings)
     manifest = write_pack_folder(
         config.pack_directory, _shard_tables(work, shards), origin=_origin(config), provenance=provenance
     )
     curated_manifest = _curate(config, provenance)
+    disagreements = _disagreements(config.pack_directory)
+    ended = time.perf_counter()
     return RunOutcome(
         pack=config.pack_directory,
         curated=config.curated_directory,
@@ -119,9 +124,10 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         curated_manifest=curated_manifest,
         shards=shards,
         resumed_shards=len(finished),
-        disagreements=_disagreements(config.pack_directory),
+        disagreements=disagreements,
         stage_seconds=stage_seconds,
-        seconds=time.perf_counter() - began,
+        seconds=ended - began,
+        finish_seconds=ended - finishing,
     )
 
 
@@ -136,11 +142,13 @@ def _stream(
     from joblib import delayed
 
     pending: dict[int, list[tuple[str, DealOutcome] | None]] = {}
+    missing: dict[int, int] = {}  # deals of the shard not back yet: no scan of the shard per task
 
     def tasks() -> Iterator[Any]:
         for shard in shards:
             rows, start = _shard_rows(config, shard), _shard_start(config, shard)
             pending[shard] = [None] * rows
+            missing[shard] = rows
             for offset in range(0, rows, DEALS_PER_TASK):
                 count = min(DEALS_PER_TASK, rows - offset)
                 span = DealSpan(config.source, config.seed, start + offset, count)
@@ -149,8 +157,9 @@ def _stream(
     for (shard, offset), done in unordered(tasks(), jobs=config.jobs, backend=config.backend):
         found = pending[shard]
         found[offset : offset + len(done)] = done
-        if all(item is not None for item in found):
-            del pending[shard]
+        missing[shard] -= len(done)
+        if not missing[shard]:
+            del pending[shard], missing[shard]
             boards = [item[0] for item in found if item is not None]
             span = DealSpan(config.source, config.seed, _shard_start(config, shard), len(boards))
             yield shard, deals_table(span, boards), [item[1] for item in found if item is not None]
@@ -265,5 +274,9 @@ def _curate(config: RunConfig, provenance: dict[str, str]) -> Manifest:
 
 def _disagreements(pack: Path) -> list[dict[str, Any]]:
     """The rows of the pack whose cross-check contradicts their verdict."""
-    table = read_pack_folder(pack, columns=["deal_id", "verdict", "cpsat_verdict", "checked_by", "agree"])
-    return [row for row in table.to_pylist() if row["agree"] is False]
+    columns = ["deal_id", "verdict", "cpsat_verdict", "checked_by", "agree"]
+    found = []
+    for batch in pack_folder_batches(pack, columns=columns):
+        disputed = batch.filter(pc.equal(batch.column("agree"), False)).select(columns)  # nulls drop out
+        found.extend(disputed.to_pylist())
+    return found
