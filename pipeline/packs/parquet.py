@@ -16,6 +16,7 @@ the schema metadata that says where a file came from: ``blackhole_version``
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -144,7 +145,8 @@ def read_pack_batches(
 
 def pack_rows(path: Path) -> int:
     """The number of rows in the Parquet file at ``path`` (read off its footer; PackError when unreadable)."""
-    return _open_parquet(path).metadata.num_rows
+    rows: int = _open_parquet(path).metadata.num_rows
+    return rows
 
 
 def _open_parquet(path: Path) -> pq.ParquetFile:
@@ -166,22 +168,31 @@ def writing_pack(path: Path) -> Iterator[Callable[[pa.Table], None]]:
 
     Each call writes its rows as row groups (zstd) of at most
     :data:`BATCH_ROWS`; the first call fixes the schema and its metadata, and
-    later tables are cast to it. The file is staged and renamed (:func:`replacing`):
-    on any error nothing is left at ``path``. A block that writes no table
-    leaves no file; use :func:`write_pack` for a table that may be empty.
+    later tables are cast to it. The file is staged beside ``path``
+    (``.<name>.tmp-<pid>``), flushed to disk and renamed over it: on any error
+    ``path`` is untouched. A block that writes no table leaves ``path``
+    untouched too; use :func:`write_pack` for a table that may be empty.
     """
     path = check_writable(path)
-    with replacing(path) as sink:
-        writer: pq.ParquetWriter | None = None
+    temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    writer: pq.ParquetWriter | None = None
 
-        def write(table: pa.Table) -> None:
-            nonlocal writer
-            if writer is None:
-                writer = pq.ParquetWriter(sink, table.schema, compression="zstd")
-            writer.write_table(table.cast(writer.schema), row_group_size=BATCH_ROWS)
+    def write(table: pa.Table) -> None:
+        nonlocal writer
+        if writer is None:
+            writer = pq.ParquetWriter(temporary, table.schema, compression="zstd")
+        writer.write_table(table.cast(writer.schema), row_group_size=BATCH_ROWS)
 
-        try:
-            yield write
-        finally:
-            if writer is not None:
-                writer.close()
+    try:
+        yield write
+        if writer is not None:
+            writer.close()
+            writer = None
+            with open(temporary, "rb") as staged:
+                os.fsync(staged.fileno())
+            os.replace(temporary, path)
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        temporary.unlink(missing_ok=True)
+        raise

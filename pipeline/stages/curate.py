@@ -1,6 +1,7 @@
 """Curating a graded pack: the winnable, playable, distinct deals, per-tier quotas, and levels.
 
-:func:`curate` applies these rules, in this order, then numbers the deals:
+:func:`curate_folder` (and :func:`curate`, on a table in memory) applies these rules,
+in this order, then numbers the deals:
 
 1. keep ``solved`` rows graded ``exact`` with a tier from easy to expert
    (unsolvable, unknown, out-of-budget and untiered rows go), and drop those
@@ -13,6 +14,12 @@
 The curated table has the pack's columns and schema metadata, with ``level``
 (int32, 1..N: the position in the curated order) appended last.
 
+:func:`curate_folder` works in bounded memory, whatever the pack's size: one
+pass over the pack in batches applies the rules (:class:`Selection`) and
+copies the rows kept to a temporary file; ordered by difficulty, the kept rows
+are then sorted outside memory (:func:`sorted_by_difficulty`). The temporary
+files live in a hidden folder beside the target, deleted afterwards, also on error.
+
 >>> parse_quotas("easy=2, expert=1")
 {'easy': 2, 'expert': 1}
 >>> parse_quotas("easy=2,unsolvable=1")
@@ -23,24 +30,40 @@ pipeline.stages.curate.QuotaError: 'unsolvable=1': unknown tier 'unsolvable' (ti
 
 from __future__ import annotations
 
+import hashlib
 import re
-from collections.abc import Mapping
+import shutil
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.errors import BlackholeError
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
-from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.manifest import CurationRecord, Manifest, Origin, read_manifest
+from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
 from pipeline.packs.schema import LEVEL_FIELD, SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS
 
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")
+# What rules 1 (twice), 2, 3 and 4 drop, as the manifest names it.
+DROP_REASONS = ("not_a_graded_win", "disputed", "no_first_move", "duplicate", "over_quota")
+RANGE_ROWS = 100_000  # rows sorted in memory at a time when ordering by difficulty
+# Easiest first, ties by deal_id; null difficulties last (pyarrow's default), as in the Python key
+# (difficulty is None, difficulty, deal_id).
+_DIFFICULTY_ORDER = [("difficulty", "ascending"), ("deal_id", "ascending")]
+_RANK = "curation_rank"  # the column a sorted range file carries its rows' ranks in
+_UNCHECKED = pa.schema([])  # our own temporary files: no columns to check
 
 _SPADES = 3
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
@@ -137,6 +160,88 @@ class Curation:
     dropped_over_quota: int  # rule 4
 
 
+class Selection:
+    """Rules 1-4 over a pack's rows, given batch by batch in pack order; :meth:`keep` returns the rows that stay.
+
+    Between batches it holds a tally per rule and, for rule 3, a 16-byte
+    BLAKE2b digest of the canonical key of every distinct deal that passed
+    rules 1 and 2 (over quota or not: a later copy of it is still a
+    duplicate): about 90 bytes a deal in a Python set, some 90 MB for a
+    million. The rows themselves are never held beyond the batch.
+    """
+
+    def __init__(self, quotas: dict[str, int] | None) -> None:
+        self.quotas = quotas
+        self.dropped = dict.fromkeys(DROP_REASONS, 0)  # rows dropped by each rule, as the manifest names them
+        self.available = dict.fromkeys(SOLVABLE_TIERS, 0)  # distinct playable deals of each tier
+        self.taken = dict.fromkeys(SOLVABLE_TIERS, 0)  # of which kept within the quota
+        self.rows = self.kept = 0  # rows seen so far, and kept
+        self._seen: set[bytes] = set()
+
+    def keep(self, batch: pa.Table) -> pa.Table:
+        """The rows of ``batch`` that stay (without any ``level`` column), the next rows of the pack in order."""
+        missing = [name for name in NEEDED_COLUMNS if name not in batch.column_names]
+        if missing:
+            raise CurationError(f"curating needs a graded pack; the table has no column {', '.join(missing)}")
+        column = {name: batch.column(name).to_pylist() for name in NEEDED_COLUMNS}
+        agree = (
+            batch.column("agree").to_pylist() if "agree" in batch.column_names else [None] * batch.num_rows
+        )
+        kept = []
+        for row in range(batch.num_rows):
+            tier = column["tier"][row]
+            if not (
+                column["verdict"][row] == "solved"
+                and column["grade_status"][row] == "exact"
+                and tier in SOLVABLE_TIERS
+            ):
+                reason = "not_a_graded_win"
+            elif agree[row] is False:  # a verdict its cross-check contradicts is no puzzle to ship
+                reason = "disputed"
+            elif not column["first_moves"][row]:
+                reason = "no_first_move"
+            elif not self._first_of_its_deal(
+                column["board"][row], f"row {self.rows + row} ({column['deal_id'][row]})"
+            ):
+                reason = "duplicate"
+            elif not self._within_quota(tier):
+                reason = "over_quota"
+            else:
+                kept.append(row)
+                continue
+            self.dropped[reason] += 1
+        self.rows += batch.num_rows
+        self.kept += len(kept)
+        chosen = batch.take(pa.array(kept, pa.int64()))
+        return chosen.drop_columns([LEVEL_FIELD.name]) if LEVEL_FIELD.name in chosen.column_names else chosen
+
+    def shortfalls(self) -> dict[str, tuple[int, int]]:
+        """Tier -> (wanted, available) for the tiers with fewer distinct playable deals than their quota."""
+        quotas = self.quotas or {}
+        return {
+            tier: (wanted, self.available[tier])
+            for tier, wanted in quotas.items()
+            if self.available[tier] < wanted
+        }
+
+    def _first_of_its_deal(self, board: str, source: str) -> bool:
+        key = canonical_key(Deal.from_board_text(board, source=source))
+        digest = hashlib.blake2b(key, digest_size=16).digest()
+        if digest in self._seen:
+            return False
+        self._seen.add(digest)
+        return True
+
+    def _within_quota(self, tier: str) -> bool:
+        if self.quotas is None:
+            return True
+        self.available[tier] += 1
+        if self.taken[tier] >= self.quotas.get(tier, 0):
+            return False
+        self.taken[tier] += 1
+        return True
+
+
 def curate(
     table: pa.Table, *, per_tier: Mapping[str, int] | None = None, order: str = "difficulty"
 ) -> Curation:
@@ -145,92 +250,37 @@ def curate(
     ``per_tier`` maps a tier to the rows wanted (a tier left out gets none);
     None keeps every row that qualifies. ``order="difficulty"`` sorts by
     difficulty, easiest first (ties by deal_id); ``order="pack"`` keeps
-    table order. The same table and options give the same result.
+    table order. The same table and options give the same result. The whole
+    table is in memory: :func:`curate_folder` curates a pack folder of any size.
     """
-    if order not in ORDERS:
-        raise CurationError(f"unknown order {order!r} (orders: {', '.join(ORDERS)})")
-    quotas = None if per_tier is None else _checked_quotas(per_tier)
-    missing = [name for name in NEEDED_COLUMNS if name not in table.column_names]
-    if missing:
-        raise CurationError(f"curating needs a graded pack; the table has no column {', '.join(missing)}")
-    column = {name: table.column(name).to_pylist() for name in NEEDED_COLUMNS}
-
-    rows = [
-        row
-        for row in range(table.num_rows)
-        if column["verdict"][row] == "solved"
-        and column["grade_status"][row] == "exact"
-        and column["tier"][row] in SOLVABLE_TIERS
-    ]
-    graded_wins = len(rows)
-    if "agree" in table.column_names:  # a verdict its cross-check contradicts is no puzzle to ship
-        agree = table.column("agree").to_pylist()
-        rows = [row for row in rows if agree[row] is not False]
-    undisputed = len(rows)
-    rows = [row for row in rows if column["first_moves"][row]]
-    playable = len(rows)
-    rows = _first_of_each_deal(rows, column["board"], column["deal_id"])
-    distinct = len(rows)
-    shortfalls: dict[str, tuple[int, int]] = {}
-    if quotas is not None:
-        rows, shortfalls = _within_quotas(rows, column["tier"], quotas)
+    selection = Selection(_checked_options(per_tier, order))
+    kept = selection.keep(table)
     if order == "difficulty":
-        difficulty, deal_id = column["difficulty"], column["deal_id"]
-        rows.sort(key=lambda row: (difficulty[row] is None, difficulty[row] or 0.0, deal_id[row]))
-
-    curated = table.take(pa.array(rows, pa.int64()))
-    if LEVEL_FIELD.name in curated.column_names:
-        curated = curated.drop_columns([LEVEL_FIELD.name])
-    curated = curated.append_column(LEVEL_FIELD, pa.array(range(1, len(rows) + 1), pa.int32()))
+        kept = kept.take(pc.sort_indices(kept, sort_keys=_DIFFICULTY_ORDER))
+    levels = pa.array(range(1, kept.num_rows + 1), pa.int32())
     return Curation(
-        table=curated,
-        shortfalls=shortfalls,
-        dropped_not_graded_win=table.num_rows - graded_wins,
-        dropped_disputed=graded_wins - undisputed,
-        dropped_no_first_move=undisputed - playable,
-        dropped_duplicate=playable - distinct,
-        dropped_over_quota=distinct - len(rows),
+        table=kept.append_column(LEVEL_FIELD, levels),
+        shortfalls=selection.shortfalls(),
+        dropped_not_graded_win=selection.dropped["not_a_graded_win"],
+        dropped_disputed=selection.dropped["disputed"],
+        dropped_no_first_move=selection.dropped["no_first_move"],
+        dropped_duplicate=selection.dropped["duplicate"],
+        dropped_over_quota=selection.dropped["over_quota"],
     )
 
 
-def _checked_quotas(per_tier: Mapping[str, int]) -> dict[str, int]:
+def _checked_options(per_tier: Mapping[str, int] | None, order: str) -> dict[str, int] | None:
+    """The quotas in tier order (None for none), once ``order`` and ``per_tier`` are known to be good."""
+    if order not in ORDERS:
+        raise CurationError(f"unknown order {order!r} (orders: {', '.join(ORDERS)})")
+    if per_tier is None:
+        return None
     for tier, wanted in per_tier.items():
         if tier not in SOLVABLE_TIERS:
             raise QuotaError(f"unknown tier {tier!r} (tiers: {', '.join(SOLVABLE_TIERS)})")
         if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
             raise QuotaError(f"{tier}={wanted!r}: the count must be a whole number, at least 0")
     return {tier: per_tier[tier] for tier in SOLVABLE_TIERS if tier in per_tier}
-
-
-def _first_of_each_deal(rows: list[int], boards: list[str], deal_ids: list[str]) -> list[int]:
-    """``rows`` without those whose deal repeats an earlier row's, up to suits and pile order."""
-    seen: set[bytes] = set()
-    kept = []
-    for row in rows:
-        key = canonical_key(Deal.from_board_text(boards[row], source=f"row {row} ({deal_ids[row]})"))
-        if key not in seen:
-            seen.add(key)
-            kept.append(row)
-    return kept
-
-
-def _within_quotas(
-    rows: list[int], tiers: list[str], quotas: dict[str, int]
-) -> tuple[list[int], dict[str, tuple[int, int]]]:
-    """The first ``quotas[tier]`` of ``rows`` in each tier, and the tiers short of their quota."""
-    taken = dict.fromkeys(SOLVABLE_TIERS, 0)
-    available = dict.fromkeys(SOLVABLE_TIERS, 0)
-    kept = []
-    for row in rows:
-        tier = tiers[row]
-        available[tier] += 1
-        if taken[tier] < quotas.get(tier, 0):
-            taken[tier] += 1
-            kept.append(row)
-    shortfalls = {
-        tier: (wanted, available[tier]) for tier, wanted in quotas.items() if available[tier] < wanted
-    }
-    return kept, shortfalls
 
 
 def curate_folder(
@@ -240,36 +290,113 @@ def curate_folder(
     per_tier: dict[str, int] | None,
     order: str,
     provenance: dict[str, str] | None = None,
+    batch_rows: int = BATCH_ROWS,
+    range_rows: int = RANGE_ROWS,
 ) -> Manifest:
     """Curate the pack folder ``source`` into the pack folder ``target``; the new manifest.
 
     The manifest records the source pack, the rules and the shortfalls (tiers
-    with fewer qualifying deals than their quota).
+    with fewer qualifying deals than their quota). Memory holds a batch of
+    ``batch_rows`` rows, the rule-3 digests (:class:`Selection`), and when
+    ordering by difficulty the sort keys and ranks of the rows kept and
+    ``range_rows`` rows at a time (:func:`sorted_by_difficulty`); never the
+    pack. Temporary files go to a hidden folder beside ``target``
+    (``.NAME.curating-*``), deleted afterwards, also on error.
     """
     source_origin = read_manifest(source).origin
-    curation = curate(read_pack_folder(source), per_tier=per_tier, order=order)
-    files_metadata = (provenance or {}) | {"blackhole_curated_from": source_origin.name}
-    origin = Origin(
-        name=Path(target).name,
-        kind="curated",
-        blackhole_version=__version__,
-        dealing_scheme=source_origin.dealing_scheme,
-        curated_from=source_origin.name,
-        source_config=source_origin.config,
-        curation=CurationRecord(
-            per_tier=per_tier,
-            order=order,
-            dropped={
-                "not_a_graded_win": curation.dropped_not_graded_win,
-                "disputed": curation.dropped_disputed,
-                "no_first_move": curation.dropped_no_first_move,
-                "duplicate": curation.dropped_duplicate,
-                "over_quota": curation.dropped_over_quota,
-            },
-            shortfalls=dict(curation.shortfalls),
-        ),
-    )
-    return write_pack_folder(target, [curation.table], origin=origin, provenance=files_metadata)
+    selection = Selection(_checked_options(per_tier, order))
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.curating-", dir=target.parent))
+    try:
+        kept = staging / "kept.parquet"
+        schema_metadata = _select(source, kept, selection, batch_rows=batch_rows)
+        if not selection.kept:
+            rows: Iterator[pa.Table] = iter(())
+        elif order == "difficulty":
+            rows = sorted_by_difficulty(kept, staging, batch_rows=batch_rows, range_rows=range_rows)
+        else:
+            rows = read_pack_batches(kept, _UNCHECKED, batch_rows=batch_rows)
+        origin = Origin(
+            name=target.name,
+            kind="curated",
+            blackhole_version=__version__,
+            dealing_scheme=source_origin.dealing_scheme,
+            curated_from=source_origin.name,
+            source_config=source_origin.config,
+            curation=CurationRecord(
+                per_tier=per_tier,
+                order=order,
+                dropped=dict(selection.dropped),
+                shortfalls=selection.shortfalls(),
+            ),
+        )
+        files_metadata = (provenance or {}) | {"blackhole_curated_from": source_origin.name}
+        return write_pack_folder(
+            target, _numbered(rows, schema_metadata), origin=origin, provenance=files_metadata
+        )
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _select(source: Path, kept: Path, selection: Selection, *, batch_rows: int) -> dict[bytes, bytes] | None:
+    """Copy the rows of the pack folder ``source`` that ``selection`` keeps to the Parquet file ``kept``, in pack order.
+
+    Returns the schema metadata of the pack's first file, which the curated
+    rows carry as a whole-pack read would give them. When no row stays
+    (``selection.kept`` is 0), ``kept`` is no Parquet file to read.
+    """
+    schema_metadata = None
+    with writing_pack(kept) as write:
+        for number, batch in enumerate(pack_folder_batches(source, batch_rows=batch_rows)):
+            if number == 0:
+                schema_metadata = batch.schema.metadata
+            chosen = selection.keep(batch)
+            if chosen.num_rows:
+                write(chosen)
+    return schema_metadata
+
+
+def sorted_by_difficulty(
+    path: Path, staging: Path, *, batch_rows: int = BATCH_ROWS, range_rows: int = RANGE_ROWS
+) -> Iterator[pa.Table]:
+    """The rows of the Parquet file at ``path`` easiest first (ties by deal_id), in tables of at most ``range_rows``.
+
+    An external sort: only the sort keys of every row are read at once
+    (difficulty and deal_id, with each row's sort index and rank: about
+    60 bytes a row). Each row then goes, read ``batch_rows`` at a time, to the
+    temporary file in ``staging`` of its range of ``range_rows`` ranks; the
+    ranges are read back in order, each sorted in memory by rank, and deleted.
+    """
+    keys = pq.read_table(path, columns=[name for name, _ in _DIFFICULTY_ORDER])
+    ranks = np.empty(keys.num_rows, np.int64)
+    ranks[pc.sort_indices(keys, sort_keys=_DIFFICULTY_ORDER).to_numpy()] = np.arange(keys.num_rows)
+    del keys
+    ranges = [staging / f"range-{number}.parquet" for number in range(-(-len(ranks) // range_rows))]
+    with ExitStack() as stack:
+        writers = [stack.enter_context(writing_pack(part)) for part in ranges]
+        start = 0
+        for batch in read_pack_batches(path, _UNCHECKED, batch_rows=batch_rows):
+            batch_ranks = ranks[start : start + batch.num_rows]
+            start += batch.num_rows
+            ranked = batch.append_column(_RANK, pa.array(batch_ranks))
+            which = batch_ranks // range_rows
+            for number in np.unique(which):
+                writers[number](ranked.filter(pa.array(which == number)))
+    del ranks
+    for part in ranges:
+        table = pq.read_table(part)
+        part.unlink()
+        yield table.take(pc.sort_indices(table.column(_RANK))).drop_columns([_RANK])
+
+
+def _numbered(tables: Iterable[pa.Table], schema_metadata: dict[bytes, bytes] | None) -> Iterator[pa.Table]:
+    """``tables`` with ``level`` appended (1, 2, ... across them all) and the curated pack's schema metadata."""
+    done = 0
+    for table in tables:
+        levels = pa.array(range(done + 1, done + table.num_rows + 1), pa.int32())
+        done += table.num_rows
+        yield table.append_column(LEVEL_FIELD, levels).replace_schema_metadata(schema_metadata)
 
 
 def curated_folder(pack: Path, name: str) -> Path:
