@@ -55,7 +55,9 @@ def write_boards(deals: Path, boards: Path) -> None:
 def pack_config(folder: Path, rows: int) -> Path:
     """configs/census.toml at ``rows`` deals, writing under ``folder``."""
     text = (ROOT / "configs" / "census.toml").read_text(encoding="utf-8")
-    text = text.replace("count = 1000000", f"count = {rows}").replace('output = "output"', f'output = "{folder}"')
+    text = text.replace("count = 1000000", f"count = {rows}").replace(
+        'output = "output"', f'output = "{folder}"'
+    )
     text = text.replace('tiers = "configs/tiers.toml"', f'tiers = "{ROOT / "configs" / "tiers.toml"}"')
     path = folder / "census.toml"
     path.write_text(text, encoding="utf-8")
@@ -65,7 +67,10 @@ def pack_config(folder: Path, rows: int) -> Path:
 def commands(rows: int, folder: Path, census_pack: Path) -> Iterator[tuple[str, list[str]]]:
     deals, solved = folder / "deals.parquet", folder / "solved.parquet"
     sample, loss_sample = SAMPLES[rows], LOSS_SAMPLES[rows]
-    yield "generate", ["generate", "--source", "pysol", "--first", "1", "--count", str(rows), "--out", str(deals)]
+    yield (
+        "generate",
+        ["generate", "--source", "pysol", "--first", "1", "--count", str(rows), "--out", str(deals)],
+    )
     write_boards(deals, folder / "boards.txt")
     yield "import", ["import", str(folder / "boards.txt"), "--out", str(folder / "imported.parquet")]
     yield "solve", ["solve", str(deals), "--out", str(solved), "--jobs", "2", "--no-timings"]

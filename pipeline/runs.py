@@ -67,6 +67,7 @@ class RunOutcome:
     resumed_shards: int  # finished by an earlier, interrupted run
     disagreements: list[dict[str, Any]]  # rows whose cross-check contradicts the verdict
     stage_seconds: dict[str, float]  # summed over the deals this run processed, by stage
+    busy_seconds: float  # the workers' time on this run's tasks, dealing included, summed
     seconds: float  # wall clock of the whole run
     finish_seconds: float  # of which: assembling the pack from its shards, curating it, listing disagreements
 
@@ -99,12 +100,14 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     finished = _finished_shards(work, shards)
     todo = (shard for shard in range(shards) if shard not in finished)  # lazy: a count may be huge
     stage_seconds = dict.fromkeys(STAGES, 0.0)
+    busy_seconds = 0.0
     backend = dask_cluster(config.scheduler, jobs=config.jobs) if config.backend == "dask" else nullcontext()
     done = sum(_shard_rows(config, shard) for shard in finished)
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
-        for shard, deals, outcomes in _stream(config, settings, todo):
+        for shard, deals, outcomes, busy in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)
             write_pack(table, _shard_path(work, shard))
+            busy_seconds += busy
             for outcome in outcomes:
                 for stage, seconds in zip(STAGES, outcome.seconds, strict=True):
                     stage_seconds[stage] += seconds
@@ -126,6 +129,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         resumed_shards=len(finished),
         disagreements=disagreements,
         stage_seconds=stage_seconds,
+        busy_seconds=busy_seconds,
         seconds=ended - began,
         finish_seconds=ended - finishing,
     )
@@ -133,8 +137,10 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
 
 def _stream(
     config: RunConfig, settings: StageSettings, shards: Iterable[int]
-) -> Iterator[tuple[int, pa.Table, list[DealOutcome]]]:
-    """``(shard, deals table, outcomes)`` for each of ``shards`` as its last deal comes back.
+) -> Iterator[tuple[int, pa.Table, list[DealOutcome], float]]:
+    """``(shard, deals table, outcomes, busy seconds)`` for each of ``shards`` as its last deal comes back.
+
+    The busy seconds are the workers' time on the shard's tasks, dealing included.
 
     A task names its deals (source, seed, first index, count) and the worker
     deals them, so the parent never deals; it gets the boards back with the outcomes.
@@ -143,26 +149,30 @@ def _stream(
 
     pending: dict[int, list[tuple[str, DealOutcome] | None]] = {}
     missing: dict[int, int] = {}  # deals of the shard not back yet: no scan of the shard per task
+    busy: dict[int, float] = {}
 
     def tasks() -> Iterator[Any]:
         for shard in shards:
             rows, start = _shard_rows(config, shard), _shard_start(config, shard)
             pending[shard] = [None] * rows
             missing[shard] = rows
+            busy[shard] = 0.0
             for offset in range(0, rows, DEALS_PER_TASK):
                 count = min(DEALS_PER_TASK, rows - offset)
                 span = DealSpan(config.source, config.seed, start + offset, count)
                 yield delayed(process_span)((shard, offset), span, settings)
 
-    for (shard, offset), done in unordered(tasks(), jobs=config.jobs, backend=config.backend):
+    for (shard, offset), done, seconds in unordered(tasks(), jobs=config.jobs, backend=config.backend):
         found = pending[shard]
         found[offset : offset + len(done)] = done
         missing[shard] -= len(done)
+        busy[shard] += seconds
         if not missing[shard]:
             del pending[shard], missing[shard]
             boards = [item[0] for item in found if item is not None]
             span = DealSpan(config.source, config.seed, _shard_start(config, shard), len(boards))
-            yield shard, deals_table(span, boards), [item[1] for item in found if item is not None]
+            outcomes = [item[1] for item in found if item is not None]
+            yield shard, deals_table(span, boards), outcomes, busy.pop(shard)
 
 
 def _shard_start(config: RunConfig, shard: int) -> int:

@@ -20,6 +20,6 @@ def pack_rows() -> pa.Table:
     """The rows of a small pack: 20 deals of seed 77 through every stage (every tier, 3 unsolvable)."""
     span = DealSpan("seed", 77, 0, 20)
     settings = StageSettings(crosscheck=CrosscheckSettings(sample=0.25), tiers=load_tiers(TIERS_FILE))
-    _, done = process_span(0, span, settings)
+    _, done, _ = process_span(0, span, settings)
     deals = deals_table(span, [board for board, _ in done])
     return outcome_table(deals, [outcome for _, outcome in done], settings, timings=False)

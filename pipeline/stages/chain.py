@@ -114,15 +114,18 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
 
 def process_span(
     key: Any, span: DealSpan, settings: StageSettings
-) -> tuple[Any, list[tuple[str, DealOutcome]]]:
+) -> tuple[Any, list[tuple[str, DealOutcome]], float]:
     """Deal ``span`` here and put each deal through every stage; the worker side of a run (:mod:`pipeline.runs`).
 
-    Returns ``key`` and, per deal, its board text (for the parent's table) and its outcome.
+    Returns ``key``; per deal, its board text (for the parent's table) and its
+    outcome; and the seconds the task took here, dealing included (the time a
+    worker was busy with it).
     """
+    began = time.perf_counter()
     outcomes = []
     for deal_id, deal in zip(span.ids(), span.deals(), strict=True):
         outcomes.append((deal.to_board_text(), process_deal(deal, deal_id, settings)))
-    return key, outcomes
+    return key, outcomes, time.perf_counter() - began
 
 
 def outcome_table(
