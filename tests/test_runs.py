@@ -352,3 +352,6 @@ def test_a_run_with_both_samples_and_grading_at_zero_only_solves(tmp_path):
     assert any(row["verdict"] == "unsolvable" for row in rows)  # seed 20261129's first 8 have a loss
     assert all(row["cpsat_verdict"] is None and row["checked_by"] is None for row in rows)
     assert {row["grade_status"] for row in rows if row["verdict"] == "solved"} == {"not_sampled"}
+    # each task timed itself: the workers' busy time holds every stage's time, and the finish is part of the run
+    assert sum(outcome.stage_seconds.values()) <= outcome.busy_seconds < outcome.seconds * config.jobs
+    assert 0 < outcome.finish_seconds < outcome.seconds
