@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from pipeline.packs.manifest import Manifest
     from pipeline.runs import RunOutcome
     from pipeline.stages.crosscheck import CrosscheckOutcome
-    from pipeline.stages.grade import Grade
+    from pipeline.stages.grade import Grade, GradeSummary
     from pipeline.stages.tiers import Tiers
 
 STATUS_LABELS = {
@@ -52,9 +52,9 @@ def _measures(title: str) -> Table:
     return table
 
 
-def solve_table(title: str, results: Iterable[SolveResult]) -> Table:
-    """Verdict counts of ``results``, their win rate beside the published one, and the solve seconds."""
-    summary = summarize(results)
+def solve_table(title: str, results: Summary | Iterable[SolveResult]) -> Table:
+    """Verdict counts of ``results`` (or of their summary), their win rate beside the published one, and the solve seconds."""
+    summary = results if isinstance(results, Summary) else summarize(results)
     table = _measures(title)
     for verdict in Verdict:
         count = summary.counts[verdict]
@@ -76,11 +76,11 @@ def seconds_text(summary: Summary) -> str:
     return f"{summary.mean_seconds:.3f} / {summary.median_seconds:.3f} / {summary.max_seconds:.3f}"
 
 
-def grades_table(title: str, grades: Sequence[Grade]) -> Table:
-    """How many of ``grades`` there are, in each tier, and with each grade status."""
-    from pipeline.stages.grade import summarize_grades
+def grades_table(title: str, grades: GradeSummary | Sequence[Grade]) -> Table:
+    """How many of ``grades`` (or of those their summary counts) there are, in each tier, and with each grade status."""
+    from pipeline.stages.grade import GradeSummary, summarize_grades
 
-    summary = summarize_grades(grades)
+    summary = grades if isinstance(grades, GradeSummary) else summarize_grades(grades)
     table = _measures(title)
     table.add_row("deals", str(summary.total))
     for tier, count in summary.tiers.items():

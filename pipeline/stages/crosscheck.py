@@ -33,7 +33,7 @@ agree            bool     the deciding check's verdict equals ``verdict``;
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pyarrow as pa
@@ -43,12 +43,11 @@ from pipeline.engine.cpsat import cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import with_columns, with_metadata
+from pipeline.packs.parquet import BATCH_ROWS, with_columns, with_metadata
 from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
-from pipeline.stages.pack_pass import PackRows, over_pack
+from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
 from pipeline.stages.sampling import share
 from pipeline.stages.settings import DEFAULT_SAMPLE
-from pipeline.workers import map_batches
 
 
 @dataclass(frozen=True)
@@ -78,11 +77,18 @@ class Disagreement:
 
 @dataclass(frozen=True)
 class CrosscheckOutcome:
-    """What a cross-check wrote, how many rows it checked, and where it disagreed."""
+    """How many rows a cross-check checked and decided, and where it disagreed; outcomes of batches add."""
 
-    checked: int
-    decided: int
-    disagreements: list[Disagreement]
+    checked: int = 0
+    decided: int = 0
+    disagreements: list[Disagreement] = field(default_factory=list)
+
+    def __add__(self, other: CrosscheckOutcome) -> CrosscheckOutcome:
+        return CrosscheckOutcome(
+            self.checked + other.checked,
+            self.decided + other.decided,
+            self.disagreements + other.disagreements,
+        )
 
 
 def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int, loss_fraction: float = 1.0) -> bool:
@@ -128,61 +134,77 @@ def crosscheck_pack(
     time_limit: float = DEFAULT_TIME_LIMIT,
     sample: float = DEFAULT_SAMPLE,
     seed: int = 0,
+    loss_sample: float = 1.0,
     reference_nodes: int = DEFAULT_REFERENCE_NODES,
     progress: bool = False,
     timings: bool = True,
     backend: str = "loky",
+    batch_rows: int = BATCH_ROWS,
 ) -> CrosscheckOutcome:
-    """Check the verdicts of the solved pack ``source``; write ``target`` with the check columns.
+    """Check the verdicts of the solved pack ``source``, ``batch_rows`` at a time; write ``target`` with the check columns.
 
     ``target`` is written (atomically) even when checks disagree; the outcome
-    lists the disagreements. Raises PackError or BoardError naming ``source``
-    before any checking when it is not a solved pack.
+    counts the rows checked and decided and lists the disagreements (rows
+    numbered in the file). Raises PackError naming ``source`` before any
+    checking when it is not a solved pack, and PackError or BoardError naming
+    the row of the file when a batch holds a bad row.
     """
 
-    def work(rows: PackRows) -> tuple[list[Check | None], CrosscheckOutcome]:
+    def work(rows: PackRows) -> tuple[pa.Table, CrosscheckOutcome]:
         table = rows.table
         ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
         chosen = [
             row
             for row in range(table.num_rows)
-            if sampled(ids[row], verdicts[row], fraction=sample, seed=seed)
+            if sampled(ids[row], verdicts[row], fraction=sample, seed=seed, loss_fraction=loss_sample)
         ]
-        found = map_batches(
+        rows.advance(table.num_rows - len(chosen))
+        found = map_rows(
+            rows,
             check_batch,
             [rows.deals[row].to_board_text() for row in chosen],
             time_limit,
             reference_nodes,
             jobs=jobs,
-            progress=progress,
-            label="cross-checking",
             backend=backend,
             largest_batch=4,
         )
         checks: list[Check | None] = [None] * table.num_rows
         for row, check in zip(chosen, found, strict=True):
             checks[row] = check
-        return checks, crosscheck_outcome(table, checks)
-
-    def table_of(table: pa.Table, found: tuple[list[Check | None], CrosscheckOutcome]) -> pa.Table:
-        checked = checked_table(table, found[0], timings=timings)
-        return with_metadata(
-            checked,
+        checked = with_metadata(
+            checked_table(table, checks, timings=timings),
             cpsat_time_limit=str(time_limit),
             crosscheck_sample=str(sample),
             crosscheck_seed=str(seed),
+            **({"crosscheck_loss_sample": str(loss_sample)} if loss_sample < 1.0 else {}),
         )
+        return checked, crosscheck_outcome(table, checks, start=rows.start)
 
-    _, outcome = over_pack(source, target, schema=SOLVED_SCHEMA, work=work, table_of=table_of)
-    return outcome
+    outcomes = over_pack(
+        source,
+        target,
+        schema=SOLVED_SCHEMA,
+        work=work,
+        label="cross-checking",
+        progress=progress,
+        batch_rows=batch_rows,
+    )
+    return sum(outcomes, CrosscheckOutcome())
 
 
-def crosscheck_outcome(table: pa.Table, checks: Sequence[Check | None]) -> CrosscheckOutcome:
-    """How many rows of ``table`` were checked and decided, and the disagreements, row by row."""
+def crosscheck_outcome(
+    table: pa.Table, checks: Sequence[Check | None], *, start: int = 0
+) -> CrosscheckOutcome:
+    """How many rows of ``table`` were checked and decided, and the disagreements, row by row.
+
+    ``table`` is a batch of a pack file's rows beginning at row ``start`` of
+    the file, which is how the disagreements number their rows.
+    """
     ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
     boards = table.column("board").to_pylist()
     disagreements = [
-        Disagreement(row, ids[row], verdicts[row], check, boards[row])
+        Disagreement(start + row, ids[row], verdicts[row], check, boards[row])
         for row, check in enumerate(checks)
         if check is not None and check.agrees_with(verdicts[row]) is False
     ]

@@ -74,10 +74,11 @@ from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import PackError, with_columns, with_metadata
+from pipeline.packs.parquet import BATCH_ROWS, PackError, with_columns, with_metadata
 from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA, Tier
 from pipeline.packs.schema import GradeStatus as GradeStatus  # re-exported: a Grade's status
-from pipeline.stages.pack_pass import PackRows, over_pack
+from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
+from pipeline.stages.sampling import graded
 from pipeline.stages.tiers import Score, Tiers
 from pipeline.workers import map_batches
 
@@ -237,18 +238,25 @@ def grade_pack(
     tiers: Tiers,
     jobs: int = 1,
     max_positions: int = DEFAULT_MAX_POSITIONS,
+    sample: float = 1.0,
+    seed: int = 0,
     progress: bool = False,
     timings: bool = True,
     backend: str = "loky",
-) -> list[Grade]:
-    """Grade every deal of the solved pack ``source``; write ``target`` with the grade columns.
+    batch_rows: int = BATCH_ROWS,
+) -> GradeSummary:
+    """Grade every deal of the solved pack ``source``, ``batch_rows`` at a time; write ``target`` with the grade columns.
 
-    Raises PackError or BoardError naming ``source`` before any grading when it
-    is not a solved pack or a solution does not replay; ``target`` is written
-    whole or not at all.
+    Raises PackError naming ``source`` before any grading when it is not a
+    solved pack, and PackError or BoardError naming the row of the file, before
+    its batch is graded, when a row's board is bad or its solution does not
+    replay; ``target`` is written whole or not at all. With ``sample`` under 1,
+    only that share of the wins is walked, chosen by ``seed`` and the deal id
+    as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
+    wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
     """
 
-    def work(rows: PackRows) -> list[Grade]:
+    def work(rows: PackRows) -> tuple[pa.Table, GradeSummary]:
         table = rows.table
         found = list(
             zip(
@@ -263,24 +271,47 @@ def grade_pack(
                 try:
                     replay(deal, solution)
                 except IllegalMove as error:
-                    raise PackError(
-                        f"{rows.source}[{number}]: the solution does not replay ({error})"
-                    ) from None
-        return grade_deals(
-            rows.deals,
-            found,
-            tiers=tiers,
+                    raise PackError(f"{rows.name(number)}: the solution does not replay ({error})") from None
+        ids = table.column("deal_id").to_pylist()
+        chosen = [
+            row
+            for row, (verdict, _, _) in enumerate(found)
+            if verdict != Verdict.SOLVED.value or graded(ids[row], fraction=sample, seed=seed)
+        ]
+        rows.advance(table.num_rows - len(chosen))
+        walked: list[Grade] = map_rows(
+            rows,
+            grade_batch,
+            [rows.deals[row].to_board_text() for row in chosen],
+            max_positions,
+            tiers,
+            per_item=[found[row] for row in chosen],
             jobs=jobs,
-            max_positions=max_positions,
-            progress=progress,
             backend=backend,
+            largest_batch=4,
         )
+        grades = [Grade(GradeStatus.NOT_SAMPLED, max_cards_played=cards) for _, _, cards in found]
+        for row, grade in zip(chosen, walked, strict=True):
+            grades[row] = grade
+        sampling = {"grade_sample": str(sample), "grade_seed": str(seed)} if sample < 1.0 else {}
+        written = with_metadata(
+            graded_table(table, grades, timings=timings),
+            grade_max_positions=str(max_positions),
+            **sampling,
+            **tiers.metadata(),
+        )
+        return written, summarize_grades(grades)
 
-    def table_of(table: pa.Table, grades: list[Grade]) -> pa.Table:
-        graded = graded_table(table, grades, timings=timings)
-        return with_metadata(graded, grade_max_positions=str(max_positions), **tiers.metadata())
-
-    return over_pack(source, target, schema=SOLVED_SCHEMA, work=work, table_of=table_of)
+    summaries = over_pack(
+        source,
+        target,
+        schema=SOLVED_SCHEMA,
+        work=work,
+        label="grading",
+        progress=progress,
+        batch_rows=batch_rows,
+    )
+    return sum(summaries, summarize_grades([]))
 
 
 def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = True) -> pa.Table:
@@ -316,11 +347,18 @@ def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = Tr
 
 @dataclass(frozen=True)
 class GradeSummary:
-    """How many grades have each status, and how many deals are in each tier."""
+    """How many grades have each status, and how many deals are in each tier; summaries of batches add."""
 
     total: int
     statuses: dict[GradeStatus, int]
     tiers: dict[Tier, int]
+
+    def __add__(self, other: GradeSummary) -> GradeSummary:
+        return GradeSummary(
+            self.total + other.total,
+            {status: self.statuses[status] + other.statuses[status] for status in GradeStatus},
+            {tier: self.tiers[tier] + other.tiers[tier] for tier in Tier},
+        )
 
 
 def summarize_grades(grades: Sequence[Grade]) -> GradeSummary:

@@ -1,34 +1,62 @@
-"""One pass of a stage over a pack file: read and check it, map the work over its deals, add columns, write.
+"""One pass of a stage over a pack file, batch by batch: read and check, map the work over the deals, add columns, append.
 
 ``blackhole solve``, ``crosscheck`` and ``grade`` each take a pack file and
 write another with their columns added; :func:`over_pack` is the path they
-share, so each checks its destination before any work, reads the same way,
-names bad rows the same way and writes atomically the same way.
+share. It checks the destination before any work, then reads the source
+:data:`~pipeline.packs.parquet.BATCH_ROWS` rows at a time, so memory holds
+one batch whatever the file's size: each batch is checked, its deals are
+parsed (a bad board named by its row in the file), its work runs on the
+worker pool (:func:`map_rows`) and its rows are appended to the target, which
+appears when the last batch is written, or not at all. The rows written do
+not depend on the batch size; only the file's row groups follow the batches.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
 from pipeline.files import check_writable
 from pipeline.game.deal import Deal
-from pipeline.packs.parquet import deals_of, read_pack, write_pack
+from pipeline.packs.parquet import (
+    BATCH_ROWS,
+    pack_rows,
+    read_pack,
+    read_pack_batches,
+    write_pack,
+    writing_pack,
+)
+from pipeline.workers import progress_bar, unordered
 
-R = TypeVar("R")
+Outcome = TypeVar("Outcome")  # what the work gives for one item
+Tally = TypeVar("Tally")  # what the work says of one batch
+
+
+def _no_progress(rows: int) -> None:
+    """An ``advance`` that shows nothing."""
 
 
 @dataclass(frozen=True)
 class PackRows:
-    """The rows of a pack file as read: the table, its deals parsed, and the file they came from."""
+    """One batch of a pack file's rows: the file, the row of the file it starts at, the table, its deals parsed.
+
+    ``advance(n)`` moves the pass's progress bar on by ``n`` rows of the batch done.
+    """
 
     source: Path
+    start: int
     table: pa.Table
     deals: list[Deal]
+    advance: Callable[[int], None] = field(default=_no_progress, repr=False, compare=False)
+
+    def name(self, row: int) -> str:
+        """How a message names row ``row`` of the batch: by its row in the file, ``deals.parquet[10003]``."""
+        return f"{self.source}[{self.start + row}]"
 
 
 def over_pack(
@@ -36,18 +64,86 @@ def over_pack(
     target: Path,
     *,
     schema: pa.Schema,
-    work: Callable[[PackRows], R],
-    table_of: Callable[[pa.Table, R], pa.Table],
-) -> R:
-    """``work`` over the pack file ``source``; ``table_of(rows, result)`` written to ``target``; the result.
+    work: Callable[[PackRows], tuple[pa.Table, Tally]],
+    label: str = "working",
+    progress: bool = False,
+    batch_rows: int = BATCH_ROWS,
+) -> list[Tally]:
+    """``work`` over the pack file ``source`` batch by batch; the tables it returns written to ``target``.
 
-    ``target``'s folder is checked first, then ``source`` is read and checked
-    to hold ``schema`` and parse as deals (PackError, BoardError naming it),
-    all before any work; ``target`` is written whole or not at all.
+    ``work(rows)`` returns the batch's output table and a small summary of
+    it; the summaries come back, one a batch (never one a row). ``target``'s
+    folder is checked first, then ``source``'s columns and types (PackError),
+    all before any work; each batch's nulls and boards are checked as it is
+    read (PackError, BoardError naming the row of the file). ``target`` is
+    written whole or, on any error, not at all; a source without rows gives
+    a target without rows. A progress bar of ``label`` counts the rows done.
     """
     check_writable(target)
-    table = read_pack(source, schema)
-    rows = PackRows(Path(source), table, deals_of(table, source=str(source)))
-    result = work(rows)
-    write_pack(table_of(table, result), target)
-    return result
+    source = Path(source)
+    batches = _batches(source, read_pack_batches(source, schema, batch_rows=batch_rows))
+    first = next(batches, None)  # the columns, and the first batch's rows, checked before any work
+    if first is None:  # writing_pack writes nothing without a table: write the empty one whole
+        written, summary = work(PackRows(source, 0, read_pack(source, schema), []))
+        write_pack(written, target)
+        return [summary]
+    summaries = []
+    with (
+        progress_bar(pack_rows(source), label=label, enabled=progress) as advance,
+        writing_pack(target) as write,
+    ):
+        for rows in itertools.chain([first], batches):
+            written, summary = work(replace(rows, advance=advance))
+            write(written)
+            summaries.append(summary)
+    return summaries
+
+
+def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackRows]:
+    """The batches ``tables`` of ``source`` that hold rows, their boards parsed (BoardError naming the row)."""
+    start = 0
+    for table in tables:
+        if not table.num_rows:
+            continue
+        boards = table.column("board").to_pylist()
+        deals = [
+            Deal.from_board_text(board, source=f"{source}[{start + row}]") for row, board in enumerate(boards)
+        ]
+        yield PackRows(source, start, table, deals)
+        start += table.num_rows
+
+
+def map_rows(
+    rows: PackRows,
+    batch_task: Callable[..., tuple[int, list[Outcome]]],
+    items: Sequence[object],
+    *arguments: object,
+    per_item: Sequence[object] | None = None,
+    jobs: int = 1,
+    backend: str = "loky",
+    largest_batch: int = 32,
+) -> list[Outcome]:
+    """``batch_task`` over ``items`` (one for each of some of ``rows``' deals) on ``jobs`` workers; input order.
+
+    The chunks and the task's arguments are those of
+    :func:`pipeline.workers.map_batches`; unlike it, each chunk that comes
+    back moves the pass's progress bar (``rows.advance``), so one bar counts
+    the whole file rather than one bar a batch.
+    """
+    from joblib import delayed
+
+    if not items:
+        return []
+    size = max(1, min(largest_batch, len(items) // (jobs * 8)))
+
+    def task(start: int) -> Any:
+        values = () if per_item is None else (list(per_item[start : start + size]),)
+        return delayed(batch_task)(start, items[start : start + size], *values, *arguments)
+
+    found: dict[int, list[Outcome]] = {}
+    for start, results in unordered(
+        (task(s) for s in range(0, len(items), size)), jobs=jobs, backend=backend
+    ):
+        found[start] = results
+        rows.advance(len(results))
+    return [result for start in sorted(found) for result in found[start]]

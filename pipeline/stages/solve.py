@@ -2,7 +2,9 @@
 
 Deals travel to workers as board text (:func:`pipeline.workers.map_batches`)
 and come back in input order, so the output never depends on the number of
-workers. Every ``solved`` result is replayed by the rules referee before it
+workers. A pack is solved a batch of rows at a time (:func:`solve_pack`,
+:mod:`pipeline.stages.pack_pass`), its results folded into a
+:class:`SolveTally` for the summary, so memory does not grow with the pack. Every ``solved`` result is replayed by the rules referee before it
 is returned (:func:`checked_result`); a solution the referee rejects is a
 solver bug (ReplayError), never a user error.
 
@@ -13,19 +15,25 @@ solver bug (ReplayError), never a user error.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
+from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import with_columns, with_metadata
+from pipeline.packs.parquet import BATCH_ROWS, with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
-from pipeline.stages.pack_pass import over_pack
+from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
 from pipeline.workers import map_batches
 
 
@@ -111,18 +119,79 @@ def solve_pack(
     progress: bool = False,
     timings: bool = True,
     backend: str = "loky",
-) -> list[SolveResult]:
-    """Solve every deal of the deals pack ``source`` and write the solved pack ``target``.
+    batch_rows: int = BATCH_ROWS,
+) -> SolveTally:
+    """Solve every deal of the deals pack ``source``, ``batch_rows`` at a time; write the solved pack ``target``.
 
-    Raises PackError or BoardError (naming ``source``) before any solving
-    when ``source`` is not a deals pack; ``target`` is written whole or not at all.
+    Raises PackError (naming ``source``) before any solving when ``source``
+    is not a deals pack, and PackError or BoardError naming the row of the
+    file when a batch holds a bad row; ``target`` is written whole or not at
+    all. Returns the tally of the results, which the command prints.
     """
-    return over_pack(
+
+    def work(rows: PackRows) -> tuple[pa.Table, SolveTally]:
+        boards = [deal.to_board_text() for deal in rows.deals]
+        found = map_rows(rows, solve_batch, boards, max_nodes, jobs=jobs, backend=backend)
+        results = [
+            checked_result(deal, result, number=rows.start + n)
+            for n, (deal, result) in enumerate(zip(rows.deals, found, strict=True))
+        ]
+        solved = solved_table(rows.table, results, max_nodes=max_nodes, timings=timings)
+        return solved, SolveTally.of(results)
+
+    tallies = over_pack(
         source,
         target,
         schema=DEALS_SCHEMA,
-        work=lambda rows: solve_deals(
-            rows.deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend
-        ),
-        table_of=lambda table, results: solved_table(table, results, max_nodes=max_nodes, timings=timings),
+        work=work,
+        label="solving",
+        progress=progress,
+        batch_rows=batch_rows,
     )
+    return sum(tallies, SolveTally())
+
+
+@dataclass(frozen=True)
+class SolveTally:
+    """Solve results folded into their verdict counts and seconds; tallies add, so a pass folds batch by batch.
+
+    The seconds of every solve are kept (numpy float64, 8 bytes a deal, one
+    array a batch) for the exact median that :meth:`summary` reports; nothing
+    else grows with the number of deals.
+
+    >>> first = SolveTally.of([SolveResult(Verdict.SOLVED, (), 10, 0.5, 51)])
+    >>> both = first + SolveTally.of([SolveResult(Verdict.UNSOLVABLE, (), 4, 1.5, 9)])
+    >>> both.total, both.summary().median_seconds
+    (2, 1.0)
+    """
+
+    counts: dict[Verdict, int] = field(default_factory=lambda: dict.fromkeys(Verdict, 0))
+    seconds: tuple[npt.NDArray[np.float64], ...] = ()
+
+    @classmethod
+    def of(cls, results: Iterable[SolveResult]) -> SolveTally:
+        """The tally of ``results``."""
+        results = list(results)
+        verdicts = Counter(result.verdict for result in results)
+        seconds = np.array([result.seconds for result in results], dtype=np.float64)
+        return cls({verdict: verdicts[verdict] for verdict in Verdict}, (seconds,))
+
+    def __add__(self, other: SolveTally) -> SolveTally:
+        counts = {verdict: self.counts[verdict] + other.counts[verdict] for verdict in Verdict}
+        return SolveTally(counts, self.seconds + other.seconds)
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def summary(self) -> Summary:
+        """What :func:`pipeline.game.stats.summarize` says of the tallied results (times 0 when there are none)."""
+        seconds = np.concatenate(self.seconds) if self.total else np.zeros(1)
+        counts = dict(self.counts)
+        rate = win_rate(
+            solved=counts[Verdict.SOLVED],
+            unsolvable=counts[Verdict.UNSOLVABLE],
+            unknown=counts[Verdict.UNKNOWN],
+        )
+        mean = math.fsum(seconds) / len(seconds)
+        return Summary(counts, rate, mean, float(np.median(seconds)), float(seconds.max()))
