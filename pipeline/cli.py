@@ -171,8 +171,9 @@ def generate(
         if first + count - 1 > MAX_PYSOL_DEAL:
             raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
     from pipeline.packs.sources import write_deals
+    from pipeline.reports import tables
 
-    with user_errors():
+    with user_errors(interrupted=tables.interrupted_line(out)):
         written = write_deals(out, count=count, seed=seed, start=start, first=first)
     _note(f"wrote {written} deals to {out}", quiet)
 
@@ -187,8 +188,9 @@ def import_boards(
 ) -> None:
     """Read every board of a text file into a deals pack."""
     from pipeline.packs.sources import write_deals
+    from pipeline.reports import tables
 
-    with user_errors():
+    with user_errors(interrupted=tables.interrupted_line(out)):
         written = write_deals(out, boards=boards)
     _note(f"wrote {written} deals to {out}", quiet)
 
@@ -207,9 +209,9 @@ def solve(
     from pipeline.stages.solve import solve_pack
 
     with user_errors(interrupted=tables.interrupted_line(out)):
-        results = solve_pack(deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings)
-    _note(f"wrote {len(results)} results to {out}", quiet)
-    _show(tables.solve_table(f"Solved {deals}", results))
+        tally = solve_pack(deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings)
+    _note(f"wrote {tally.total} results to {out}", quiet)
+    _show(tables.solve_table(f"Solved {deals}", tally.summary()))
 
 
 @app.command()
@@ -232,6 +234,12 @@ def crosscheck(
         ),
     ] = DEFAULT_SAMPLE,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
+    loss_sample: Annotated[
+        float,
+        typer.Option(
+            "--loss-sample", min=0.0, max=1.0, help="Share of unsolvable deals to check (default: every one)."
+        ),
+    ] = 1.0,
     reference_nodes: Annotated[
         int, typer.Option("--reference-nodes", min=1, help="Node budget of the reference search.")
     ] = DEFAULT_REFERENCE_NODES,
@@ -251,6 +259,7 @@ def crosscheck(
             time_limit=time_limit,
             sample=sample,
             seed=seed,
+            loss_sample=loss_sample,
             reference_nodes=reference_nodes,
             progress=not quiet,
             timings=timings,
@@ -271,6 +280,13 @@ def grade(
         Path, typer.Option("--tiers", dir_okay=False, help="Score weights and tier thresholds (TOML).")
     ] = Path("configs/tiers.toml"),
     max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
+    sample: Annotated[
+        float,
+        typer.Option(
+            "--sample", min=0.0, max=1.0, help="Share of solved deals to walk; the others say not_sampled."
+        ),
+    ] = 1.0,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -280,17 +296,19 @@ def grade(
     from pipeline.stages.tiers import load_tiers
 
     with user_errors(interrupted=tables.interrupted_line(out)):
-        grades = grade_pack(
+        summary = grade_pack(
             solved,
             out,
             tiers=load_tiers(tiers),
             jobs=jobs,
             max_positions=max_positions,
+            sample=sample,
+            seed=seed,
             progress=not quiet,
             timings=timings,
         )
-    _note(f"wrote {len(grades)} grades to {out}", quiet)
-    _show(tables.grades_table(f"Graded {solved}", grades))
+    _note(f"wrote {summary.total} grades to {out}", quiet)
+    _show(tables.grades_table(f"Graded {solved}", summary))
 
 
 @app.command()
@@ -506,8 +524,9 @@ def export(
 ) -> None:
     """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
     from pipeline.packs.exports import export_pack_folder
+    from pipeline.reports import tables
 
-    with user_errors():
+    with user_errors(interrupted=tables.interrupted_line(out)):
         written = export_pack_folder(pack, out, fmt.value, tier=tier, limit=limit)
     _note(f"wrote {written} deals to {out}", quiet)
 

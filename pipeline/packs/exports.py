@@ -1,7 +1,9 @@
 """Exporting a pack for players and game developers: JSON, board text or CSV.
 
 :func:`export_pack` writes a pack table's rows, in table order, optionally
-one tier only and at most ``limit`` rows, in one of :data:`FORMATS`:
+one tier only and at most ``limit`` rows, in one of :data:`FORMATS`;
+:func:`export_pack_folder` does the same for a pack folder, read batch by
+batch and written as it is read, so memory holds a batch whatever the pack's size:
 
 - ``json``: one document ``{"deals": [...]}``, one deal per line. Each deal
   has ``deal_id``, ``tier``, ``difficulty``, ``level`` (when the pack has
@@ -28,20 +30,26 @@ exported as null and selected with ``tier="ungraded"``.
 from __future__ import annotations
 
 import csv
+import heapq
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from itertools import dropwhile, islice, takewhile
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
 from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, Position
-from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.folders import pack_folder_batches
+from pipeline.packs.manifest import read_manifest
+from pipeline.packs.parquet import BATCH_ROWS, PackError
 from pipeline.packs.schema import PACK_TIERS, UNGRADED
 
 FORMATS = ("json", "boards", "csv")
@@ -62,6 +70,8 @@ EXPORTED_METRICS = (
     "first_trap",
 )
 _LEVEL = "level"
+_ROWS_AT_ONCE = 1_000  # rows made into dicts at a time
+_DOCUMENT_COLUMNS = ("deal_id", "difficulty", "verdict", "board", "solution")  # and the metrics
 
 
 class ExportError(BlackholeError, ValueError):
@@ -77,23 +87,62 @@ def export_pack(
     The file is replaced atomically (:func:`pipeline.files.replacing`): all of
     it or, on any error, nothing.
     """
+    _check_options(fmt, tier, limit)
+    for name in ("deal_id", "board"):
+        if name not in table.column_names:
+            raise ExportError(f"the table has no column {name!r}, so it is not a pack")
+    rows = _first(_rows(_of_tier([table], tier)), limit)
+    return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names)
+
+
+def _check_options(fmt: str, tier: str | None, limit: int | None) -> None:
     if fmt not in FORMATS:
         raise ExportError(f"unknown export format {fmt!r} (formats: {', '.join(FORMATS)})")
     if tier is not None and tier not in PACK_TIERS:
         raise ExportError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
     if limit is not None and limit < 0:
         raise ExportError(f"limit must be at least 0, got {limit}")
-    for name in ("deal_id", "board"):
-        if name not in table.column_names:
-            raise ExportError(f"the table has no column {name!r}, so it is not a pack")
-    rows = selected_rows(table, tier=tier, limit=limit)
+
+
+def _write_rows(path: Path, fmt: str, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+    """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
     path = check_writable(path)
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
-        _WRITERS[fmt](text, rows, has_level=_LEVEL in table.column_names)
+        written = _WRITERS[fmt](text, rows, has_level=has_level)
         text.flush()
         text.detach()
-    return len(rows)
+    return written
+
+
+def _of_tier(tables: Iterable[pa.Table], tier: str | None) -> Iterator[pa.Table]:
+    """The rows of ``tables`` of ``tier`` (all when None), tables with no such row left out."""
+    for table in tables:
+        if tier is not None:
+            table = table.filter(_is_tier(table, tier))
+        if table.num_rows:
+            yield table
+
+
+def _is_tier(table: pa.Table, tier: str) -> pa.ChunkedArray | pa.Array:
+    """Whether each row of ``table`` is of ``tier`` (a null tier, or none, is ``ungraded``)."""
+    if "tier" not in table.column_names:
+        return pa.array([tier == UNGRADED] * table.num_rows, pa.bool_())
+    column = table.column("tier")
+    same = pc.fill_null(pc.equal(column, tier), False)
+    return pc.or_(same, pc.is_null(column)) if tier == UNGRADED else same
+
+
+def _rows(tables: Iterable[pa.Table]) -> Iterator[dict[str, Any]]:
+    """The rows of ``tables`` as dicts, in order, made :data:`_ROWS_AT_ONCE` at a time."""
+    for table in tables:
+        for start in range(0, table.num_rows, _ROWS_AT_ONCE):
+            yield from table.slice(start, _ROWS_AT_ONCE).to_pylist()
+
+
+def _first(rows: Iterator[dict[str, Any]], limit: int | None) -> Iterator[dict[str, Any]]:
+    """The first ``limit`` of ``rows`` (all when None); nothing past them is read."""
+    return rows if limit is None else islice(rows, limit)
 
 
 def selected_rows(
@@ -175,53 +224,131 @@ def _tier_name(tier: str | None) -> str:
     return UNGRADED if tier is None else tier
 
 
-def _write_json(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> None:
+def _write_json(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
     text.write('{"deals": [\n')
-    for number, row in enumerate(rows):
-        separator = ",\n" if number else ""
-        text.write(
-            separator
-            + json.dumps(deal_document(row, has_level=has_level), ensure_ascii=False, allow_nan=False)
-        )
-    text.write("\n]}\n" if rows else "]}\n")
-
-
-def _write_boards(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> None:
-    text.write("\n".join(_canonical_boards(rows)))
-
-
-def _canonical_boards(rows: list[dict[str, Any]]) -> Iterator[str]:
+    written = 0
     for row in rows:
-        yield Deal.from_board_text(row["board"], source=str(row["deal_id"])).to_board_text()
+        document = json.dumps(deal_document(row, has_level=has_level), ensure_ascii=False, allow_nan=False)
+        text.write((",\n" if written else "") + document)
+        written += 1
+    text.write("\n]}\n" if written else "]}\n")
+    return written
 
 
-def _write_csv(text: TextIO, rows: list[dict[str, Any]], *, has_level: bool) -> None:
+def _write_boards(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+    written = 0
+    for row in rows:
+        text.write(("\n" if written else "") + _canonical_board(row))
+        written += 1
+    return written
+
+
+def _canonical_board(row: dict[str, Any]) -> str:
+    return Deal.from_board_text(row["board"], source=str(row["deal_id"])).to_board_text()
+
+
+def _write_csv(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
     header = (
         ["deal_id", "tier", "difficulty"] + ([_LEVEL] if has_level else []) + ["verdict", "board", "solution"]
     )
     header += EXPORTED_METRICS
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(header)
-    for row, board in zip(rows, _canonical_boards(rows), strict=True):
+    written = 0
+    for row in rows:
         cells = {
             "tier": _tier(row),
-            "board": board_cell(board),
+            "board": board_cell(_canonical_board(row)),
             "solution": " ".join(str(pile) for pile in row.get("solution") or ()),
         }
         writer.writerow([cells[name] if name in cells else row.get(name) for name in header])
+        written += 1
+    return written
 
 
 _WRITERS = {"json": _write_json, "boards": _write_boards, "csv": _write_csv}
 
 
 def export_pack_folder(
-    folder: Path, path: Path, fmt: str, *, tier: str | None = None, limit: int | None = None
+    folder: Path,
+    path: Path,
+    fmt: str,
+    *,
+    tier: str | None = None,
+    limit: int | None = None,
+    batch_rows: int = BATCH_ROWS,
 ) -> int:
     """Export the pack folder ``folder`` to ``path`` as ``fmt`` (:func:`export_pack`); how many rows it wrote.
 
-    A curated pack (one with ``level``) is exported in level order, any other in pack order.
+    The pack is read ``batch_rows`` rows at a time (:func:`pack_folder_batches`),
+    only the columns ``fmt`` writes, and no further than the ``limit`` rows
+    written. A curated pack (one with ``level``) is exported in level order,
+    any other in pack order: each tier file of a curated pack is in level
+    order, so when the tiers' levels interleave the files are merged, each
+    read on its own (:func:`_in_level_order`).
     """
-    table = read_pack_folder(folder)
-    if _LEVEL in table.column_names:
-        table = table.sort_by(_LEVEL)
-    return export_pack(table, path, fmt, tier=tier, limit=limit)
+    _check_options(fmt, tier, limit)
+    has_level = read_manifest(folder).kind == "curated"
+    columns = _folder_columns(fmt, has_level=has_level)
+    if has_level:
+        rows = _in_level_order(folder, columns, tier=tier, batch_rows=batch_rows)
+    else:
+        rows = _rows(_of_tier(pack_folder_batches(folder, columns=columns, batch_rows=batch_rows), tier))
+    return _write_rows(path, fmt, _first(rows, limit), has_level=has_level)
+
+
+def _folder_columns(fmt: str, *, has_level: bool) -> list[str]:
+    """The columns of a pack folder that an export as ``fmt`` reads (``tier`` comes with every batch).
+
+    >>> _folder_columns("boards", has_level=True)
+    ['deal_id', 'board', 'level']
+    """
+    written = ["deal_id", "board"] if fmt == "boards" else [*_DOCUMENT_COLUMNS, *EXPORTED_METRICS]
+    return written + ([_LEVEL] if has_level else [])
+
+
+def _in_level_order(
+    folder: Path, columns: list[str], *, tier: str | None, batch_rows: int
+) -> Iterator[dict[str, Any]]:
+    """The rows of the curated pack folder ``folder`` (of ``tier`` when given) in level order.
+
+    A first pass reads the levels alone. When the pack order is already the
+    level order (a curated pack in difficulty order), the rows are read once
+    in pack order; otherwise each tier's file is read on its own (the batches
+    of the tiers before it read and skipped) and the files merged by level.
+    """
+    in_order, each_in_order = _level_orders(folder, tier=tier, batch_rows=batch_rows)
+    if in_order:
+        return _rows(_of_tier(pack_folder_batches(folder, columns=columns, batch_rows=batch_rows), tier))
+    if not each_in_order:
+        raise PackError(f"{folder}: a tier file's rows are not in level order, so it is not a curated pack")
+    tiers = [tier] if tier is not None else [entry.tier for entry in read_manifest(folder).files]
+    streams = [_rows(_tier_batches(folder, name, columns, batch_rows)) for name in tiers]
+    # rows of equal levels keep pack order, as a stable sort keeps them
+    return heapq.merge(*streams, key=lambda row: row[_LEVEL])
+
+
+def _level_orders(folder: Path, *, tier: str | None, batch_rows: int) -> tuple[bool, bool]:
+    """Whether the rows (of ``tier`` when given) of the pack folder ``folder`` are in level order in
+    pack order, and whether each tier's rows are."""
+    last: int | None = None
+    last_of_tier: dict[str, int] = {}
+    in_order = each_in_order = True
+    for batch in _of_tier(pack_folder_batches(folder, columns=[_LEVEL], batch_rows=batch_rows), tier):
+        levels = batch.column(_LEVEL).to_numpy()
+        name = batch.column("tier")[0].as_py()
+        rising = bool(np.all(np.diff(levels) >= 0))
+        in_order = in_order and rising and (last is None or bool(levels[0] >= last))
+        each_in_order = each_in_order and rising and bool(levels[0] >= last_of_tier.get(name, levels[0]))
+        last = last_of_tier[name] = int(levels[-1])
+    return in_order, each_in_order
+
+
+def _tier_batches(folder: Path, tier: str, columns: list[str], batch_rows: int) -> Iterator[pa.Table]:
+    """The batches of ``tier``'s file of the pack folder ``folder``: those of the files before it are read and skipped."""
+
+    def of_tier(batch: pa.Table) -> bool:
+        return bool(batch.column("tier")[0].as_py() == tier)
+
+    batches = pack_folder_batches(folder, columns=columns, batch_rows=batch_rows)
+    return takewhile(of_tier, dropwhile(lambda batch: not of_tier(batch), batches))

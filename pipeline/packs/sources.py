@@ -7,6 +7,10 @@ the first 16 hex digits of the SHA-256 of the deal's canonical board text
 spelling (``10H``/``TH``, ``♥``) or position it came from, so a board may
 appear only once in an imported file.
 
+:func:`write_deals` (``blackhole generate`` and ``import``) deals, or reads
+the board file line by line, and writes :data:`BATCH_ROWS` deals at a time:
+memory does not grow with the number of deals.
+
 >>> table = seeded_deals(seed=7, count=2)
 >>> table.column("deal_id").to_pylist()
 ['seed-7-0', 'seed-7-1']
@@ -15,7 +19,9 @@ appear only once in an imported file.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +29,10 @@ import numpy.typing as npt
 import pyarrow as pa
 
 from pipeline.game.cards import NUM_CARDS, card_name
-from pipeline.game.deal import NUM_PILES, PILE_SIZE, BoardError, Deal, read_boards
+from pipeline.game.deal import NUM_PILES, PILE_SIZE, BoardError, Deal, iter_boards
 from pipeline.game.pysol import pysol_cards_of
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
-from pipeline.packs.parquet import with_metadata, write_pack
+from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 
 
@@ -80,32 +86,109 @@ def _board_texts(cards: npt.NDArray[np.int8]) -> pa.Array:
 
 
 def imported_deals(path: Path) -> pa.Table:
-    """Every board of the text file at ``path``; raises BoardError naming the file and line."""
-    deals = read_boards(path)
-    boards = [deal.to_board_text() for deal in deals]
-    ids = [f"import-{hashlib.sha256(board.encode()).hexdigest()[:16]}" for board in boards]
-    first_seen: dict[str, int] = {}
-    for position, deal_id in enumerate(ids):
-        if deal_id in first_seen:
-            starts = _board_start_lines(path.read_text(encoding="utf-8"))
-            raise BoardError(
-                f"this board repeats the board on line {starts[first_seen[deal_id]]}",
-                source=str(path),
-                line=starts[position],
-            )
-        first_seen[deal_id] = position
-    return _deals_table(ids, "import", [None] * len(deals), list(range(len(deals))), boards, IMPORT_SCHEME)
+    """Every board of the text file at ``path`` as one table (:func:`imported_batches`)."""
+    return pa.concat_tables(imported_batches(path))
 
 
-def _board_start_lines(text: str) -> list[int]:
-    """Line number (from 1) of the first line of each blank-line-separated board."""
-    starts, previous_blank = [], True
-    for number, line in enumerate(text.splitlines(), start=1):
-        blank = not line.strip()
-        if previous_blank and not blank:
-            starts.append(number)
-        previous_blank = blank
-    return starts
+def imported_batches(path: Path, *, batch_rows: int = BATCH_ROWS) -> Iterator[pa.Table]:
+    """The boards of the text file at ``path`` in tables of at most ``batch_rows``, the file read line by line.
+
+    Raises BoardError naming the file and line, as :func:`read_boards` does.
+    A board that repeats an earlier one is reported once the whole file is
+    read, so that a bad board further down is reported first, as when the file
+    was read whole. Memory holds a batch and the ids seen so far (8 bytes a board).
+    """
+    seen = _SeenIds()
+    repeat: tuple[int, str] | None = None  # the first board that repeats an earlier one: its line and id
+    rows = 0
+    numbered = _numbered_deals(path)
+    while batch := list(islice(numbered, batch_rows)):
+        if repeat is not None:
+            continue  # nothing more to write: read on only for a bad board further down
+        boards = [deal.to_board_text() for _, deal in batch]
+        ids = [_import_id(board) for board in boards]
+        repeated = seen.add(ids)
+        if repeated is not None:
+            repeat = batch[repeated][0], ids[repeated]
+            continue
+        indices = list(range(rows, rows + len(ids)))
+        yield _deals_table(ids, "import", [None] * len(ids), indices, boards, IMPORT_SCHEME)
+        rows += len(ids)
+    if repeat is not None:
+        line, deal_id = repeat
+        first = next(
+            start for start, deal in _numbered_deals(path) if _import_id(deal.to_board_text()) == deal_id
+        )
+        raise BoardError(f"this board repeats the board on line {first}", source=str(path), line=line)
+    if not rows:
+        raise BoardError("no board found (empty input)", source=str(path))
+
+
+def _import_id(board: str) -> str:
+    return f"import-{hashlib.sha256(board.encode()).hexdigest()[:16]}"
+
+
+class _SeenIds:
+    """Import ids seen so far, kept as their 64-bit hashes in one sorted numpy array: 8 bytes an id."""
+
+    def __init__(self) -> None:
+        self.hashes = np.empty(0, np.uint64)
+
+    def add(self, ids: list[str]) -> int | None:
+        """Add ``ids``; or, when one repeats an id seen before or earlier in ``ids``, add none and
+        return the position in ``ids`` of the first that does."""
+        hashes = np.array([int(deal_id.removeprefix("import-"), 16) for deal_id in ids], np.uint64)
+        at = np.searchsorted(self.hashes, hashes)
+        inside = at < len(self.hashes)
+        repeats = np.ones(len(hashes), bool)
+        repeats[np.unique(hashes, return_index=True)[1]] = False  # an id's first place in ``ids``...
+        repeats[inside] |= self.hashes[at[inside]] == hashes[inside]  # ...unless it was seen before
+        if repeats.any():
+            return int(np.argmax(repeats))
+        ordered = np.sort(hashes)
+        self.hashes = np.insert(self.hashes, np.searchsorted(self.hashes, ordered), ordered)
+        return None
+
+
+def _numbered_deals(path: Path) -> Iterator[tuple[int, Deal]]:
+    """Each board of the text file at ``path`` with the number of its first line, the file read line by line."""
+    source = str(path)
+    for first, lines in _board_blocks(path):
+        block = "\n".join(lines)
+        try:
+            deal = Deal.from_board_text(block, source=source)
+        except BoardError:
+            # Alone, the board counts lines from its own start: parse it again after first - 1
+            # empty lines, so that the error names the lines of the file (on this error path only).
+            next(iter_boards("\n" * (first - 1) + block, source=source))
+            raise
+        yield first, deal
+
+
+def _board_blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
+    """The number of the first line, and the lines stripped, of each blank-line-separated block of ``path``.
+
+    Lines are split and numbered as ``str.splitlines`` does the whole text
+    (:func:`read_boards`), one line of the file at a time.
+    """
+    block: list[str] = []
+    first = number = 0
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as text:
+            for chunk in text:
+                for raw in chunk.splitlines():
+                    number += 1
+                    line = raw.strip()
+                    if line:
+                        first = first if block else number
+                        block.append(line)
+                    elif block:
+                        yield first, block
+                        block = []
+    except UnicodeDecodeError as error:
+        raise BoardError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
+    if block:
+        yield first, block
 
 
 def _deals_table(
@@ -167,20 +250,42 @@ def write_deals(
     start: int = 0,
     first: int | None = None,
     boards: Path | None = None,
+    batch_rows: int = BATCH_ROWS,
 ) -> int:
-    """Write a deals pack to ``path``; how many deals it holds.
+    """Write a deals pack to ``path``, ``batch_rows`` deals at a time; how many deals it holds.
 
-    The deals are those of ``boards`` (a board text file, :func:`imported_deals`)
+    The deals are those of ``boards`` (a board text file, :func:`imported_batches`)
     when given, else ``count`` seeded deals of ``seed`` from ``start``
     (:func:`seeded_deals`) when ``seed`` is given, else ``count`` PySol FC
-    deals from ``first`` (:func:`pysol_deals`, default 1).
+    deals from ``first`` (:func:`pysol_deals`, default 1). Memory holds one
+    batch whatever the count. The file appears when the last batch is written
+    (:func:`writing_pack`), or not at all: a bad board anywhere in ``boards``
+    leaves none.
     """
     if boards is not None:
-        table = imported_deals(boards)
+        tables = imported_batches(boards, batch_rows=batch_rows)
     elif seed is not None:
-        table = seeded_deals(seed=seed, count=count, start=start)
+        runs = _runs(start, count, batch_rows)
+        tables = (seeded_deals(seed=seed, count=size, start=at) for at, size in runs)
     else:
-        table = pysol_deals(first=1 if first is None else first, count=count)
-    write_pack(table, path)
-    rows: int = table.num_rows
-    return rows
+        runs = _runs(1 if first is None else first, count, batch_rows)
+        tables = (pysol_deals(first=at, count=size) for at, size in runs)
+    written = 0
+    with writing_pack(path) as write:
+        for table in tables:
+            write(table)
+            written += table.num_rows
+    return written
+
+
+def _runs(start: int, count: int, size: int) -> Iterator[tuple[int, int]]:
+    """The first number and length of each run of at most ``size`` numbers that together make
+    ``start .. start + count - 1``; one empty run when ``count`` is 0, so that an empty pack is still written.
+
+    >>> list(_runs(1, 5, 2)), list(_runs(7, 0, 2))
+    ([(1, 2), (3, 2), (5, 1)], [(7, 0)])
+    """
+    if count <= 0:
+        yield start, 0
+    for at in range(start, start + count, size):
+        yield at, min(size, start + count - at)

@@ -16,12 +16,17 @@ its 95 % Wilson band, beside the published rate: a correct dealer and solver
 give a flat line within the bands.
 
 :func:`report_pack` is ``blackhole report``: a pack folder's description and
-both charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
+its charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
+It reads the pack batch by batch, only the columns it needs, folding what the
+charts draw as it goes (:class:`~pipeline.reports.summary.PackTally`,
+:class:`BlockCounts`): memory grows only by the numbers of the graded deals
+(57 bytes a deal), whatever the pack's size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,9 +38,10 @@ import pyarrow.compute as pc
 
 from pipeline.files import check_writable, replacing
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
-from pipeline.packs.folders import read_pack_folder
-from pipeline.packs.schema import SOLVABLE_TIERS, UNGRADED
-from pipeline.reports.summary import PackDescription, describe_pack, solvable_exact
+from pipeline.packs.folders import pack_folder_batches
+from pipeline.packs.parquet import BATCH_ROWS
+from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
+from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -54,6 +60,8 @@ TIER_COLOURS = {
 }
 EMPTY_NOTE = "no graded deals"
 BLOCK = 10_000  # deals per point of the win-rate chart
+REPORT_COLUMNS = ("index", *SUMMARY_COLUMNS)
+"""The columns of a pack folder that :func:`report_pack` reads (with ``tier``, which its batches carry)."""
 
 
 @contextmanager
@@ -75,34 +83,30 @@ def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Itera
             figure.savefig(sink, format="png", dpi=DPI, metadata={"Software": None})
 
 
-def draw_pack_charts(table: pa.Table, folder: Path) -> list[Path]:
-    """The charts of ``table`` into ``folder`` (made if missing): ``difficulty.png``,
-    ``solutions-vs-odds.png`` and ``win-rate-by-block.png``."""
+def draw_pack_charts(tally: PackTally, blocks: BlockCounts, folder: Path) -> list[Path]:
+    """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing):
+    ``difficulty.png``, ``solutions-vs-odds.png`` and ``win-rate-by-block.png``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png", folder / "win-rate-by-block.png"]
-    difficulty_histogram(table, paths[0])
-    solutions_vs_odds(table, paths[1])
-    win_rate_by_block(table, paths[2])
+    difficulty_histogram(tally, paths[0])
+    solutions_vs_odds(tally, paths[1])
+    win_rate_by_block(blocks, paths[2])
     return paths
 
 
-def difficulty_histogram(table: pa.Table, path: Path) -> None:
-    """Write a PNG histogram of the difficulty scores of ``table``'s graded solvable deals, stacked by tier."""
-    rows = solvable_exact(table)
-    rows = rows.filter(
-        pc.and_(
-            pc.is_valid(rows.column("difficulty")), pc.is_in(rows.column("tier"), pa.array(SOLVABLE_TIERS))
-        )
-    )
-    scores = rows.column("difficulty").to_numpy()
-    title = f"Difficulty of {rows.num_rows} graded deals (of {table.num_rows} in the pack)"
+def difficulty_histogram(tally: PackTally, path: Path) -> None:
+    """Write a PNG histogram of the difficulty scores of a pack's graded solvable deals, stacked by tier."""
+    difficulty, tiers = tally.graded("difficulty"), tally.graded_tiers()
+    chosen = ~np.isnan(difficulty) & np.isin(tiers, _codes(SOLVABLE_TIERS))
+    scores = difficulty[chosen]
+    title = f"Difficulty of {len(scores)} graded deals (of {tally.total} in the pack)"
     with png_figure(path) as figure:
-        axes = _axes(figure, title, "difficulty score", "deals", empty=not rows.num_rows)
+        axes = _axes(figure, title, "difficulty score", "deals", empty=not len(scores))
         if axes is None:
             return
         edges = np.histogram_bin_edges(scores, bins="auto")
-        by_tier = [_where(rows, "tier", tier, "difficulty") for tier in SOLVABLE_TIERS]
+        by_tier = [difficulty[chosen & (tiers == _code(tier))] for tier in SOLVABLE_TIERS]
         axes.hist(
             by_tier,
             bins=edges.tolist(),
@@ -115,35 +119,30 @@ def difficulty_histogram(table: pa.Table, path: Path) -> None:
         axes.legend(title="tier")
 
 
-def solutions_vs_odds(table: pa.Table, path: Path) -> None:
+def solutions_vs_odds(tally: PackTally, path: Path) -> None:
     """Write a PNG scatter of log10 solution count against log10 random-play win chance, coloured by tier."""
-    rows = solvable_exact(table)
-    rows = rows.filter(
-        pc.and_(
-            pc.is_valid(rows.column("log10_solutions")), pc.greater(rows.column("random_win_probability"), 0)
-        )
+    solutions, odds, tiers = (
+        tally.graded("log10_solutions"),
+        tally.graded("random_win_probability"),
+        tally.graded_tiers(),
     )
-    rows = rows.set_column(
-        rows.column_names.index("tier"), "tier", pc.fill_null(rows.column("tier"), UNGRADED)
-    )
-    title = f"Winning lines against random play: {rows.num_rows} graded solvable deals"
+    chosen = ~np.isnan(solutions) & (odds > 0)
+    count = int(np.count_nonzero(chosen))
+    title = f"Winning lines against random play: {count} graded solvable deals"
     x_label = "log10 chance that uniformly random legal moves win"
     with png_figure(path) as figure:
-        axes = _axes(
-            figure, title, x_label, "log10 number of winning move sequences", empty=not rows.num_rows
-        )
+        axes = _axes(figure, title, x_label, "log10 number of winning move sequences", empty=not count)
         if axes is None:
             return
         for tier in (*SOLVABLE_TIERS, UNGRADED):
-            odds = _where(rows, "tier", tier, "random_win_probability")
-            if len(odds):
-                solutions = _where(rows, "tier", tier, "log10_solutions")
+            of_tier = chosen & (tiers == _code(tier))
+            if of_tier.any():
                 axes.scatter(
-                    np.log10(odds),
-                    solutions,
+                    np.log10(odds[of_tier]),
+                    solutions[of_tier],
                     s=36,
                     color=TIER_COLOURS[tier],
-                    label=f"{tier} ({len(odds)})",
+                    label=f"{tier} ({np.count_nonzero(of_tier)})",
                     alpha=0.8,
                     linewidths=0,
                 )
@@ -151,8 +150,70 @@ def solutions_vs_odds(table: pa.Table, path: Path) -> None:
         axes.legend(title="tier")
 
 
-def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> None:
-    """Write a PNG of the win rate of each ``block`` deals of ``table`` by deal index, with 95 % bands.
+def _code(tier: str) -> int:
+    """The code of ``tier`` in :meth:`PackTally.graded_tiers`."""
+    return PACK_TIERS.index(tier)
+
+
+def _codes(tiers: tuple[str, ...]) -> list[int]:
+    return [_code(tier) for tier in tiers]
+
+
+class BlockCounts:
+    """Wins and decided deals per block of ``block`` deals by index, counted from index ``first``,
+    folded one table at a time (each needs ``index`` and ``verdict``): memory holds a few numbers a block.
+
+    ``first`` is the pack's lowest index (:func:`lowest_index`), so a PySol FC
+    census from deal 1 has no stray last block.
+
+    >>> counts = BlockCounts(first=1, block=10)
+    >>> counts.add(pa.table({"index": [1, 2, 11], "verdict": ["solved", "unsolvable", "solved"]}))
+    >>> [array.tolist() for array in counts.arrays()]
+    [[0, 1], [1, 1], [2, 1]]
+    """
+
+    def __init__(self, first: int, block: int = BLOCK) -> None:
+        self.first, self.block = first, block
+        self.rows = 0
+        self.wins: Counter[int] = Counter()
+        self.decided: Counter[int] = Counter()
+
+    @classmethod
+    def of(cls, table: pa.Table, block: int = BLOCK) -> BlockCounts:
+        """The block counts of ``table``, counted from its lowest index."""
+        counts = cls(lowest_index([table]) or 0, block)
+        counts.add(table)
+        return counts
+
+    def add(self, table: pa.Table) -> None:
+        """Fold the rows of ``table`` in."""
+        self.rows += table.num_rows
+        number = (table.column("index").to_numpy() - self.first) // self.block
+        verdict = table.column("verdict")
+        won = pc.equal(verdict, "solved").to_numpy(zero_copy_only=False)
+        decided = pc.is_in(verdict, pa.array(["solved", "unsolvable"])).to_numpy(zero_copy_only=False)
+        for counter, chosen in ((self.wins, won), (self.decided, decided)):
+            blocks, counts = np.unique(number[chosen], return_counts=True)
+            counter.update(dict(zip(blocks.tolist(), counts.tolist(), strict=True)))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per block with a decided deal, in order: the block numbers, their wins, their decided deals."""
+        blocks = sorted(self.decided)
+        return (
+            np.array(blocks, np.int64),
+            np.array([self.wins[number] for number in blocks], np.int64),
+            np.array([self.decided[number] for number in blocks], np.int64),
+        )
+
+
+def lowest_index(tables: Iterable[pa.Table]) -> int | None:
+    """The lowest ``index`` of the rows of ``tables``; None when they have none."""
+    lows = [pc.min(table.column("index")).as_py() for table in tables if table.num_rows]
+    return min(lows) if lows else None
+
+
+def win_rate_by_block(blocks: BlockCounts, path: Path) -> None:
+    """Write a PNG of the win rate of each block of deals by deal index, with 95 % bands.
 
     Counting from the lowest index (0 for seeded deals, 1 for a PySol FC census),
     the deals ``first + k * block`` to ``first + (k + 1) * block - 1`` (by the
@@ -160,14 +221,14 @@ def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> Non
     unknown verdicts left out, and its band the Wilson interval. The published
     rate is drawn across.
     """
-    blocks, solved, decided = block_counts(table, block)
-    first = int(pc.min(table.column("index")).as_py() or 0) if table.num_rows else 0
-    title = f"Win rate by block of {block:,} deals, {table.num_rows:,} deals in all"
+    numbers, solved, decided = blocks.arrays()
+    block = blocks.block
+    title = f"Win rate by block of {block:,} deals, {blocks.rows:,} deals in all"
     with png_figure(path) as figure:
-        axes = _axes(figure, title, f"deal index (block of {block:,})", "win rate", empty=not len(blocks))
+        axes = _axes(figure, title, f"deal index (block of {block:,})", "win rate", empty=not len(numbers))
         if axes is None:
             return
-        starts = first + blocks * block
+        starts = blocks.first + numbers * block
         rates = solved / decided
         bands = np.array([wilson_interval(int(s), int(d)) for s, d in zip(solved, decided, strict=True)])
         axes.fill_between(starts, bands[:, 0], bands[:, 1], step="mid", color="#377eb8", alpha=0.25)
@@ -179,24 +240,9 @@ def win_rate_by_block(table: pa.Table, path: Path, *, block: int = BLOCK) -> Non
 
 
 def block_counts(table: pa.Table, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per block (counted from the lowest index) with a decided deal, in order: the block numbers,
-    their wins, their decided deals."""
-    index = table.column("index").to_numpy()
-    index = index - index.min() if len(index) else index
-    verdict = table.column("verdict")
-    won = pc.equal(verdict, "solved").to_numpy(zero_copy_only=False)
-    decided = pc.is_in(verdict, pa.array(["solved", "unsolvable"])).to_numpy(zero_copy_only=False)
-    number = index // block
-    blocks = np.unique(number[decided])
-    wins = np.array([np.count_nonzero(won & (number == b)) for b in blocks], dtype=np.int64)
-    counts = np.array([np.count_nonzero(decided & (number == b)) for b in blocks], dtype=np.int64)
-    return blocks, wins, counts
-
-
-def _where(rows: pa.Table, column: str, value: str, wanted: str) -> np.ndarray:
-    """The ``wanted`` column of the ``rows`` whose ``column`` is ``value``, as a numpy array."""
-    values: np.ndarray = rows.filter(pc.equal(rows.column(column), value)).column(wanted).to_numpy()
-    return values
+    """Per block of ``table`` (counted from its lowest index) with a decided deal, in order: the block
+    numbers, their wins, their decided deals (:meth:`BlockCounts.arrays`)."""
+    return BlockCounts.of(table, block).arrays()
 
 
 def _axes(figure: Figure, title: str, x_label: str, y_label: str, *, empty: bool) -> Axes | None:
@@ -238,8 +284,18 @@ class PackReport:
     charts: list[Path]
 
 
-def report_pack(pack: Path, folder: Path | None = None) -> PackReport:
-    """Describe the pack folder ``pack`` and draw its charts into ``folder`` (default: :func:`default_charts_folder`)."""
-    table = read_pack_folder(pack)
-    drawn = draw_pack_charts(table, default_charts_folder(pack) if folder is None else folder)
-    return PackReport(describe_pack(table), drawn)
+def report_pack(pack: Path, folder: Path | None = None, *, batch_rows: int = BATCH_ROWS) -> PackReport:
+    """Describe the pack folder ``pack`` and draw its charts into ``folder`` (default: :func:`default_charts_folder`).
+
+    The pack is read ``batch_rows`` rows at a time, twice: its ``index``
+    column first, for the lowest index the blocks count from, then the
+    columns of the description and charts (:data:`REPORT_COLUMNS`), folded as they come.
+    """
+    first = lowest_index(pack_folder_batches(pack, columns=["index"], batch_rows=batch_rows))
+    tally, blocks = PackTally(), BlockCounts(first or 0)
+    for batch in pack_folder_batches(pack, columns=list(REPORT_COLUMNS), batch_rows=batch_rows):
+        tally.add(batch)
+        blocks.add(batch)
+    description = tally.description()
+    drawn = draw_pack_charts(tally, blocks, default_charts_folder(pack) if folder is None else folder)
+    return PackReport(description, drawn)

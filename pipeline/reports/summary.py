@@ -1,11 +1,13 @@
 """What a pack holds: verdict, tier and grade-status counts, the win rate, and metric quartiles.
 
 :func:`describe_pack` reads a pack table (any pack with the grade columns of
-:mod:`pipeline.stages.grade`) into a :class:`PackDescription`; :func:`report_tables`
-renders one for the terminal. Every count lists each verdict, tier and status,
-zeros included, in their declared order; a row whose tier is null (or
-``ungraded``) counts as ``ungraded``. The metric distributions cover the
-solvable rows graded exactly, each over its non-null values.
+:mod:`pipeline.stages.grade`) into a :class:`PackDescription`; a
+:class:`PackTally` folds a pack one table at a time into the same
+description, so a pack of any size is described batch by batch;
+:func:`report_tables` renders one for the terminal. Every count lists each
+verdict, tier and status, zeros included, in their declared order; a row
+whose tier is null (or ``ungraded``) counts as ``ungraded``. The metric
+distributions cover the solvable rows graded exactly, each over its non-null values.
 
 >>> import pyarrow as pa
 >>> table = pa.table({
@@ -27,10 +29,11 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -52,6 +55,9 @@ SPREAD_METRICS = (
     "traps",
     "forced_moves",
 )
+SUMMARY_COLUMNS = ("verdict", "grade_status", *SPREAD_METRICS)
+"""The columns a :class:`PackTally` reads, with ``tier`` (which a pack folder's batches carry)."""
+_TIER = "tier"
 
 
 @dataclass(frozen=True)
@@ -100,19 +106,7 @@ class PackDescription:
 
 def describe_pack(table: pa.Table) -> PackDescription:
     """The counts, win rate and metric distributions of a graded pack ``table``."""
-    verdicts = _counts("verdict", table.column("verdict"), VERDICTS)
-    tiers = _counts("tier", pc.fill_null(table.column("tier"), UNGRADED), PACK_TIERS)
-    statuses = _counts("grade_status", table.column("grade_status"), STATUSES)
-    rate = win_rate(
-        solved=verdicts[Verdict.SOLVED.value],
-        unsolvable=verdicts[Verdict.UNSOLVABLE.value],
-        unknown=verdicts[Verdict.UNKNOWN.value],
-    )
-    graded = solvable_exact(table)
-    metrics = {
-        metric: Distribution.of(graded.column(metric).drop_null().to_pylist()) for metric in SPREAD_METRICS
-    }
-    return PackDescription(table.num_rows, verdicts, rate, tiers, statuses, metrics)
+    return PackTally.of([table]).description()
 
 
 def solvable_exact(table: pa.Table) -> pa.Table:
@@ -125,13 +119,97 @@ def solvable_exact(table: pa.Table) -> pa.Table:
     )
 
 
-def _counts(column: str, values: pa.ChunkedArray, names: Sequence[str]) -> dict[str, int]:
-    """How many of ``values`` (the ``column``) are each of ``names``.
+class PackTally:
+    """What a pack's description and charts need of its rows, folded one table at a time, in pack order.
+
+    Counts of every value of ``verdict``, ``tier`` (null counted as
+    ``ungraded``) and ``grade_status``, and for each solvable row graded
+    exactly (:func:`solvable_exact`) its :data:`SPREAD_METRICS` as float64
+    (NaN for null) and its tier as one byte (its place in ``PACK_TIERS``, -1
+    for any other): 57 bytes a graded deal; nothing else grows with the pack.
+    A table needs the :data:`SUMMARY_COLUMNS` and ``tier``.
+
+    >>> tally = PackTally.of([pa.table({
+    ...     "verdict": ["solved", "unsolvable"], "grade_status": ["exact", "exact"], "tier": ["hard", "unsolvable"],
+    ...     **{metric: [2.5, None] for metric in SPREAD_METRICS},
+    ... })])
+    >>> tally.total, tally.graded("difficulty"), tally.graded_tiers()
+    (2, array([2.5]), array([2], dtype=int8))
+    """
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.verdicts: Counter[str | None] = Counter()
+        self.tiers: Counter[str | None] = Counter()
+        self.statuses: Counter[str | None] = Counter()
+        self._graded: dict[str, list[np.ndarray]] = {name: [] for name in (*SPREAD_METRICS, _TIER)}
+
+    @classmethod
+    def of(cls, tables: Iterable[pa.Table]) -> PackTally:
+        """The tally of ``tables``, in order."""
+        tally = cls()
+        for table in tables:
+            tally.add(table)
+        return tally
+
+    def add(self, table: pa.Table) -> None:
+        """Fold the rows of ``table`` in, after those already added."""
+        self.total += table.num_rows
+        tiers = pc.fill_null(table.column("tier"), UNGRADED)
+        self.verdicts.update(_value_counts(table.column("verdict")))
+        self.tiers.update(_value_counts(tiers))
+        self.statuses.update(_value_counts(table.column("grade_status")))
+        graded = solvable_exact(table.set_column(table.column_names.index("tier"), _TIER, tiers))
+        for metric in SPREAD_METRICS:
+            values = pc.cast(graded.column(metric), pa.float64()).to_numpy(zero_copy_only=False)
+            self._graded[metric].append(values)
+        codes = pc.fill_null(pc.index_in(graded.column(_TIER), value_set=pa.array(PACK_TIERS)), -1)
+        self._graded[_TIER].append(codes.to_numpy().astype(np.int8))
+
+    def graded(self, metric: str) -> np.ndarray:
+        """The ``metric`` of each solvable row graded exactly, in pack order (NaN for null)."""
+        return self._joined(metric)
+
+    def graded_tiers(self) -> np.ndarray:
+        """The tier of each solvable row graded exactly, in pack order: its place in ``PACK_TIERS``, -1 for another."""
+        return self._joined(_TIER)
+
+    def _joined(self, name: str) -> np.ndarray:
+        chunks = self._graded[name]
+        if len(chunks) != 1:
+            kind = np.int8 if name == _TIER else np.float64
+            chunks[:] = [np.concatenate(chunks) if chunks else np.empty(0, kind)]
+        return chunks[0]
+
+    def description(self) -> PackDescription:
+        """The counts, win rate and metric distributions of the rows added."""
+        verdicts = _counts("verdict", self.verdicts, VERDICTS)
+        tiers = _counts("tier", self.tiers, PACK_TIERS)
+        statuses = _counts("grade_status", self.statuses, STATUSES)
+        rate = win_rate(
+            solved=verdicts[Verdict.SOLVED.value],
+            unsolvable=verdicts[Verdict.UNSOLVABLE.value],
+            unknown=verdicts[Verdict.UNKNOWN.value],
+        )
+        metrics = {}
+        for metric in SPREAD_METRICS:
+            values = self.graded(metric)
+            metrics[metric] = Distribution.of(values[~np.isnan(values)].tolist())
+        return PackDescription(self.total, verdicts, rate, tiers, statuses, metrics)
+
+
+def _value_counts(values: pa.ChunkedArray) -> dict[str | None, int]:
+    """How many times each value (null included) is in ``values``."""
+    counted = pc.value_counts(values)
+    return dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True))
+
+
+def _counts(column: str, tally: Counter[str | None], names: Sequence[str]) -> dict[str, int]:
+    """How many rows of the ``column`` ``tally`` counts hold each of ``names``.
 
     Any other value is a ValueError naming the column: the counts must add up to the rows.
     """
-    tally = Counter(values.to_pylist())
-    unexpected = sorted(tally.keys() - set(names))
+    unexpected = sorted(tally.keys() - set(names), key=str)
     if unexpected:
         raise ValueError(
             f"column {column!r} holds {', '.join(map(repr, unexpected))}, expected one of {', '.join(names)}"

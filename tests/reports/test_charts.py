@@ -15,15 +15,31 @@ from pipeline.reports.charts import (
     HEIGHT,
     TIER_COLOURS,
     WIDTH,
+    BlockCounts,
     block_counts,
     difficulty_histogram,
     png_figure,
     solutions_vs_odds,
     win_rate_by_block,
 )
+from pipeline.reports.summary import PackTally
 
-CHARTS = [difficulty_histogram, solutions_vs_odds, win_rate_by_block]
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def histogram(table: pa.Table, path) -> None:
+    difficulty_histogram(PackTally.of([table]), path)
+
+
+def scatter(table: pa.Table, path) -> None:
+    solutions_vs_odds(PackTally.of([table]), path)
+
+
+def win_rates(table: pa.Table, path, *, block: int = 10_000) -> None:
+    win_rate_by_block(BlockCounts.of(table, block), path)
+
+
+CHARTS = [histogram, scatter, win_rates]  # each chart drawn from a whole table
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -63,7 +79,7 @@ def test_a_chart_is_a_png_of_the_fixed_size_with_something_drawn(pack_rows, tmp_
 
 def test_the_histogram_gives_every_tier_its_colour(pack_rows, tmp_path):
     path = tmp_path / "difficulty.png"
-    difficulty_histogram(pack_rows, path)
+    histogram(pack_rows, path)
     image = pixels(path)
     for tier in ("easy", "medium", "hard", "expert"):
         assert has_colour(image, TIER_COLOURS[tier]), tier
@@ -100,7 +116,7 @@ def test_nothing_to_plot_still_gives_a_valid_chart(pack_rows, tmp_path, chart, s
 
 def test_a_missing_directory_is_a_destination_error_before_drawing(pack_rows, tmp_path):
     with pytest.raises(DestinationError, match="no directory"):
-        difficulty_histogram(pack_rows, tmp_path / "absent" / "chart.png")
+        histogram(pack_rows, tmp_path / "absent" / "chart.png")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -126,8 +142,8 @@ def test_a_failed_drawing_keeps_the_old_file(tmp_path):
 
 def test_the_win_rate_chart_has_a_point_per_block(pack_rows, tmp_path):
     """Blocks of 5 deals: 4 points; blocks of 100: 1. The lines differ, and each chart draws its band."""
-    win_rate_by_block(pack_rows, tmp_path / "five.png", block=5)
-    win_rate_by_block(pack_rows, tmp_path / "hundred.png", block=100)
+    win_rates(pack_rows, tmp_path / "five.png", block=5)
+    win_rates(pack_rows, tmp_path / "hundred.png", block=100)
     assert (tmp_path / "five.png").read_bytes() != (tmp_path / "hundred.png").read_bytes()
     assert has_colour(pixels(tmp_path / "five.png"), "#e41a1c")  # the published rate
     blocks, wins, decided = block_counts(pack_rows, 5)
