@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import subprocess
+import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -111,12 +112,15 @@ def run_watched(command: list[str], *, cwd: Path | None = None) -> tuple[float, 
     Raises CalledProcessError when it fails.
     """
     began = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    peaks = watch(process.pid, alive=process)
-    _, error = process.communicate()
-    if process.returncode:
-        raise subprocess.CalledProcessError(process.returncode, command, stderr=error)
-    return time.perf_counter() - began, peaks
+    with tempfile.TemporaryFile() as errors:  # a file, not a pipe: a full pipe would stall the command
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        peaks = watch(process.pid, alive=process)
+        process.wait()
+        seconds = time.perf_counter() - began
+        if process.returncode:
+            errors.seek(0)
+            raise subprocess.CalledProcessError(process.returncode, command, stderr=errors.read())
+    return seconds, peaks
 
 
 def main() -> None:
