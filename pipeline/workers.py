@@ -30,6 +30,7 @@ def map_batches(
     backend: str = "loky",
     batch_size: int | None = None,
     largest_batch: int = 32,
+    advance: Callable[[int], None] | None = None,
 ) -> list[T]:
     """``batch_task(start, batch, *arguments)`` over ``items`` in batches on ``jobs`` workers.
 
@@ -41,7 +42,9 @@ def map_batches(
     slice of ``per_item``, so each batch carries only its own items' data.
     ``batch_size`` defaults to about eight batches per worker, at most
     ``largest_batch`` items (smaller for slow tasks, so that the progress bar
-    moves and the workers share the work evenly).
+    moves and the workers share the work evenly). ``advance(n)``, when given,
+    is told of each batch done instead of a bar of its own (a caller's bar
+    that counts more than these items).
     """
     from joblib import delayed
 
@@ -57,10 +60,11 @@ def map_batches(
 
     tasks = (task(start) for start in range(0, len(items), batch_size))
     results: list[T | None] = [None] * len(items)
-    with progress_bar(len(items), label=label, enabled=progress) as advance:
+    bar = progress_bar(len(items), label=label, enabled=progress and advance is None)
+    with bar as advance_bar:
         for start, batch in unordered(tasks, jobs=jobs, backend=backend):
             results[start : start + len(batch)] = batch
-            advance(len(batch))
+            (advance or advance_bar)(len(batch))
     missing = [number for number, result in enumerate(results) if result is None]
     if missing:
         raise RuntimeError(f"item {missing[0]} came back without a result")

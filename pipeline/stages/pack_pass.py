@@ -17,7 +17,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import pyarrow as pa
 
@@ -31,7 +31,7 @@ from pipeline.packs.parquet import (
     write_pack,
     writing_pack,
 )
-from pipeline.workers import progress_bar, unordered
+from pipeline.workers import map_batches, progress_bar
 
 Outcome = TypeVar("Outcome")  # what the work gives for one item
 Tally = TypeVar("Tally")  # what the work says of one batch
@@ -125,25 +125,17 @@ def map_rows(
 ) -> list[Outcome]:
     """``batch_task`` over ``items`` (one for each of some of ``rows``' deals) on ``jobs`` workers; input order.
 
-    The chunks and the task's arguments are those of
-    :func:`pipeline.workers.map_batches`; unlike it, each chunk that comes
+    :func:`pipeline.workers.map_batches`, except that each chunk that comes
     back moves the pass's progress bar (``rows.advance``), so one bar counts
     the whole file rather than one bar a batch.
     """
-    from joblib import delayed
-
-    if not items:
-        return []
-    size = max(1, min(largest_batch, len(items) // (jobs * 8)))
-
-    def task(start: int) -> Any:
-        values = () if per_item is None else (list(per_item[start : start + size]),)
-        return delayed(batch_task)(start, items[start : start + size], *values, *arguments)
-
-    found: dict[int, list[Outcome]] = {}
-    for start, results in unordered(
-        (task(s) for s in range(0, len(items), size)), jobs=jobs, backend=backend
-    ):
-        found[start] = results
-        rows.advance(len(results))
-    return [result for start in sorted(found) for result in found[start]]
+    return map_batches(
+        batch_task,
+        items,
+        *arguments,
+        per_item=per_item,
+        jobs=jobs,
+        backend=backend,
+        largest_batch=largest_batch,
+        advance=rows.advance,
+    )
