@@ -34,6 +34,8 @@ bench: setup
 	$(PYTHON) bench/bench_crosscheck.py
 	$(PYTHON) bench/bench_grading.py
 	$(PYTHON) bench/bench_pipeline.py
+	$(PYTHON) bench/bench_census.py
+	$(PYTHON) bench/bench_memory.py
 
 # The tier thresholds: quartiles of the difficulty scores of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
