@@ -112,6 +112,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, choices=SIZES, action="append", help="a size (default: both)")
     parser.add_argument("--census-pack", type=Path, default=ROOT / "output" / "packs" / "census")
     options = parser.parse_args()
+    options.census_pack = options.census_pack.resolve()  # the commands run in a folder of their own
     results = []
     for rows in options.rows or SIZES:
         with tempfile.TemporaryDirectory() as name:

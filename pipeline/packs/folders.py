@@ -45,7 +45,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, PackError, metadata
+from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, metadata
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def pack_folder_batches(
     for entry in manifest.files:
         path = folder / entry.path
         parquet = pq.ParquetFile(_checked_file(path, entry))
-        for batch in parquet.iter_batches(batch_size=batch_rows, columns=columns, use_threads=False):
+        for batch in batches_of(parquet, batch_rows=batch_rows, columns=columns):
             tier = pa.array([entry.tier] * batch.num_rows, pa.string())
             table = pa.Table.from_batches([batch])
             yield table.append_column(pa.field("tier", pa.string(), nullable=False), tier)
