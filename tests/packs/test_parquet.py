@@ -12,7 +12,16 @@ from pipeline.files import DestinationError
 from pipeline.game.deal import BoardError, Deal
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import PackError, deals_of, metadata, read_pack, write_pack
+from pipeline.packs.parquet import (
+    PackError,
+    deals_of,
+    metadata,
+    pack_rows,
+    read_pack,
+    read_pack_batches,
+    write_pack,
+    writing_pack,
+)
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 from pipeline.packs.sources import imported_deals, pysol_deals, seeded_deals
 from pipeline.stages.solve import solved_table
@@ -194,3 +203,46 @@ def test_every_board_round_trips_through_a_pack(tmp_path):
     path = tmp_path / "p.parquet"
     write_pack(pysol_deals(first=1, count=3), path)
     assert deals_of(read_pack(path), source="p") == deals == [pysol_deal(n) for n in (1, 2, 3)]
+
+
+def test_streamed_writes_and_reads_give_the_rows_back_a_row_group_at_a_time(tmp_path):
+    table = seeded_deals(seed=7, count=25)
+    with writing_pack(tmp_path / "deals.parquet") as write:
+        for start in range(0, 25, 10):
+            write(table.slice(start, 10))  # row groups of 10, 10 and 5
+    assert [group.num_rows for group in _row_groups(tmp_path / "deals.parquet")] == [10, 10, 5]
+    batches = list(read_pack_batches(tmp_path / "deals.parquet", batch_rows=7))
+    assert [batch.num_rows for batch in batches] == [7, 3, 7, 3, 5]  # never across a row group
+    assert pa.concat_tables(batches).equals(table)
+    assert batches[0].schema.metadata == table.schema.metadata
+    assert pack_rows(tmp_path / "deals.parquet") == 25
+
+
+def test_a_streamed_write_that_fails_or_writes_nothing_leaves_no_file(tmp_path):
+    with writing_pack(tmp_path / "none.parquet"):
+        pass
+    with pytest.raises(KeyError), writing_pack(tmp_path / "failed.parquet") as write:
+        write(seeded_deals(seed=7, count=3))
+        raise KeyError("late")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_streamed_read_checks_columns_first_and_nulls_batch_by_batch(tmp_path):
+    table = seeded_deals(seed=7, count=12)
+    board = table.column("board").to_pylist()
+    broken = table.set_column(
+        table.column_names.index("board"), "board", pa.array(board[:9] + [None] + board[10:], pa.string())
+    )
+    write_pack(broken, tmp_path / "nulls.parquet")
+    batches = read_pack_batches(tmp_path / "nulls.parquet", batch_rows=5)
+    assert next(batches).num_rows == 5  # the first batch has no null: it comes before the error
+    with pytest.raises(PackError, match="column 'board' has 1 null values"):
+        next(batches)
+    write_pack(table.drop_columns(["board"]), tmp_path / "short.parquet")
+    with pytest.raises(PackError, match="missing column 'board'"):
+        next(read_pack_batches(tmp_path / "short.parquet"))
+
+
+def _row_groups(path):
+    parquet = pq.ParquetFile(path)
+    return [parquet.metadata.row_group(group) for group in range(parquet.num_row_groups)]
