@@ -84,7 +84,9 @@ class Deal:
     def to_board_text(self) -> str:
         """Board text, one trailing newline."""
         lines = ["Foundations: AS"]
-        lines += [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]  # cards checked at birth
+        lines += [
+            " ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles
+        ]  # cards checked at birth
         return "\n".join(lines) + "\n"
 
     @classmethod

@@ -301,12 +301,15 @@ def curate_folder(
     ordering by difficulty the sort keys and ranks of the rows kept and
     ``range_rows`` rows at a time (:func:`sorted_by_difficulty`); never the
     pack. Temporary files go to a hidden folder beside ``target``
-    (``.NAME.curating-*``), deleted afterwards, also on error.
+    (``.NAME.curating-*``), deleted afterwards, also on error; one that a
+    killed curation left is deleted first.
     """
     source_origin = read_manifest(source).origin
     selection = Selection(_checked_options(per_tier, order))
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
+    for stale in target.parent.glob(f".{target.name}.curating-*"):  # left by a curation that was killed
+        shutil.rmtree(stale, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.curating-", dir=target.parent))
     try:
         kept = staging / "kept.parquet"

@@ -189,6 +189,14 @@ def test_no_temporary_files_remain_beside_the_curated_pack(tmp_path, source, ord
     assert [path.name for path in tmp_path.iterdir()] == ["best"]
 
 
+def test_a_curation_clears_what_a_killed_one_left_beside_its_pack(tmp_path, source):
+    stale = tmp_path / ".best.curating-x1y2"
+    stale.mkdir()
+    (stale / "kept.parquet").write_bytes(b"half")
+    curate_folder(source, tmp_path / "best", per_tier=None, order="difficulty", **SMALL)
+    assert [path.name for path in tmp_path.iterdir()] == ["best"]
+
+
 def test_temporary_files_go_when_writing_the_pack_fails(tmp_path, source, monkeypatch):
     staged: list[str] = []
 
