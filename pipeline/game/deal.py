@@ -84,9 +84,8 @@ class Deal:
     def to_board_text(self) -> str:
         """Board text, one trailing newline."""
         lines = ["Foundations: AS"]
-        lines += [
-            " ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles
-        ]  # cards checked at birth
+        # the cards were checked when the deal was made: no card_name check per card
+        lines += [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]
         return "\n".join(lines) + "\n"
 
     @classmethod
