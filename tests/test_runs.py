@@ -190,6 +190,9 @@ def _start(config: Path) -> subprocess.Popen:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own process group, workers included, as a terminal's job
+        # Ctrl-C as a terminal gives it, even when this test runs where SIGINT is ignored (a job
+        # started in the background by `nohup ... &`), which the run would inherit
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
