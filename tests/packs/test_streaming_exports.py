@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -13,9 +12,10 @@ from pipeline.game.deal import BoardError
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs import exports
 from pipeline.packs.exports import EXPORTED_METRICS, export_pack, export_pack_folder
-from pipeline.packs.folders import pack_folder_batches, read_pack_folder, write_pack_folder
+from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin
 from pipeline.stages.curate import curate
+from tests.recording import Recorder
 
 
 def pack_folder(folder: Path, table: pa.Table, kind: str = "pack") -> Path:
@@ -36,22 +36,6 @@ def packs(tmp_path_factory, pack_rows) -> dict[str, Path]:
         "by-difficulty": pack_folder(root / "by-difficulty", curate(pack_rows).table, "curated"),
         "interleaved": pack_folder(root / "interleaved", interleaved, "curated"),
     }
-
-
-class Recorder:
-    """pack_folder_batches, recording the columns asked for and the rows of each batch handed out."""
-
-    def __init__(self) -> None:
-        self.columns: list[list[str] | None] = []
-        self.batches: list[int] = []
-
-    def __call__(
-        self, folder: Path, *, columns: list[str] | None = None, batch_rows: int
-    ) -> Iterator[pa.Table]:
-        self.columns.append(columns)
-        for batch in pack_folder_batches(folder, columns=columns, batch_rows=batch_rows):
-            self.batches.append(batch.num_rows)
-            yield batch
 
 
 @pytest.fixture()

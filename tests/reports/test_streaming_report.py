@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.reports import charts
 from pipeline.reports.charts import REPORT_COLUMNS, BlockCounts, report_pack
 from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, PackTally
+from tests.recording import Recorder
 
 
 @pytest.fixture(scope="module")
@@ -31,22 +31,6 @@ def pack(tmp_path_factory, pack_rows) -> Path:
     folder = tmp_path_factory.mktemp("output") / "packs" / "p"
     write_pack_folder(folder, [table], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={})
     return folder
-
-
-class Recorder:
-    """pack_folder_batches, recording the columns asked for and the rows of each batch handed out."""
-
-    def __init__(self) -> None:
-        self.columns: list[list[str] | None] = []
-        self.batches: list[int] = []
-
-    def __call__(
-        self, folder: Path, *, columns: list[str] | None = None, batch_rows: int
-    ) -> Iterator[pa.Table]:
-        self.columns.append(columns)
-        for batch in pack_folder_batches(folder, columns=columns, batch_rows=batch_rows):
-            self.batches.append(batch.num_rows)
-            yield batch
 
 
 def graded(table: pa.Table) -> pa.Table:
