@@ -92,11 +92,14 @@ def read_pack(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
     return table
 
 
-def deals_of(table: pa.Table, *, source: str) -> list[Deal]:
+def deals_of(table: pa.Table, *, source: str, start: int = 0) -> list[Deal]:
     """The deals in the ``board`` column; a bad board raises BoardError naming
-    ``source`` and its row (from 0), e.g. ``deals.parquet[3]:5: unknown card 'XX'``."""
+    ``source`` and its row (from 0), e.g. ``deals.parquet[3]:5: unknown card 'XX'``.
+
+    ``start`` is the row of the file that ``table`` begins at, when it is one
+    batch of a file read in batches: the message names the row in the file."""
     return [
-        Deal.from_board_text(board, source=f"{source}[{row}]")
+        Deal.from_board_text(board, source=f"{source}[{start + row}]")
         for row, board in enumerate(table.column("board").to_pylist())
     ]
 

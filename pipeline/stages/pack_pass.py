@@ -25,6 +25,7 @@ from pipeline.files import check_writable
 from pipeline.game.deal import Deal
 from pipeline.packs.parquet import (
     BATCH_ROWS,
+    deals_of,
     pack_rows,
     read_pack,
     read_pack_batches,
@@ -105,11 +106,7 @@ def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackRows]:
     for table in tables:
         if not table.num_rows:
             continue
-        boards = table.column("board").to_pylist()
-        deals = [
-            Deal.from_board_text(board, source=f"{source}[{start + row}]") for row, board in enumerate(boards)
-        ]
-        yield PackRows(source, start, table, deals)
+        yield PackRows(source, start, table, deals_of(table, source=str(source), start=start))
         start += table.num_rows
 
 
