@@ -92,7 +92,9 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
     if sampled(
         deal_id, verdict, fraction=checking.sample, seed=checking.seed, loss_fraction=checking.loss_sample
     ):
-        check = check_deal(deal, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes)
+        check = check_deal(
+            deal, verdict, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes
+        )
     checked_at = time.perf_counter()
     grading = settings.grade
     if result.verdict is Verdict.SOLVED and not graded(deal_id, fraction=grading.sample, seed=grading.seed):

@@ -39,7 +39,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.engine.budgets import DEFAULT_REFERENCE_NODES, DEFAULT_TIME_LIMIT
-from pipeline.engine.cpsat import cpsat_solve
+from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
@@ -101,9 +101,14 @@ def sampled(deal_id: str, verdict: str, *, fraction: float, seed: int, loss_frac
     return share(f"{seed}:{deal_id}") < fraction
 
 
-def check_deal(deal: Deal, *, time_limit: float, reference_nodes: int) -> Check:
-    """CP-SAT's answer on ``deal``; when it cannot tell, the reference search's."""
-    answer = cpsat_solve(deal, time_limit=time_limit)
+def check_deal(deal: Deal, verdict: Verdict | str, *, time_limit: float, reference_nodes: int) -> Check:
+    """CP-SAT's answer on ``deal``, whose ``verdict`` is under check; when it cannot tell, the reference search's.
+
+    The verdict only sets how CP-SAT searches (probing proves a loss faster),
+    never what counts as agreement.
+    """
+    probing = LOSS_PROBING if Verdict(verdict) is Verdict.UNSOLVABLE else 0
+    answer = cpsat_solve(deal, time_limit=time_limit, probing_level=probing)
     if answer.verdict is not Verdict.UNKNOWN:
         return Check(answer.verdict, answer.seconds, "cpsat", answer.verdict)
     settled = reference_solve(deal, max_nodes=reference_nodes)
@@ -113,15 +118,17 @@ def check_deal(deal: Deal, *, time_limit: float, reference_nodes: int) -> Check:
 
 
 def check_batch(
-    start: int, boards: list[str], time_limit: float, reference_nodes: int
+    start: int, claims: list[tuple[str, str]], time_limit: float, reference_nodes: int
 ) -> tuple[int, list[Check]]:
-    """Check the deals of ``boards``; the worker side of :func:`crosscheck_pack`.
+    """Check the (board, verdict) pairs of ``claims``; the worker side of :func:`crosscheck_pack`.
 
     The CP-SAT model is built here, in the worker: a CpModel cannot be pickled.
     """
     checks = [
-        check_deal(Deal.from_board_text(board), time_limit=time_limit, reference_nodes=reference_nodes)
-        for board in boards
+        check_deal(
+            Deal.from_board_text(board), verdict, time_limit=time_limit, reference_nodes=reference_nodes
+        )
+        for board, verdict in claims
     ]
     return start, checks
 
@@ -162,7 +169,7 @@ def crosscheck_pack(
         found = map_rows(
             rows,
             check_batch,
-            [rows.deals[row].to_board_text() for row in chosen],
+            [(rows.deals[row].to_board_text(), verdicts[row]) for row in chosen],
             time_limit,
             reference_nodes,
             jobs=jobs,

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.engine.cpsat import build_model, cpsat_solve
+from pipeline.engine.cpsat import LOSS_PROBING, build_model, cpsat_solve
 from pipeline.errors import ExitCode
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
@@ -16,7 +16,8 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.parquet import PackError, write_pack
 from pipeline.packs.schema import CHECK_FIELDS
 from pipeline.packs.sources import seeded_deals
-from pipeline.stages.crosscheck import crosscheck_pack, sampled
+from pipeline.stages import crosscheck
+from pipeline.stages.crosscheck import check_deal, crosscheck_pack, sampled
 from pipeline.stages.solve import solve_deals, solved_table
 
 AGREEMENT_SEED = 2026
@@ -67,6 +68,27 @@ def test_every_cpsat_solution_replays():
             assert replay(deal, result.solution).is_won
             solved += 1
     assert solved >= 8
+
+
+def test_a_loss_is_checked_with_probing_and_a_win_without_and_both_answers_stand(small_pack, monkeypatch):
+    _, verdicts = small_pack
+    levels = []
+    answer = crosscheck.cpsat_solve
+
+    def recording(deal, **options):
+        levels.append(options["probing_level"])
+        return answer(deal, **options)
+
+    monkeypatch.setattr(crosscheck, "cpsat_solve", recording)
+    loss, win = verdicts.index(Verdict.UNSOLVABLE), verdicts.index(Verdict.SOLVED)
+    for row in (loss, win):
+        check = check_deal(seeded_deal(AGREEMENT_SEED, row), verdicts[row], time_limit=30, reference_nodes=1)
+        assert (check.checked_by, check.verdict) == ("cpsat", verdicts[row])
+    assert levels == [LOSS_PROBING, 0] and LOSS_PROBING > 0
+    probed_win = cpsat_solve(seeded_deal(AGREEMENT_SEED, win), probing_level=LOSS_PROBING)
+    assert replay(
+        seeded_deal(AGREEMENT_SEED, win), probed_win.solution
+    ).is_won  # probing changes speed, not answers
 
 
 def test_the_model_is_built_from_the_deal_alone():
