@@ -181,7 +181,7 @@ def generate(
 @app.command("import")
 def import_boards(
     boards: Annotated[
-        Path, typer.Argument(dir_okay=False, help="Board text file (boards separated by blank lines).")
+        Path, typer.Argument(readable=False, help="Board text file (boards separated by blank lines).")
     ],
     out: Out,
     quiet: Quiet = False,
@@ -197,7 +197,7 @@ def import_boards(
 
 @app.command()
 def solve(
-    deals: Annotated[Path, typer.Argument(dir_okay=False, help="Deals pack (Parquet) to solve.")],
+    deals: Annotated[Path, typer.Argument(readable=False, help="Deals pack (Parquet) to solve.")],
     out: Out,
     jobs: Jobs = 1,
     max_nodes: MaxNodes = DEFAULT_MAX_NODES,
@@ -216,7 +216,7 @@ def solve(
 
 @app.command()
 def crosscheck(
-    solved: Annotated[Path, typer.Argument(dir_okay=False, help="Solved pack (Parquet) to check.")],
+    solved: Annotated[Path, typer.Argument(readable=False, help="Solved pack (Parquet) to check.")],
     out: Out,
     jobs: Jobs = 1,
     time_limit: Annotated[
@@ -273,11 +273,11 @@ def crosscheck(
 
 @app.command()
 def grade(
-    solved: Annotated[Path, typer.Argument(dir_okay=False, help="Solved pack (Parquet) to grade.")],
+    solved: Annotated[Path, typer.Argument(readable=False, help="Solved pack (Parquet) to grade.")],
     out: Out,
     jobs: Jobs = 1,
     tiers: Annotated[
-        Path, typer.Option("--tiers", dir_okay=False, help="Score weights and tier thresholds (TOML).")
+        Path, typer.Option("--tiers", readable=False, help="Score weights and tier thresholds (TOML).")
     ] = Path("configs/tiers.toml"),
     max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
     sample: Annotated[
@@ -380,9 +380,10 @@ def _read_text(name: str) -> str:
     from pipeline.game.deal import BoardError
 
     try:
-        return sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise BoardError(f"not UTF-8 text ({error.reason})", source=name) from None
+    return text.removeprefix("\ufeff")  # a byte order mark, as import accepts it (stdin is decoded already)
 
 
 class Backend(str, Enum):
@@ -394,7 +395,7 @@ class Backend(str, Enum):
 
 @app.command()
 def run(
-    config: Annotated[Path, typer.Option("--config", "-c", dir_okay=False, help="Run configuration (TOML).")],
+    config: Annotated[Path, typer.Option("--config", "-c", readable=False, help="Run configuration (TOML).")],
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, help="Override [run] jobs: worker processes.")
     ] = None,
@@ -454,7 +455,7 @@ def run(
 
 
 PackFolder = Annotated[
-    Path, typer.Argument(file_okay=False, help="Pack folder (output/packs/NAME) written by blackhole run.")
+    Path, typer.Argument(readable=False, help="Pack folder (output/packs/NAME) written by blackhole run.")
 ]
 
 
@@ -561,7 +562,7 @@ def show(
     ],
     png: Annotated[Path, typer.Option("--png", dir_okay=False, help="Picture to write (PNG).")],
     pack: Annotated[
-        Path | None, typer.Option(file_okay=False, help="Pack folder to look the deal up in.")
+        Path | None, typer.Option(readable=False, help="Pack folder to look the deal up in.")
     ] = None,
     quiet: Quiet = False,
 ) -> None:

@@ -310,7 +310,37 @@ USER_ERRORS = {
     ),
     "solve-board-bad-file": (lambda d: ["solve-board", _bad_board(d)], r"bad\.txt:5: unknown card 'ZZ'"),
     "solve-board-missing": (lambda d: ["solve-board", d / "none.txt"], r"none\.txt: No such file"),
+    # a folder where a file belongs, or a file where a pack folder belongs: a bad input (1), not usage (2)
+    "solve-board-a-folder": (lambda d: ["solve-board", _folder(d)], r"sub: Is a directory"),
+    "import-a-folder": (lambda d: ["import", _folder(d), "--out", d / "o.parquet"], r"sub: Is a directory"),
+    "solve-a-folder": (lambda d: ["solve", _folder(d), "--out", d / "o.parquet"], r"sub: is a directory"),
+    "crosscheck-a-folder": (
+        lambda d: ["crosscheck", _folder(d), "--out", d / "o.parquet"],
+        r"sub: is a directory",
+    ),
+    "grade-a-folder": (
+        lambda d: ["grade", _folder(d), "--tiers", ROOT / "configs/tiers.toml", "--out", d / "o.parquet"],
+        r"sub: is a directory",
+    ),
+    "grade-tiers-a-folder": (
+        lambda d: ["grade", d / "none.parquet", "--tiers", _folder(d), "--out", d / "o.parquet"],
+        r"sub: Is a directory",
+    ),
+    "run-config-a-folder": (lambda d: ["run", "--config", _folder(d)], r"sub: Is a directory"),
+    "report-a-file": (
+        lambda d: ["report", _write_text(d / "pack", "x")],
+        r"pack: not a pack folder \(a file",
+    ),
+    "curate-a-file": (
+        lambda d: ["curate", _write_text(d / "pack", "x"), "--out", "c"],
+        r"pack: not a pack folder \(a file",
+    ),
 }
+
+
+def _folder(folder: Path) -> Path:
+    (folder / "sub").mkdir()
+    return folder / "sub"
 
 
 def _write_text(path: Path, text: str) -> Path:
@@ -355,6 +385,15 @@ def test_user_errors_are_one_line_exit_1_and_write_nothing(tmp_path, monkeypatch
     assert re.search(pattern, lines[0]), lines[0]
     assert "Traceback" not in result.output
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_solve_board_reads_a_board_after_a_byte_order_mark_as_import_does(tmp_path):
+    plain = invoke("solve-board", _write_text(tmp_path / "plain.txt", WINNABLE))
+    marked = invoke("solve-board", _write_bytes(tmp_path / "bom.txt", b"\xef\xbb\xbf" + WINNABLE.encode()))
+    piped = invoke("solve-board", "-", input="\ufeff" + WINNABLE)
+    assert plain.exit_code == marked.exit_code == piped.exit_code == 0, marked.output
+    assert marked.stdout == piped.stdout == plain.stdout
+    assert plain.stdout.startswith("solved: all 51 cards")
 
 
 def test_solve_board_bad_stdin_names_stdin():

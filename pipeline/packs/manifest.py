@@ -180,6 +180,8 @@ def read_manifest(folder: Path) -> Manifest:
     """The manifest of the pack folder ``folder``; PackError naming it when there is no pack there."""
     folder = Path(folder)
     path = folder / MANIFEST
+    if folder.exists() and not folder.is_dir():
+        raise PackError(f"{folder}: not a pack folder (a file, not a folder)")
     if not folder.is_dir():
         raise PackError(f"{folder}: no such pack folder")
     try:
