@@ -27,6 +27,8 @@ from pipeline.engine.budgets import (
     DEFAULT_MAX_POSITIONS,
     DEFAULT_REFERENCE_NODES,
     DEFAULT_TIME_LIMIT,
+    MAX_BUDGET,
+    MAX_TIME_LIMIT,
 )
 from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
@@ -45,6 +47,7 @@ app = typer.Typer(
 
 MAX_INDEX = 2**63 - 1  # the ``index`` column is int64
 
+
 # Options shared by several commands: spelled and explained once.
 Out = Annotated[
     Path, typer.Option("--out", "-o", dir_okay=False, help="Parquet file to write (replaced whole).")
@@ -53,7 +56,10 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes
 MaxNodes = Annotated[
     int,
     typer.Option(
-        "--max-nodes", min=1, help="Search nodes allowed per deal; past them the verdict is unknown."
+        "--max-nodes",
+        min=1,
+        max=MAX_BUDGET,
+        help="Search nodes allowed per deal; past them the verdict is unknown.",
     ),
 ]
 MaxPositions = Annotated[
@@ -61,6 +67,7 @@ MaxPositions = Annotated[
     typer.Option(
         "--max-positions",
         min=1,
+        max=MAX_BUDGET,
         help="Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
     ),
 ]
@@ -224,24 +231,32 @@ def crosscheck(
         typer.Option(
             "--time-limit",
             min=0.01,
+            max=MAX_TIME_LIMIT,
             help="CP-SAT deterministic seconds per deal (each about 0.7 s of wall clock here); past them the reference search decides.",
         ),
     ] = DEFAULT_TIME_LIMIT,
     sample: Annotated[
         float,
         typer.Option(
-            "--sample", min=0.0, max=1.0, help="Share of solved deals to check (every unsolvable one is)."
+            "--sample",
+            min=0.0,
+            max=1.0,
+            help="Share of solved deals to check (every unsolvable one is).",
         ),
     ] = DEFAULT_SAMPLE,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
     loss_sample: Annotated[
         float,
         typer.Option(
-            "--loss-sample", min=0.0, max=1.0, help="Share of unsolvable deals to check (default: every one)."
+            "--loss-sample",
+            min=0.0,
+            max=1.0,
+            help="Share of unsolvable deals to check (default: every one).",
         ),
     ] = 1.0,
     reference_nodes: Annotated[
-        int, typer.Option("--reference-nodes", min=1, help="Node budget of the reference search.")
+        int,
+        typer.Option("--reference-nodes", min=1, max=MAX_BUDGET, help="Node budget of the reference search."),
     ] = DEFAULT_REFERENCE_NODES,
     timings: Timings = True,
     quiet: Quiet = False,
@@ -283,7 +298,10 @@ def grade(
     sample: Annotated[
         float,
         typer.Option(
-            "--sample", min=0.0, max=1.0, help="Share of solved deals to walk; the others say not_sampled."
+            "--sample",
+            min=0.0,
+            max=1.0,
+            help="Share of solved deals to walk; the others say not_sampled.",
         ),
     ] = 1.0,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,

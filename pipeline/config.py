@@ -48,6 +48,7 @@ pipeline.toml_files.ConfigError: x.toml:4: [run] count must be an integer, not a
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 import tomllib
 from collections.abc import Iterable
@@ -55,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipeline.engine.budgets import MAX_BUDGET, MAX_TIME_LIMIT
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.packs.schema import SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
@@ -167,13 +169,13 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("run", "scheduler"): _Key(str),
     ("run", "output"): _Key(Path),
     ("run", "timings"): _Key(bool),
-    ("solve", "max_nodes"): _Key(int, 1),
+    ("solve", "max_nodes"): _Key(int, 1, MAX_BUDGET),
     ("crosscheck", "sample"): _Key(float, 0.0, 1.0),
     ("crosscheck", "seed"): _Key(int, 0),
     ("crosscheck", "loss_sample"): _Key(float, 0.0, 1.0),
-    ("crosscheck", "time_limit"): _Key(float, 0.01),
-    ("crosscheck", "reference_nodes"): _Key(int, 1),
-    ("grade", "max_positions"): _Key(int, 1),
+    ("crosscheck", "time_limit"): _Key(float, 0.01, MAX_TIME_LIMIT),
+    ("crosscheck", "reference_nodes"): _Key(int, 1, MAX_BUDGET),
+    ("grade", "max_positions"): _Key(int, 1, MAX_BUDGET),
     ("grade", "tiers"): _Key(Path),
     ("grade", "sample"): _Key(float, 0.0, 1.0),
     ("grade", "seed"): _Key(int, 0),
@@ -251,6 +253,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
         raise ConfigError(
             f"{name} must be {TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
         )
+    if kind is float and not math.isfinite(value):
+        raise ConfigError(f"{name} must be a finite number, got {value}", source=source, line=line)
     if spec.lowest is not None and value < spec.lowest:
         raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)
     if spec.highest is not None and value > spec.highest:

@@ -304,6 +304,26 @@ USER_ERRORS = {
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "curate.per_tier={ easy = 3 }"],
         r"command line: \[curate\] per_tier asks for 3 deals but the run makes only 2",
     ),
+    "run-nan-sample": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[crosscheck]\nsample = nan\n")],
+        r"bad\.toml:6: \[crosscheck\] sample must be a finite number, got nan",
+    ),
+    "run-budget-past-64-bits": (
+        lambda d: [
+            "run",
+            "--config",
+            _config(d, GOOD_RUN + "[grade]\nmax_positions = 99999999999999999999\n"),
+        ],
+        r"bad\.toml:6: \[grade\] max_positions must be at most 4611686018427387904",
+    ),
+    "run-set-infinite-time-limit": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "crosscheck.time_limit=inf"],
+        r"--set crosscheck\.time_limit=inf: \[crosscheck\] time_limit must be a finite number, got inf",
+    ),
+    "run-set-huge-max-nodes": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "solve.max_nodes=99999999999999999999"],
+        r"\[solve\] max_nodes must be at most 4611686018427387904",
+    ),
     "run-missing-tiers": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grade]\ntiers = 'nope.toml'\n")],
         r"nope\.toml: no such file",
@@ -412,6 +432,13 @@ def test_solve_board_bad_stdin_names_stdin():
         ["generate", "--source", "klondike", "--count", "1", "--out", "x.parquet"],
         ["solve", "x.parquet"],
         ["solve", "x.parquet", "--out", "y.parquet", "--jobs", "0"],
+        ["solve", "x.parquet", "--out", "y.parquet", "--max-nodes", "99999999999999999999"],
+        ["grade", "x.parquet", "--out", "y.parquet", "--max-positions", "99999999999999999999"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--reference-nodes", "99999999999999999999"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--time-limit", "inf"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--time-limit", "nan"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
+        ["grade", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
     ],
 )
 def test_usage_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, args):

@@ -4,6 +4,11 @@ Budgets count work (nodes, positions, deterministic seconds), never wall-clock
 time, so a verdict or a grade is the same on a busy machine as on an idle one.
 """
 
+MAX_BUDGET = 2**62
+"""The largest node or position budget accepted: the searches count in 64-bit integers."""
+MAX_TIME_LIMIT = 86_400.0
+"""The largest CP-SAT limit accepted, in deterministic seconds per deal (about a day)."""
+
 DEFAULT_MAX_NODES = 50_000_000
 """Solver nodes per deal: the hardest of 300,000 seeded deals needed 3.6 million."""
 DEFAULT_MAX_POSITIONS = 22_000_000
