@@ -106,7 +106,11 @@ class RunConfig:
 
     def with_overrides(self, **changes: Any) -> RunConfig:
         """This config with the ``[run]`` ``changes`` that are not None (command-line options)."""
-        chosen = {("run", key): value for key, value in changes.items() if value is not None}
+        chosen = {
+            ("run", key): _checked("run", key, value, "command line", 0)
+            for key, value in changes.items()
+            if value is not None
+        }
         return _cross_checked(_replaced(self, chosen), source="command line")
 
     def with_settings(self, settings: Iterable[str]) -> RunConfig:
@@ -239,6 +243,15 @@ def _toml_value(text: str) -> Any:
         return text
 
 
+_ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(\d{1,5})")
+
+
+def _is_address(text: str) -> bool:
+    """Whether ``text`` reads as a Dask scheduler address, ``[PROTOCOL://]HOST:PORT`` with a port 1..65535."""
+    found = _ADDRESS.fullmatch(text)
+    return found is not None and 1 <= int(found.group(1)) <= 65535
+
+
 def _known() -> str:
     return ", ".join(f"{section}.{key}" for section, key in _KEYS)
 
@@ -264,6 +277,18 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
         raise ConfigError(f"{name} must be {expected}, got {value!r}", source=source, line=line)
     if key == "name" and (not value or value in (".", "..") or "/" in value or "\\" in value):
         raise ConfigError(f"[run] name {value!r} is not a folder name", source=source, line=line)
+    if key == "name" and any(not character.isprintable() for character in value):
+        raise ConfigError(
+            f"[run] name {value!r} is not a folder name (it holds a control character)",
+            source=source,
+            line=line,
+        )
+    if key == "scheduler" and value and not _is_address(value):
+        raise ConfigError(
+            f"[run] scheduler {value!r} is not an address: PROTOCOL://HOST:PORT, e.g. tcp://127.0.0.1:8786",
+            source=source,
+            line=line,
+        )
     if spec.kind is Path:
         return Path(value)
     if kind is float:

@@ -324,6 +324,14 @@ USER_ERRORS = {
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "solve.max_nodes=99999999999999999999"],
         r"\[solve\] max_nodes must be at most 4611686018427387904",
     ),
+    "run-scheduler-not-an-address": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--scheduler", "garbage"],
+        r"command line: \[run\] scheduler 'garbage' is not an address",
+    ),
+    "show-index-past-64-bits": (
+        lambda d: ["show", "seed-1-99999999999999999999", "--png", d / "p.png"],
+        r"seed-1-99999999999999999999: seeds and deal indices run from 0 to 18446744073709551615",
+    ),
     "run-missing-tiers": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grade]\ntiers = 'nope.toml'\n")],
         r"nope\.toml: no such file",

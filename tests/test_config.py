@@ -89,12 +89,42 @@ def test_a_setting_without_quotes_is_read_as_text():
             "PySol FC deals 8589934590 to 8589934592 pass the last one, 8589934591",
         ),
         (GOOD + "[grade]\nsample = -0.1\n", "x.toml:6: [grade] sample must be at least 0.0, got -0.1"),
+        (GOOD + "[grade]\nsample = nan\n", "x.toml:6: [grade] sample must be a finite number, got nan"),
+        (
+            GOOD + "[crosscheck]\ntime_limit = inf\n",
+            "x.toml:6: [crosscheck] time_limit must be a finite number",
+        ),
+        (
+            GOOD + "[crosscheck]\ntime_limit = 86401\n",
+            "x.toml:6: [crosscheck] time_limit must be at most 86400",
+        ),
+        (
+            GOOD.replace('name = "x"', 'name = "a\\u0000b"'),
+            "[run] name 'a\\x00b' is not a folder name (it holds",
+        ),
+        (GOOD + 'scheduler = "garbage"\n', "x.toml:5: [run] scheduler 'garbage' is not an address"),
+        (GOOD + 'scheduler = "tcp://h:0"\n', "[run] scheduler 'tcp://h:0' is not an address"),
     ],
 )
 def test_errors_name_the_file_line_and_problem(text, message):
     with pytest.raises(ConfigError) as error:
         parse_config(text, source="x.toml")
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "address", ["tcp://127.0.0.1:8786", "localhost:8786", "tls://[::1]:65535", "ucx://node-3:1"]
+)
+def test_a_scheduler_address_with_a_host_and_port_is_taken(address):
+    assert parse_config(GOOD + f'scheduler = "{address}"\n').scheduler == address
+    assert parse_config(GOOD).with_overrides(scheduler=address).scheduler == address
+
+
+def test_command_line_overrides_are_checked_like_the_file():
+    with pytest.raises(ConfigError, match="command line: \\[run\\] scheduler 'garbage' is not an address"):
+        parse_config(GOOD).with_overrides(scheduler="garbage")
+    with pytest.raises(ConfigError, match="command line: \\[run\\] jobs must be at least 1"):
+        parse_config(GOOD).with_overrides(jobs=0)
 
 
 @pytest.mark.parametrize(

@@ -90,10 +90,15 @@ def deal_of_id(deal_id: str) -> Deal:
     (True, True)
     """
     seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
-    if seeded and int(seeded.group(1)) <= MAX_SEED:
-        return seeded_deal(int(seeded.group(1)), int(seeded.group(2)))
+    if seeded:
+        seed, index = int(seeded.group(1)), int(seeded.group(2))
+        if seed > MAX_SEED or index > MAX_SEED:
+            raise BoardError(f"seeds and deal indices run from 0 to {MAX_SEED}", source=deal_id)
+        return seeded_deal(seed, index)
     numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
-    if numbered and 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
+    if numbered:
+        if not 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
+            raise BoardError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}", source=deal_id)
         return pysol_deal(int(numbered.group(1)))
     raise BoardError(
         "not a seeded (seed-SEED-INDEX) or PySol FC (pysol-NUMBER) deal id; give --pack to look it up",
