@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -30,11 +30,33 @@ class DestinationError(BlackholeError, ValueError):
     """An output that cannot be written where it was asked for; the message names the path."""
 
 
-def check_writable(path: Path) -> Path:
-    """``path`` as a Path, once its directory exists (DestinationError otherwise): checked before long work too."""
+def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:
+    """``path`` as a Path, once it is a file this command may replace: checked before long work too.
+
+    DestinationError when its directory is missing, when something other than
+    a regular file is there (a folder, a device, a FIFO, a symbolic link:
+    replacing it would destroy what is not ours), or when it is one of the
+    command's ``inputs`` or lies inside one (paths compared once resolved).
+    """
     path = Path(path)
     if not path.parent.is_dir():
         raise DestinationError(f"{path}: cannot write, no directory {str(path.parent)!r}")
+    if path.is_symlink():
+        raise DestinationError(
+            f"{path}: is a symbolic link; refusing to replace it (give the path it points to)"
+        )
+    if path.exists() and not path.is_file():
+        raise DestinationError(
+            f"{path}: not a regular file (a folder, device or pipe); refusing to replace it"
+        )
+    target = path.resolve()
+    for source in inputs:
+        read = Path(source).resolve()
+        if target == read or read in target.parents:
+            where = "is" if target == read else "is inside"
+            raise DestinationError(
+                f"{path}: {where} this command's input {str(source)!r}; refusing to write over it"
+            )
     return path
 
 

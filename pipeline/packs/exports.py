@@ -106,7 +106,7 @@ def _check_options(fmt: str, tier: str | None, limit: int | None) -> None:
 
 def _write_rows(path: Path, fmt: str, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
     """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
-    path = check_writable(path)
+    path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
         written = _WRITERS[fmt](text, rows, has_level=has_level)
@@ -288,6 +288,7 @@ def export_pack_folder(
     read on its own (:func:`_in_level_order`).
     """
     _check_options(fmt, tier, limit)
+    check_writable(path, inputs=[folder])
     has_level = read_manifest(folder).kind == "curated"
     columns = _folder_columns(fmt, has_level=has_level)
     if has_level:

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from pipeline.files import check_writable
 from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, BoardError, Deal, iter_boards
 from pipeline.game.pysol import pysol_cards_of
@@ -262,6 +263,7 @@ def write_deals(
     (:func:`writing_pack`), or not at all: a bad board anywhere in ``boards``
     leaves none.
     """
+    check_writable(path, inputs=[] if boards is None else [boards])
     if boards is not None:
         tables = imported_batches(boards, batch_rows=batch_rows)
     elif seed is not None:

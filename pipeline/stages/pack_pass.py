@@ -80,7 +80,7 @@ def over_pack(
     written whole or, on any error, not at all; a source without rows gives
     a target without rows. A progress bar of ``label`` counts the rows done.
     """
-    check_writable(target)
+    check_writable(target, inputs=[source])
     source = Path(source)
     batches = _batches(source, read_pack_batches(source, schema, batch_rows=batch_rows))
     first = next(batches, None)  # the columns, and the first batch's rows, checked before any work
