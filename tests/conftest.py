@@ -7,6 +7,7 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 
+from pipeline import files
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.settings import CrosscheckSettings
@@ -23,3 +24,13 @@ def pack_rows() -> pa.Table:
     _, done, _ = process_span(0, span, settings)
     deals = deals_table(span, [board for board, _ in done])
     return outcome_table(deals, [outcome for _, outcome in done], settings, timings=False)
+
+
+@pytest.fixture
+def failing_rename(monkeypatch):
+    """Make the atomic writers' final rename fail (OSError "rename failed"), once their file is written."""
+
+    def rename(source, target):
+        raise OSError("rename failed")
+
+    monkeypatch.setattr(files.os, "replace", rename)

@@ -10,7 +10,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
-from pipeline import files
 from pipeline.files import DestinationError
 from pipeline.reports.charts import (
     HEIGHT,
@@ -122,22 +121,17 @@ def test_a_missing_directory_is_a_destination_error_before_drawing(pack_rows, tm
 
 
 @pytest.mark.parametrize("chart", CHARTS)
-def test_a_failed_save_leaves_no_file_behind(pack_rows, tmp_path, chart, monkeypatch):
+def test_a_failed_save_leaves_no_file_behind(pack_rows, tmp_path, chart, failing_rename):
     target = tmp_path / "chart.png"
     target.mkdir()  # refused before drawing: a folder is never replaced
     with pytest.raises(DestinationError, match="not a regular file"):
         chart(pack_rows, target)
     assert [p.name for p in tmp_path.iterdir()] == ["chart.png"]
     assert target.is_dir() and list(target.iterdir()) == []
-    target.rmdir()
-    monkeypatch.setattr(files.os, "replace", _failing_rename)  # the PNG is written, then cannot be renamed
+    target.rmdir()  # now the PNG is written, then cannot be renamed (failing_rename)
     with pytest.raises(OSError, match="rename failed"):
         chart(pack_rows, target)
     assert list(tmp_path.iterdir()) == []
-
-
-def _failing_rename(source, target):
-    raise OSError("rename failed")
 
 
 def test_a_failed_drawing_keeps_the_old_file(tmp_path):

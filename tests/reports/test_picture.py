@@ -10,7 +10,6 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from pipeline import files
 from pipeline.files import DestinationError
 from pipeline.game.cards import NUM_CARDS, RANKS, parse_card
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
@@ -100,7 +99,7 @@ def test_piles_fit_the_picture_and_never_overlap():
         assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
 
 
-def test_a_failed_write_leaves_no_file_behind(tmp_path, monkeypatch):
+def test_a_failed_write_leaves_no_file_behind(tmp_path, failing_rename):
     with pytest.raises(DestinationError, match="no directory"):
         draw_deal(EXAMPLE, tmp_path / "absent" / "deal.png")
     target = tmp_path / "deal.png"
@@ -108,12 +107,7 @@ def test_a_failed_write_leaves_no_file_behind(tmp_path, monkeypatch):
     with pytest.raises(DestinationError, match="not a regular file"):
         draw_deal(EXAMPLE, target)
     assert [p.name for p in tmp_path.iterdir()] == ["deal.png"] and list(target.iterdir()) == []
-    target.rmdir()
-    monkeypatch.setattr(files.os, "replace", _failing_rename)  # the PNG is written, then cannot be renamed
+    target.rmdir()  # now the PNG is written, then cannot be renamed (failing_rename)
     with pytest.raises(OSError, match="rename failed"):
         draw_deal(EXAMPLE, target)
     assert list(tmp_path.iterdir()) == []
-
-
-def _failing_rename(source, target):
-    raise OSError("rename failed")
