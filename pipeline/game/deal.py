@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +23,11 @@ from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError,
 
 NUM_PILES = 17
 PILE_SIZE = 3
+BOARD_LINES = 1 + NUM_PILES
+"""Lines of one board: the foundation line, then a line per pile."""
+LONGEST_LINE = 1000
+"""Characters a board line may hold between its first and last non-blank one: far more than
+three cards need, and a bound on what reading a line holds in memory."""
 
 EXAMPLE_BOARD = """\
 Foundations: AS
@@ -126,22 +131,46 @@ def iter_boards(text: str, *, source: str = "<board>") -> Iterator[Deal]:
 
     Raises BoardError naming ``source``, the line number and the problem.
     """
-    block: list[tuple[int, str]] = []
     found = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if line:
-            block.append((number, line))
-            continue
-        if block:
-            found = True
-            yield _parse_block(block, source)
-            block = []
-    if block:
+    for _, deal in numbered_boards(text.splitlines(), source=source):
         found = True
-        yield _parse_block(block, source)
+        yield deal
     if not found:
         raise BoardError("no board found (empty input)", source=source)
+
+
+def numbered_boards(lines: Iterable[str], *, source: str = "<board>") -> Iterator[tuple[int, Deal]]:
+    """Each board of ``lines`` (line 1 first, boards separated by blank lines) and the number of its first line.
+
+    Lines are taken one at a time and a board is parsed as soon as its block
+    ends, so a bad board is reported before a line after it is taken. A block
+    ends at a blank line, at the end, or at the line one past a whole board
+    (:data:`BOARD_LINES`), which is an error there however long the block goes
+    on; so is a line longer than :data:`LONGEST_LINE` once stripped. Memory
+    holds one block, whatever the input.
+
+    >>> [first for first, _ in numbered_boards(["", *EXAMPLE_BOARD.splitlines(), "", *EXAMPLE_BOARD.splitlines()])]
+    [2, 21]
+    """
+    block: list[tuple[int, str]] = []
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if line:
+            if len(line) > LONGEST_LINE:
+                raise BoardError(
+                    f"a line of more than {LONGEST_LINE} characters: no board has one",
+                    source=source,
+                    line=number,
+                )
+            block.append((number, line))
+            if len(block) <= BOARD_LINES:
+                continue
+        elif not block:
+            continue
+        yield block[0][0], _parse_block(block, source)
+        block = []
+    if block:
+        yield block[0][0], _parse_block(block, source)
 
 
 def read_boards(path: Path) -> list[Deal]:
@@ -169,7 +198,9 @@ def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
     pile_lines = block[1:]
     if len(pile_lines) != NUM_PILES:
         last = pile_lines[-1][0] if pile_lines else first_number
-        raise BoardError(f"expected {NUM_PILES} piles, found {len(pile_lines)}", source=source, line=last)
+        # numbered_boards stops a block at the first line too many: there may be more
+        found = f"{len(pile_lines)} or more" if len(pile_lines) > NUM_PILES else len(pile_lines)
+        raise BoardError(f"expected {NUM_PILES} piles, found {found}", source=source, line=last)
     where: dict[int, int] = {ACE_OF_SPADES: first_number}
     piles = []
     for pile_number, (number, line) in enumerate(pile_lines):
@@ -193,7 +224,13 @@ def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
     return Deal(tuple(piles))
 
 
+_CARD_OF_NAME = {name: card for card, name in enumerate(CARD_NAMES)}  # the usual spelling, looked up at once
+
+
 def _card_at(word: str, source: str, line: int) -> int:
+    card = _CARD_OF_NAME.get(word)
+    if card is not None:
+        return card
     try:
         return parse_card(word)
     except CardError as error:

@@ -8,8 +8,9 @@ spelling (``10H``/``TH``, ``♥``) or position it came from, so a board may
 appear only once in an imported file.
 
 :func:`write_deals` (``blackhole generate`` and ``import``) deals, or reads
-the board file line by line, and writes :data:`BATCH_ROWS` deals at a time:
-memory does not grow with the number of deals.
+the board file as it parses it, and writes :data:`BATCH_ROWS` deals at a time:
+memory does not grow with the number of deals (but for import's 9 bytes a
+board to catch a repeat as soon as it is read).
 
 >>> table = seeded_deals(seed=7, count=2)
 >>> table.column("deal_id").to_pylist()
@@ -21,7 +22,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from itertools import islice
 from pathlib import Path
 
 import numpy as np
@@ -30,7 +30,7 @@ import pyarrow as pa
 
 from pipeline.files import check_writable
 from pipeline.game.cards import NUM_CARDS, card_name
-from pipeline.game.deal import NUM_PILES, PILE_SIZE, BoardError, Deal, iter_boards
+from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
 from pipeline.game.pysol import pysol_cards_of
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack
@@ -92,104 +92,136 @@ def imported_deals(path: Path) -> pa.Table:
 
 
 def imported_batches(path: Path, *, batch_rows: int = BATCH_ROWS) -> Iterator[pa.Table]:
-    """The boards of the text file at ``path`` in tables of at most ``batch_rows``, the file read line by line.
+    """The boards of the text file at ``path`` in tables of at most ``batch_rows``, the file read as it is parsed.
 
-    Raises BoardError naming the file and line, as :func:`read_boards` does.
-    A board that repeats an earlier one is reported once the whole file is
-    read, so that a bad board further down is reported first, as when the file
-    was read whole. Memory holds a batch and the ids seen so far (8 bytes a board).
+    Raises BoardError naming the file and line, as :func:`read_boards` does,
+    as soon as the bad board is read: a board that repeats an earlier one is
+    reported there (the file is then read again up to it, to name the line of
+    the first), a block longer than a board at its line one too many, a line
+    longer than any board line when it grows past that. Memory holds a batch
+    and the ids seen so far (about 9 bytes a board, :class:`_SeenIds`); time
+    goes with what is read.
     """
+    source = str(path)
     seen = _SeenIds()
-    repeat: tuple[int, str] | None = None  # the first board that repeats an earlier one: its line and id
+    ids: list[str] = []
+    boards: list[str] = []
     rows = 0
-    numbered = _numbered_deals(path)
-    while batch := list(islice(numbered, batch_rows)):
-        if repeat is not None:
-            continue  # nothing more to write: read on only for a bad board further down
-        boards = [deal.to_board_text() for _, deal in batch]
-        ids = [_import_id(board) for board in boards]
-        repeated = seen.add(ids)
-        if repeated is not None:
-            repeat = batch[repeated][0], ids[repeated]
-            continue
-        indices = list(range(rows, rows + len(ids)))
-        yield _deals_table(ids, "import", [None] * len(ids), indices, boards, IMPORT_SCHEME)
-        rows += len(ids)
-    if repeat is not None:
-        line, deal_id = repeat
-        first = next(
-            start for start, deal in _numbered_deals(path) if _import_id(deal.to_board_text()) == deal_id
-        )
-        raise BoardError(f"this board repeats the board on line {first}", source=str(path), line=line)
-    if not rows:
-        raise BoardError("no board found (empty input)", source=str(path))
+    for line, deal in _numbered_deals(path):
+        board = deal.to_board_text()
+        number = _import_number(board)
+        if not seen.add(number):
+            raise BoardError(_repeat_problem(path, number), source=source, line=line)
+        ids.append(f"import-{number:016x}")
+        boards.append(board)
+        if len(ids) == batch_rows:
+            yield _imported_table(ids, boards, rows)
+            rows += len(ids)
+            ids, boards = [], []
+    if ids:
+        yield _imported_table(ids, boards, rows)
+    elif not rows:
+        raise BoardError("no board found (empty input)", source=source)
 
 
-def _import_id(board: str) -> str:
-    return f"import-{hashlib.sha256(board.encode()).hexdigest()[:16]}"
+def _imported_table(ids: list[str], boards: list[str], start: int) -> pa.Table:
+    """The rows of imported ``boards`` with their ``ids``, the first at index ``start``."""
+    indices = list(range(start, start + len(ids)))
+    return _deals_table(ids, "import", [None] * len(ids), indices, boards, IMPORT_SCHEME)
+
+
+def _import_number(board: str) -> int:
+    """The first 64 bits of the SHA-256 of ``board``: ``import-<h>`` is this number in 16 hex digits."""
+    return int.from_bytes(hashlib.sha256(board.encode()).digest()[:8], "big")
+
+
+def _repeat_problem(path: Path, number: int) -> str:
+    """What to say of a board of ``path`` whose import number ``number`` came before: the line of the first."""
+    first = next(
+        (at for at, deal in _numbered_deals(path) if _import_number(deal.to_board_text()) == number), None
+    )
+    if first is None:  # the file changed under the reader
+        return "this board repeats an earlier board"
+    return f"this board repeats the board on line {first}"
 
 
 class _SeenIds:
-    """Import ids seen so far, kept as their 64-bit hashes in one sorted numpy array: 8 bytes an id."""
+    """Import numbers (:func:`_import_number`) seen so far: about 9 bytes a number.
+
+    The older ones are kept in one sorted numpy array (8 bytes a number), the
+    newest in a set of at most 1/64 as many (and at least :attr:`NEWEST`),
+    merged into the array when it is full: each number is looked up as it is
+    added, and the merges move each number a logarithmic number of times.
+    """
+
+    NEWEST = 8192
 
     def __init__(self) -> None:
-        self.hashes = np.empty(0, np.uint64)
+        self.older = np.empty(0, np.uint64)
+        self.newest: set[int] = set()
 
-    def add(self, ids: list[str]) -> int | None:
-        """Add ``ids``; or, when one repeats an id seen before or earlier in ``ids``, add none and
-        return the position in ``ids`` of the first that does."""
-        hashes = np.array([int(deal_id.removeprefix("import-"), 16) for deal_id in ids], np.uint64)
-        at = np.searchsorted(self.hashes, hashes)
-        inside = at < len(self.hashes)
-        repeats = np.ones(len(hashes), bool)
-        repeats[np.unique(hashes, return_index=True)[1]] = False  # an id's first place in ``ids``...
-        repeats[inside] |= self.hashes[at[inside]] == hashes[inside]  # ...unless it was seen before
-        if repeats.any():
-            return int(np.argmax(repeats))
-        ordered = np.sort(hashes)
-        self.hashes = np.insert(self.hashes, np.searchsorted(self.hashes, ordered), ordered)
-        return None
+    def add(self, number: int) -> bool:
+        """Add ``number``; False, adding nothing, when it was seen before."""
+        if number in self.newest:
+            return False
+        key = np.uint64(number)  # searchsorted with a Python int would compare as objects, 100 times slower
+        at = self.older.searchsorted(key)
+        if at < len(self.older) and self.older[at] == key:
+            return False
+        self.newest.add(number)
+        if len(self.newest) >= max(self.NEWEST, len(self.older) >> 6):
+            self._merge()
+        return True
+
+    def _merge(self) -> None:
+        size = len(self.older)
+        newest = np.sort(np.fromiter(self.newest, np.uint64, len(self.newest)))
+        self.older.resize(size + len(newest), refcheck=False)  # in place when it can: never two copies
+        self.older[size:] = newest
+        self.older.sort(kind="stable")  # two sorted runs: one merge, with a buffer the size of the newest
+        self.newest = set()
 
 
 def _numbered_deals(path: Path) -> Iterator[tuple[int, Deal]]:
-    """Each board of the text file at ``path`` with the number of its first line, the file read line by line."""
-    source = str(path)
-    for first, lines in _board_blocks(path):
-        block = "\n".join(lines)
-        try:
-            deal = Deal.from_board_text(block, source=source)
-        except BoardError:
-            # Alone, the board counts lines from its own start: parse it again after first - 1
-            # empty lines, so that the error names the lines of the file (on this error path only).
-            next(iter_boards("\n" * (first - 1) + block, source=source))
-            raise
-        yield first, deal
+    """Each board of the text file at ``path`` with the number of its first line, the file read as it is parsed."""
+    return numbered_boards(_file_lines(path), source=str(path))
 
 
-def _board_blocks(path: Path) -> Iterator[tuple[int, list[str]]]:
-    """The number of the first line, and the lines stripped, of each blank-line-separated block of ``path``.
+_CHARACTERS_READ = 1 << 16  # characters read at a time
+_LINE_ENDS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # where str.splitlines ends a line
 
-    Lines are split and numbered as ``str.splitlines`` does the whole text
-    (:func:`read_boards`), one line of the file at a time.
+
+def _file_lines(path: Path) -> Iterator[str]:
+    """The lines of the text file at ``path`` without their ends, split as ``str.splitlines`` splits the whole text.
+
+    The file is read :data:`_CHARACTERS_READ` at a time, so one huge line is
+    not read whole: once a line holds more than :data:`LONGEST_LINE` characters
+    between its first and last non-blank one it is given as it is so far and
+    reading stops (:func:`numbered_boards` rejects it).
     """
-    block: list[str] = []
-    first = number = 0
+    partial = ""  # the start of a line whose end is still to come
+    after_cr = False  # the last text read ended with a carriage return: a line feed next ends no new line
     try:
         with open(path, encoding="utf-8-sig", newline="") as text:
-            for chunk in text:
-                for raw in chunk.splitlines():
-                    number += 1
-                    line = raw.strip()
-                    if line:
-                        first = first if block else number
-                        block.append(line)
-                    elif block:
-                        yield first, block
-                        block = []
+            while chunk := text.read(_CHARACTERS_READ):
+                if after_cr and chunk[0] == "\n":
+                    chunk = chunk[1:]
+                    if not chunk:
+                        continue
+                after_cr = chunk[-1] == "\r"
+                lines = (partial + chunk).splitlines()
+                partial = "" if chunk[-1] in _LINE_ENDS else lines.pop()
+                yield from lines
+                if len(partial) > LONGEST_LINE:
+                    partial = partial.lstrip()  # the leading blanks are not counted
+                    if len(partial.rstrip()) > LONGEST_LINE:
+                        yield partial
+                        return
+                    partial = partial[: LONGEST_LINE + 1]  # if more text follows, the line is too long anyway
     except UnicodeDecodeError as error:
         raise BoardError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
-    if block:
-        yield first, block
+    if partial:
+        yield partial
 
 
 def _deals_table(

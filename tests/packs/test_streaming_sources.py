@@ -98,14 +98,14 @@ def test_import_yields_a_batch_before_it_reads_the_end_of_the_file(tmp_path):
         (BOARDS[:11] + [with_bad_card(BOARDS[11])], "{path}:213: unknown card 'ZZ'"),
         (BOARDS + [BOARDS[7]], "{path}:229: this board repeats the board on line 134"),
         (BOARDS[:9] + [BOARDS[8]] + BOARDS[9:], "{path}:172: this board repeats the board on line 153"),
-        # the bad board comes after the repeat, yet is reported first: the file is read whole first
+        # the repeat is reported where it is read, before the bad board after it
         (
             BOARDS[:3] + [BOARDS[0]] + BOARDS[3:11] + [with_bad_card(BOARDS[11])],
-            "{path}:232: unknown card 'ZZ'",
+            "{path}:58: this board repeats the board on line 1",
         ),
         ([], "{path}: no board found (empty input)"),
     ],
-    ids=["bad-card", "repeat-across-batches", "repeat-within-a-batch", "bad-card-after-repeat", "empty"],
+    ids=["bad-card", "repeat-across-batches", "repeat-within-a-batch", "repeat-before-a-bad-card", "empty"],
 )
 def test_a_bad_board_late_in_the_file_leaves_the_old_pack(tmp_path, boards, message):
     path = boards_file(tmp_path, boards)
