@@ -12,22 +12,41 @@ this order:
   ``win_rate`` (rate, 95 % interval, the published rate and whether it is inside);
 - ``files``: every data file with its tier, row count and SHA-256.
 
->>> manifest = Manifest.from_json(Manifest(Origin("demo", "pack", "0.1.0", "pysol-fc"), 0, {}, {}, None, ()).to_json())
->>> manifest.name, manifest.kind, manifest.files
-('demo', 'pack', ())
+A manifest is checked before anything is read from it or its folder: against
+its JSON Schema, ``manifest.schema.json`` beside this module (types, required
+keys, the names of kinds, tiers and verdicts, counts, rates, SHA-256 digests,
+file paths that stay inside the pack folder), then for what the schema cannot
+say (``deals`` equals the files' rows and the verdict and tier counts, a file
+lies in its tier's folder, no two files share a path). Anything else raises a
+one-line PackError: ``<source>: <where, as files[0].sha256>: <problem>``.
+
+>>> from pipeline.packs.schema import PACK_TIERS
+>>> counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
+>>> empty = Manifest(Origin("demo", "pack", "0.1.0", "pysol-fc"), 0, counts, dict.fromkeys(PACK_TIERS, 0), None)
+>>> Manifest.from_json(empty.to_json()) == empty
+True
+>>> Manifest.from_json(empty.to_json().replace('"deals": 0', '"deals": -1'), source="demo/manifest.json")
+Traceback (most recent call last):
+pipeline.packs.parquet.PackError: demo/manifest.json: deals: -1 is below 0
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
+import re
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from pipeline.packs.parquet import PackError
 
 MANIFEST = "manifest.json"
+MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
 KINDS = ("pack", "curated")
+_MAX_DEPTH = 32  # the deepest nesting a manifest may have (its configs are 3 levels deep)
 
 
 @dataclass(frozen=True)
@@ -124,17 +143,15 @@ class Manifest:
 
     @classmethod
     def from_json(cls, text: str, *, source: str = MANIFEST) -> Manifest:
-        """The manifest in ``text``; PackError naming ``source`` when it is not one."""
+        """The manifest in ``text``, once it is valid; a one-line PackError naming ``source`` when not."""
         try:
-            found = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise PackError(f"{source}: not a readable manifest ({error})") from None
-        if not isinstance(found, dict) or not isinstance(found.get("files"), list):
-            raise PackError(f"{source}: not a pack manifest (no list of files)")
-        try:
-            return _manifest_of(found)
-        except (KeyError, TypeError, ValueError) as error:
-            raise PackError(f"{source}: not a pack manifest ({type(error).__name__}: {error})") from None
+            found = _parsed(text)
+            _check_values(found)
+            _check_schema(found)
+            _check_counts(found)
+        except _Invalid as invalid:
+            raise PackError(f"{source}: {invalid.where}: {invalid.problem}") from None
+        return _manifest_of(found)
 
 
 def _curation_dict(curation: CurationRecord) -> dict[str, Any]:
@@ -147,12 +164,13 @@ def _curation_dict(curation: CurationRecord) -> dict[str, Any]:
 
 
 def _manifest_of(found: dict[str, Any]) -> Manifest:
+    """The Manifest of a checked manifest object."""
     curation = found.get("curation")
     origin = Origin(
-        name=str(found["name"]),
-        kind=str(found["kind"]),
-        blackhole_version=str(found["blackhole_version"]),
-        dealing_scheme=found.get("dealing_scheme"),
+        name=found["name"],
+        kind=found["kind"],
+        blackhole_version=found["blackhole_version"],
+        dealing_scheme=found["dealing_scheme"],
         config=found.get("config"),
         curated_from=found.get("curated_from"),
         source_config=found.get("source_config"),
@@ -161,19 +179,209 @@ def _manifest_of(found: dict[str, Any]) -> Manifest:
         else CurationRecord(
             per_tier=curation["per_tier"],
             order=curation["order"],
-            dropped=dict(curation["dropped"]),
-            shortfalls={tier: (int(pair[0]), int(pair[1])) for tier, pair in curation["shortfalls"].items()},
+            dropped=curation["dropped"],
+            shortfalls={tier: (wanted, got) for tier, (wanted, got) in curation["shortfalls"].items()},
         ),
     )
-    rate = found.get("win_rate")
+    rate = found["win_rate"]
     return Manifest(
         origin=origin,
-        deals=int(found["deals"]),
-        verdicts=dict(found["verdicts"]),
-        tiers=dict(found["tiers"]),
+        deals=found["deals"],
+        verdicts=found["verdicts"],
+        tiers=found["tiers"],
         win_rate=None if rate is None else WinRateRecord(**rate),
         files=tuple(FileEntry(**entry) for entry in found["files"]),
     )
+
+
+def manifest_schema() -> dict[str, Any]:
+    """The JSON Schema of ``manifest.json`` (``manifest.schema.json``, shipped beside this module)."""
+    schema: dict[str, Any] = json.loads(
+        resources.files(__package__ or "pipeline.packs").joinpath(MANIFEST_SCHEMA).read_text(encoding="utf-8")
+    )
+    return schema
+
+
+class _Invalid(Exception):
+    """What is wrong with a manifest (``problem``) and where (``where``, a JSON path such as files[0].rows)."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(where, problem)
+        self.where, self.problem = where, problem
+
+
+class _Refused:
+    """A JSON value the parser refused (NaN, an overlong integer, a repeated key), reported at its place."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def _parsed(text: str) -> Any:
+    """The JSON value of ``text``, with _Refused in place of the values a manifest cannot hold."""
+    try:
+        return json.loads(
+            text,
+            parse_constant=lambda name: _Refused(f"{name} (a manifest's numbers are finite)"),
+            parse_float=_float,
+            parse_int=_int,
+            object_pairs_hook=_object,
+        )
+    except json.JSONDecodeError as error:
+        raise _Invalid(f"line {error.lineno} column {error.colno}", f"not JSON ({error.msg})") from None
+    except RecursionError:
+        raise _Invalid("top level", "nested too deeply to read") from None
+
+
+def _float(text: str) -> float | _Refused:
+    value = float(text)
+    return value if math.isfinite(value) else _Refused(f"{_one_line(text)} is out of range")
+
+
+def _int(text: str) -> int | _Refused:
+    try:
+        return int(text)
+    except ValueError:  # longer than sys.get_int_max_str_digits()
+        return _Refused(f"an integer of {len(text)} digits")
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Refused:
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            return _Refused(f"the key {_short(key)} twice")
+        found[key] = value
+    return found
+
+
+def _check_values(found: Any) -> None:
+    """Refuse a value the parser refused, or nesting deeper than _MAX_DEPTH, at the first place it occurs."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), found)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, _Refused):
+            raise _Invalid(_where(path), value.problem)
+        if len(path) > _MAX_DEPTH:
+            raise _Invalid(_where(path[:1]), f"nested deeper than {_MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            stack += reversed([((*path, key), item) for key, item in value.items()])
+        elif isinstance(value, list):
+            stack += reversed([((*path, number), item) for number, item in enumerate(value)])
+
+
+@functools.cache
+def _validator() -> Any:
+    """A validator of the manifest schema whose integers are ints alone (not 3.0, not true)."""
+    import jsonschema  # type: ignore[import-untyped]  # imported on the first manifest read: it is slow to load
+
+    base = jsonschema.Draft202012Validator
+    types = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    return jsonschema.validators.extend(base, type_checker=types)(manifest_schema())
+
+
+def _check_schema(found: Any) -> None:
+    """Refuse ``found`` unless it is valid under the manifest schema; the most specific error is told."""
+    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+
+    error = best_match(_validator().iter_errors(found))
+    if error is not None:
+        path, problem = _explained(error, found)
+        raise _Invalid(_where(path), problem)
+
+
+def _explained(error: Any, found: Any) -> tuple[tuple[str | int, ...], str]:
+    """The place and a one-line problem of the schema error ``error`` (never the whole value)."""
+    path = tuple(error.absolute_path)
+    keyword, expected, value = error.validator, error.validator_value, error.instance
+    description = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if keyword == "required":
+        return (*path, next(key for key in expected if key not in value)), "missing"
+    if keyword == "additionalProperties":
+        known = error.schema.get("properties", {})
+        return (*path, next(key for key in value if key not in known)), "unexpected key"
+    if keyword == "not":
+        return path, f"not a key of a {found['kind']} manifest"
+    if keyword == "type":
+        names = [expected] if isinstance(expected, str) else expected
+        return path, f"expected {' or '.join(names)}, found {_json_type(value)}"
+    if keyword == "enum":
+        return path, f"{_short(value)} is not one of {', '.join(map(str, expected))}"
+    if keyword == "minimum":
+        return path, f"{_short(value)} is below {expected}"
+    if keyword == "maximum":
+        return path, f"{_short(value)} is above {expected}"
+    if description is not None:
+        return path, f"{_short(value)} is not {description}"
+    if keyword == "minLength" and value == "":
+        return path, "empty"
+    return path, _one_line(error.message, 80)
+
+
+def _check_counts(found: dict[str, Any]) -> None:
+    """Refuse what the schema cannot say: a file outside its tier's folder, a path twice, counts that disagree."""
+    rows = dict.fromkeys(found["tiers"], 0)
+    paths: dict[str, int] = {}
+    for number, entry in enumerate(found["files"]):
+        path, tier = entry["path"], entry["tier"]
+        if path.split("/")[0] != f"tier={tier}":
+            raise _Invalid(
+                _where(("files", number, "path")), f"{_short(path)} is not in the folder tier={tier}"
+            )
+        if path in paths:
+            raise _Invalid(_where(("files", number, "path")), f"the path of files[{paths[path]}] again")
+        paths[path] = number
+        rows[tier] += entry["rows"]
+    if found["deals"] != sum(rows.values()):
+        raise _Invalid("deals", f"{found['deals']}, but the files hold {sum(rows.values())} rows")
+    for tier, count in found["tiers"].items():
+        if count != rows[tier]:
+            raise _Invalid(f"tiers.{tier}", f"{count}, but the files of tier {tier} hold {rows[tier]} rows")
+    verdicts = sum(found["verdicts"].values())
+    if verdicts != found["deals"]:
+        raise _Invalid("verdicts", f"{verdicts} deals in all, but deals is {found['deals']}")
+
+
+def _where(path: tuple[str | int, ...]) -> str:
+    """``path`` as a JSON path without its ``$``: ``files[0].sha256``; ``top level`` for the whole value."""
+    text = ""
+    for key in path:
+        if isinstance(key, int):
+            text += f"[{key}]"
+        elif re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,39}", key):
+            text += f".{key}" if text else key
+        else:
+            text += f"[{_short(key)}]"
+    return _one_line(text, 120) if text else "top level"
+
+
+def _short(value: Any) -> str:
+    """``value`` in one short line: JSON for a string or a number, else its JSON type."""
+    if isinstance(value, dict | list):
+        return f"an {_json_type(value)}"
+    return _one_line(json.dumps(value))
+
+
+def _one_line(text: str, limit: int = 40) -> str:
+    """``text`` in ASCII on one line, cut at ``limit`` characters."""
+    text = " ".join(text.encode("ascii", "backslashreplace").decode().splitlines())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of the parsed value ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -189,5 +397,7 @@ def read_manifest(folder: Path) -> Manifest:
     except FileNotFoundError:
         raise PackError(f"{folder}: not a pack folder (no {MANIFEST})") from None
     except UnicodeDecodeError as error:
-        raise PackError(f"{path}: not a readable manifest ({error})") from None
+        raise PackError(f"{path}: byte {error.start}: not UTF-8") from None
+    except OSError as error:
+        raise PackError(f"{path}: top level: not readable ({error.strerror})") from None
     return Manifest.from_json(text, source=str(path))

@@ -1,0 +1,471 @@
+"""manifest.json: checked against its schema and its counts before anything is read; one-line errors."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pipeline import __version__
+from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.game.verdicts import Verdict
+from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.manifest import (
+    KINDS,
+    MANIFEST,
+    MANIFEST_SCHEMA,
+    CurationRecord,
+    FileEntry,
+    Manifest,
+    Origin,
+    WinRateRecord,
+    manifest_schema,
+    read_manifest,
+)
+from pipeline.packs.parquet import PackError
+from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS
+from pipeline.stages.curate import DROP_REASONS, curate_folder
+from pipeline.stages.settings import ORDERS
+from tests.strategies import json_values
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = manifest_schema()
+SOURCE = "S/p/manifest.json"
+VERDICTS = tuple(verdict.value for verdict in Verdict)
+
+PACK = Manifest(
+    Origin("smoke", "pack", "0.1.0", SEEDED_SCHEME, config={"run": {"name": "smoke", "count": 5}}),
+    5,
+    {"solved": 4, "unsolvable": 1, "unknown": 0},
+    {"easy": 3, "medium": 1, "hard": 0, "expert": 0, "unsolvable": 1, "ungraded": 0},
+    WinRateRecord(0.8, 0.37, 0.96, 0.8694, True),
+    (
+        FileEntry("tier=easy/part-0.parquet", "easy", 3, "a" * 64),
+        FileEntry("tier=medium/part-0.parquet", "medium", 1, "b" * 64),
+        FileEntry("tier=unsolvable/part-0.parquet", "unsolvable", 1, "c" * 64),
+    ),
+)
+CURATED = Manifest(
+    Origin(
+        "smoke-curated",
+        "curated",
+        "0.1.0",
+        SEEDED_SCHEME,
+        curated_from="smoke",
+        source_config=PACK.origin.config,
+        curation=CurationRecord(
+            {"easy": 1, "medium": 2}, "difficulty", dict.fromkeys(DROP_REASONS, 1), {"medium": (2, 1)}
+        ),
+    ),
+    2,
+    {"solved": 2, "unsolvable": 0, "unknown": 0},
+    {"easy": 1, "medium": 1, "hard": 0, "expert": 0, "unsolvable": 0, "ungraded": 0},
+    WinRateRecord(1.0, 0.34, 1.0, 0.8694, True),
+    (
+        FileEntry("tier=easy/part-0.parquet", "easy", 1, "d" * 64),
+        FileEntry("tier=medium/part-0.parquet", "medium", 1, "e" * 64),
+    ),
+)
+
+
+def problem_of(text: str) -> str:
+    """The ``where: problem`` of the PackError that reading ``text`` raises (a single line naming SOURCE)."""
+    with pytest.raises(PackError) as raised:
+        Manifest.from_json(text, source=SOURCE)
+    message = str(raised.value)
+    assert len(message.splitlines()) == 1 and message.startswith(f"{SOURCE}: "), message
+    return message.removeprefix(f"{SOURCE}: ")
+
+
+def damaged(manifest: Manifest, change: Callable[[dict[str, Any]], object]) -> str:
+    """The text of ``manifest`` after ``change`` edits its JSON object."""
+    found = json.loads(manifest.to_json())
+    change(found)
+    return json.dumps(found, indent=2)
+
+
+# The schema's lists of names are the code's: a new tier, verdict, kind, order or rule fails here first.
+
+
+@pytest.mark.parametrize(
+    ("pointer", "names"),
+    [
+        ("/properties/kind/enum", KINDS),
+        ("/$defs/tier/enum", PACK_TIERS),
+        ("/properties/tiers/required", PACK_TIERS),
+        ("/properties/tiers/properties", PACK_TIERS),
+        ("/properties/verdicts/required", VERDICTS),
+        ("/properties/verdicts/properties", VERDICTS),
+        ("/$defs/quotas/properties", SOLVABLE_TIERS),
+        ("/$defs/curation/properties/shortfalls/properties", SOLVABLE_TIERS),
+        ("/$defs/curation/properties/order/enum", ORDERS),
+        ("/$defs/curation/properties/dropped/required", DROP_REASONS),
+        ("/$defs/curation/properties/dropped/properties", DROP_REASONS),
+    ],
+)
+def test_the_schema_names_what_the_code_names(pointer, names):
+    found: Any = SCHEMA
+    for key in pointer.strip("/").split("/"):
+        found = found[key]
+    assert list(found) == list(names)
+
+
+def test_the_schema_is_a_draft_2020_12_schema_of_every_key_the_manifest_writes():
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    properties = SCHEMA["properties"]
+    then_pack, then_curated = (branch["then"] for branch in SCHEMA["allOf"])
+    for manifest, then in [(PACK, then_pack), (CURATED, then_curated)]:
+        written = list(manifest.to_dict())
+        assert [key for key in properties if key in written] == written  # the same keys, in the same order
+        assert set(SCHEMA["required"]) | set(then["required"]) == set(written)
+    assert list(properties["win_rate"]["properties"]) == [f.name for f in dataclasses.fields(WinRateRecord)]
+    assert list(SCHEMA["$defs"]["file"]["properties"]) == [f.name for f in dataclasses.fields(FileEntry)]
+    curation = SCHEMA["$defs"]["curation"]["properties"]
+    assert list(curation) == [f.name for f in dataclasses.fields(CurationRecord)]
+
+
+def test_the_schema_ships_as_package_data():
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert MANIFEST_SCHEMA in pyproject["tool"]["setuptools"]["package-data"]["pipeline.packs"]
+    assert any(line.startswith("jsonschema") for line in pyproject["project"]["dependencies"])
+
+
+# Every manifest the code writes is valid and reads back as written.
+
+
+@pytest.mark.parametrize("manifest", [PACK, CURATED], ids=["pack", "curated"])
+def test_a_manifest_reads_back_as_written(manifest):
+    assert Manifest.from_json(manifest.to_json()) == manifest
+
+
+def test_the_manifests_the_writers_write_are_valid(tmp_path, pack_rows):
+    origin = Origin("p", "pack", __version__, SEEDED_SCHEME, config={"run": {"name": "p"}})
+    written = {tmp_path / "p": write_pack_folder(tmp_path / "p", [pack_rows], origin=origin, provenance={})}
+    for name, per_tier, order in [
+        ("all", None, "difficulty"),
+        ("short", {"easy": 1, "expert": 99}, "pack"),  # a shortfall
+        ("none", {"easy": 0}, "difficulty"),  # no deals, no files
+    ]:
+        target = tmp_path / name
+        written[target] = curate_folder(tmp_path / "p", target, per_tier=per_tier, order=order)
+    assert written[tmp_path / "short"].origin.curation.shortfalls
+    assert written[tmp_path / "none"].files == ()
+    for folder, manifest in written.items():
+        assert read_manifest(folder) == manifest
+
+
+def test_the_packs_on_disk_are_valid():
+    found = sorted((ROOT / "output" / "packs").glob(f"*/{MANIFEST}"))
+    if not found:
+        pytest.skip("no pack has been built here")
+    for path in found:
+        assert read_manifest(path.parent).to_json() == path.read_text(encoding="utf-8")
+
+
+# A damaged manifest is one line naming the file, the place and the problem.
+
+OUTSIDE = '" is not a path inside the pack folder (tier=TIER/FILE)'
+HEX = " is not a SHA-256 in 64 lowercase hex digits"
+
+
+def _set(*path: str | int, to: object) -> Callable[[dict[str, Any]], None]:
+    def change(found: dict[str, Any]) -> None:
+        *parents, last = path
+        for key in parents:
+            found = found[key]
+        found[last] = to
+
+    return change
+
+
+def _delete(*path: str | int) -> Callable[[dict[str, Any]], None]:
+    def change(found: dict[str, Any]) -> None:
+        *parents, last = path
+        for key in parents:
+            found = found[key]
+        del found[last]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("manifest", "change", "expected"),
+    [
+        (PACK, _delete("files", 0, "sha256"), "files[0].sha256: missing"),
+        (PACK, _set("files", to=[123]), "files[0]: expected object, found integer"),
+        (PACK, _set("files", to={}), "files: expected array, found object"),
+        (
+            PACK,
+            _set("files", 0, "path", to="../../etc/hostname"),
+            'files[0].path: "../../etc/hostname' + OUTSIDE,
+        ),
+        (PACK, _set("files", 0, "path", to="/etc/hostname"), 'files[0].path: "/etc/hostname' + OUTSIDE),
+        (
+            PACK,
+            _set("files", 0, "path", to="tier=easy/../../x"),
+            'files[0].path: "tier=easy/../../x' + OUTSIDE,
+        ),
+        (PACK, _set("files", 0, "path", to="tier=easy/./a"), 'files[0].path: "tier=easy/./a' + OUTSIDE),
+        (PACK, _set("files", 0, "path", to="tier=easy//a"), 'files[0].path: "tier=easy//a' + OUTSIDE),
+        (PACK, _set("files", 0, "path", to="tier=easy\\a"), 'files[0].path: "tier=easy\\\\a' + OUTSIDE),
+        (PACK, _set("files", 0, "path", to="tier=easy/a\n"), 'files[0].path: "tier=easy/a\\n' + OUTSIDE),
+        (PACK, _set("files", 0, "path", to="tier=easy"), 'files[0].path: "tier=easy' + OUTSIDE),
+        (
+            PACK,
+            _set("files", 0, "path", to="tier=hard/part-0.parquet"),
+            'files[0].path: "tier=hard/part-0.parquet" is not in the folder tier=easy',
+        ),
+        (PACK, _set("files", 1, "path", to="tier=easy/part-0.parquet"), "files[1].path: "),
+        (PACK, _set("files", 0, "sha256", to="A" * 64), 'files[0].sha256: "' + "A" * 36 + "..." + HEX),
+        (PACK, _set("files", 0, "sha256", to="a" * 63), 'files[0].sha256: "' + "a" * 36 + "..." + HEX),
+        (PACK, _set("files", 0, "sha256", to=None), "files[0].sha256: expected string, found null"),
+        (PACK, _set("files", 0, "rows", to=True), "files[0].rows: expected integer, found boolean"),
+        (PACK, _set("files", 0, "rows", to=3.0), "files[0].rows: expected integer, found number"),
+        (PACK, _set("files", 0, "rows", to=-1), "files[0].rows: -1 is below 0"),
+        (PACK, _set("files", 0, "rows", to=2**63), "files[0].rows: 9223372036854775808 is above"),
+        (PACK, _set("files", 0, "rows", to=4), "deals: 5, but the files hold 6 rows"),
+        (
+            PACK,
+            _set("files", 0, "tier", to="legendary"),
+            'files[0].tier: "legendary" is not one of easy, medium',
+        ),
+        (PACK, _set("files", 0, "size", to=1), "files[0].size: unexpected key"),
+        (PACK, _set("deals", to=6), "deals: 6, but the files hold 5 rows"),
+        (PACK, _set("deals", to="5"), "deals: expected integer, found string"),
+        (PACK, _set("verdicts", "solved", to=3), "verdicts: 4 deals in all, but deals is 5"),
+        (PACK, _delete("verdicts", "unknown"), "verdicts.unknown: missing"),
+        (PACK, _set("tiers", "easy", to=2), "tiers.easy: 2, but the files of tier easy hold 3 rows"),
+        (PACK, _delete("tiers", "ungraded"), "tiers.ungraded: missing"),
+        (PACK, _set("tiers", "legendary", to=0), "tiers.legendary: unexpected key"),
+        (PACK, _set("win_rate", "rate", to=1.5), "win_rate.rate: 1.5 is above 1"),
+        (PACK, _set("win_rate", "low", to=None), "win_rate.low: expected number, found null"),
+        (PACK, _set("win_rate", "published_inside", to="yes"), "win_rate.published_inside: expected boolean"),
+        (PACK, _set("kind", to="solved"), 'kind: "solved" is not one of pack, curated'),
+        (PACK, _delete("kind"), "kind: missing"),
+        (PACK, _delete("config"), "config: missing"),
+        (PACK, _set("config", to=[1]), "config: expected object or null, found array"),
+        (PACK, _set("curation", to=None), "curation: not a key of a pack manifest"),
+        (PACK, _set("name", to=""), 'name: "" is not a folder name'),
+        (PACK, _set("name", to="a/b"), 'name: "a/b" is not a folder name'),
+        (PACK, _set("name", to=7), "name: expected string, found integer"),
+        (PACK, _set("Name", to="x"), "Name: unexpected key"),
+        (PACK, _set("x" * 200, to=1), '["' + "x" * 36 + "...]: unexpected key"),
+        (CURATED, _set("config", to={}), "config: not a key of a curated manifest"),
+        (CURATED, _delete("source_config"), "source_config: missing"),
+        (
+            CURATED,
+            _set("curation", "order", to="random"),
+            'curation.order: "random" is not one of difficulty, pack',
+        ),
+        (
+            CURATED,
+            _set("curation", "per_tier", "unsolvable", to=1),
+            "curation.per_tier.unsolvable: unexpected key",
+        ),
+        (CURATED, _delete("curation", "dropped", "disputed"), "curation.dropped.disputed: missing"),
+        (
+            CURATED,
+            _set("curation", "shortfalls", "medium", to=[2]),
+            "curation.shortfalls.medium: an array is not a pair [wanted, found]",
+        ),
+    ],
+)
+def test_a_damaged_manifest_is_one_line_naming_the_place(manifest, change, expected):
+    assert problem_of(damaged(manifest, change)).startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("token", "expected"),
+    [
+        ("NaN", "deals: NaN (a manifest's numbers are finite)"),
+        ("Infinity", "deals: Infinity (a manifest's numbers are finite)"),
+        ("-Infinity", "deals: -Infinity (a manifest's numbers are finite)"),
+        ("1e999", "deals: 1e999 is out of range"),
+        ("9" * 5000, "deals: an integer of 5000 digits"),
+        ("[" * 40 + "]" * 40, "deals: nested deeper than 32 levels"),
+        ("[" * 100_000 + "]" * 100_000, "top level: nested too deeply to read"),
+    ],
+)
+def test_a_value_json_allows_but_a_manifest_refuses(token, expected):
+    assert problem_of(PACK.to_json().replace('"deals": 5', f'"deals": {token}')) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", "line 1 column 1: not JSON (Expecting value)"),
+        ('{"name": "p",', "line 1 column 14: not JSON (Expecting property name enclosed in double quotes)"),
+        ("\ufeff{}", "line 1 column 1: not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))"),
+        ("[]", "top level: expected object, found array"),
+        ("null", "top level: expected object, found null"),
+        ('{"files": [{"rows": 1, "rows": 2}]}', 'files[0]: the key "rows" twice'),
+    ],
+)
+def test_text_that_is_no_manifest(text, expected):
+    assert problem_of(text) == expected
+
+
+def test_a_path_leaving_the_pack_is_refused_before_it_is_opened(tmp_path):
+    folder, outside = tmp_path / "S" / "p", tmp_path / "hostname"
+    folder.mkdir(parents=True)
+    outside.write_bytes(b"not a pack file")
+    (folder / MANIFEST).write_text(
+        damaged(PACK, _set("files", 0, "path", to="../../hostname")), encoding="utf-8"
+    )
+    with pytest.raises(PackError, match=r"manifest\.json: files\[0\]\.path: .* is not a path inside"):
+        read_pack_folder(folder)
+
+
+def test_a_manifest_that_is_no_utf8_text_or_no_file(tmp_path):
+    (tmp_path / "bytes").mkdir()
+    (tmp_path / "bytes" / MANIFEST).write_bytes(b'{"name": "\xff"}')
+    with pytest.raises(PackError, match=r"bytes/manifest\.json: byte 10: not UTF-8$"):
+        read_manifest(tmp_path / "bytes")
+    (tmp_path / "folder" / MANIFEST).mkdir(parents=True)
+    with pytest.raises(
+        PackError, match=r"folder/manifest\.json: top level: not readable \(Is a directory\)$"
+    ):
+        read_manifest(tmp_path / "folder")
+
+
+# Fuzzing: whatever the text, a valid Manifest that reads back as itself, or one PackError line.
+
+_NAMES = st.text(
+    st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="/\\"), min_size=1
+)
+_COUNTS = st.integers(0, 2**63 - 1)
+_RATES = st.floats(0, 1)
+_CONFIGS = st.none() | st.dictionaries(st.text(max_size=8), json_values(), max_size=4)
+
+
+@st.composite
+def manifests(draw: st.DrawFn) -> Manifest:
+    """A valid manifest of either kind: files of the tiers that have deals, counts that agree."""
+    rows = {tier: draw(st.integers(0, 10**6)) for tier in PACK_TIERS}
+    deals = sum(rows.values())
+    solved = draw(st.integers(0, deals))
+    unsolvable = draw(st.integers(0, deals - solved))
+    verdicts = {"solved": solved, "unsolvable": unsolvable, "unknown": deals - solved - unsolvable}
+    files = tuple(
+        FileEntry(
+            f"tier={tier}/part-0.parquet",
+            tier,
+            count,
+            draw(st.text("0123456789abcdef", min_size=64, max_size=64)),
+        )
+        for tier, count in rows.items()
+        if count
+    )
+    rate = draw(
+        st.none() | st.builds(WinRateRecord, _RATES | st.none(), _RATES, _RATES, _RATES, st.booleans())
+    )
+    scheme = draw(st.none() | st.text(min_size=1))
+    if draw(st.sampled_from(KINDS)) == "pack":
+        origin = Origin(draw(_NAMES), "pack", draw(st.text(min_size=1)), scheme, config=draw(_CONFIGS))
+    else:
+        quotas = st.dictionaries(st.sampled_from(SOLVABLE_TIERS), _COUNTS)
+        curation = st.builds(
+            CurationRecord,
+            st.none() | quotas,
+            st.sampled_from(ORDERS),
+            st.fixed_dictionaries(dict.fromkeys(DROP_REASONS, _COUNTS)),
+            st.dictionaries(st.sampled_from(SOLVABLE_TIERS), st.tuples(_COUNTS, _COUNTS)),
+        )
+        origin = Origin(
+            draw(_NAMES),
+            "curated",
+            draw(st.text(min_size=1)),
+            scheme,
+            curated_from=draw(st.none() | _NAMES),
+            source_config=draw(_CONFIGS),
+            curation=draw(st.none() | curation),
+        )
+    return Manifest(origin, deals, verdicts, dict(rows), rate, files)
+
+
+def _read_or_refused(text: str) -> None:
+    """Read ``text``: a Manifest that reads back as itself, or one PackError line naming SOURCE."""
+    try:
+        manifest = Manifest.from_json(text, source=SOURCE)
+    except PackError as error:
+        assert len(str(error).splitlines()) == 1 and str(error).startswith(f"{SOURCE}: "), str(error)
+    else:
+        assert Manifest.from_json(manifest.to_json()) == manifest
+
+
+def _places(value: object, path: tuple[str | int, ...] = ()) -> list[tuple[str | int, ...]]:
+    """The path of every value inside ``value``, itself first."""
+    found = [path]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found += _places(item, (*path, key))
+    return found
+
+
+_TOKENS = st.sampled_from(
+    [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1e999",
+        "-1e400",
+        "9" * 5000,
+        "[" * 40 + "]" * 40,
+        "[" * 3000 + "]" * 3000,
+    ]
+)
+
+
+@given(manifests())
+def test_every_valid_manifest_reads_back_as_itself(manifest):
+    assert Manifest.from_json(manifest.to_json()) == manifest
+
+
+@given(st.binary())
+def test_fuzz_any_bytes_in_manifest_json(tmp_path_factory, data):
+    folder = tmp_path_factory.getbasetemp() / "fuzz-bytes"
+    folder.mkdir(exist_ok=True)
+    (folder / MANIFEST).write_bytes(data)
+    try:
+        read_manifest(folder)
+    except PackError as error:
+        assert len(str(error).splitlines()) == 1, str(error)
+
+
+@given(json_values() | st.text())
+def test_fuzz_any_json_value(value):
+    _read_or_refused(value if isinstance(value, str) else json.dumps(value))
+
+
+@given(manifests(), st.data())
+def test_fuzz_a_manifest_with_one_place_changed(manifest, data):
+    found = json.loads(manifest.to_json())
+    path = data.draw(st.sampled_from(_places(found)))
+    operation = data.draw(st.sampled_from(["delete", "replace", "token"]) if path else st.just("replace"))
+    if operation == "delete":
+        parent = found
+        for key in path[:-1]:
+            parent = parent[key]
+        del parent[path[-1]]
+        _read_or_refused(json.dumps(found))
+        return
+    marker = "\x00marker\x00"
+    replacement = data.draw(json_values()) if operation == "replace" else marker
+    if not path:
+        found = replacement
+    else:
+        parent = found
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = copy.deepcopy(replacement)
+    text = json.dumps(found)
+    _read_or_refused(text.replace(json.dumps(marker), data.draw(_TOKENS)))
