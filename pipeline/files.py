@@ -4,7 +4,9 @@ A reader sees the old file or the new one, never a partial one, and an error
 (or Ctrl-C) part-way leaves the old file as it was. Staged files are hidden
 (``.<name>.tmp-<pid>``), so globs such as ``*.parquet`` never see them.
 A folder (:func:`replacing_folder`) is staged the same way; an old folder is
-moved aside (``.<name>.old-<pid>``) for the moment of the swap, then deleted.
+moved aside (``.<name>.old-<pid>``) for the moment of the swap, then deleted
+(put back if the swap fails). A symbolic link or a file where a folder is to
+go is refused (:func:`check_replaceable_folder`), never renamed or deleted.
 
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
@@ -60,6 +62,47 @@ def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:
     return path
 
 
+def check_replaceable_folder(path: Path) -> Path:
+    """``path`` as a Path, once it is a folder that may be replaced whole, or nothing yet: checked before long work too.
+
+    DestinationError when ``path`` is a symbolic link (replacing it would
+    rename the link, not the folder it points to; deleting through it would
+    destroy what is not ours), or something other than a folder.
+    """
+    path = Path(path)
+    if path.is_symlink():
+        raise DestinationError(
+            f"{path}: is a symbolic link; a folder is replaced whole, never through a link "
+            "(remove the link, or write to the folder it points to)"
+        )
+    if path.exists() and not path.is_dir():
+        raise DestinationError(f"{path}: not a folder; refusing to replace it with one")
+    return path
+
+
+def check_folder_writable(folder: Path, *, replaced: bool = False) -> Path:
+    """``folder`` as a Path, once files can be written in it, or it can be made: checked before any work.
+
+    DestinationError when ``folder``, or the nearest folder above it that
+    exists (where the missing ones would be made), is not a folder (a file
+    is in the way) or cannot be written in. A folder ``replaced`` whole is
+    made beside its place and renamed in: then it is its parent that must be
+    a folder that can be written in (see :func:`check_replaceable_folder` for
+    what may stand in its place).
+    """
+    folder = Path(folder)
+    existing = folder.parent if replaced else folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        if existing == folder:
+            raise DestinationError(f"{folder}: not a folder; cannot write files in it")
+        raise DestinationError(f"{folder}: cannot make the folder, {str(existing)!r} is not a folder")
+    if existing.exists() and not os.access(existing, os.W_OK | os.X_OK):
+        raise DestinationError(f"{folder}: cannot write in {str(existing)!r} (permission denied)")
+    return folder
+
+
 @contextmanager
 def replacing(path: Path) -> Iterator[BinaryIO]:
     """A binary file to write that replaces ``path`` when the block ends; on any error ``path`` is untouched.
@@ -83,11 +126,13 @@ def replacing(path: Path) -> Iterator[BinaryIO]:
 def replacing_folder(target: Path) -> Iterator[Path]:
     """A new, empty folder to fill that replaces ``target`` when the block ends; on any error ``target`` is untouched.
 
-    What an interrupted earlier write left beside ``target`` is cleared first.
-    The folder is ``.<name>.tmp-<pid>`` beside ``target``; its files are
-    flushed to disk before it is renamed into place.
+    DestinationError first when ``target`` is a symbolic link or not a folder
+    (:func:`check_replaceable_folder`). What an interrupted earlier write
+    left beside ``target`` is cleared first. The folder is
+    ``.<name>.tmp-<pid>`` beside ``target``; its files are flushed to disk
+    before it is renamed into place.
     """
-    target = Path(target)
+    target = check_replaceable_folder(target)
     _remove_stale(target)
     staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     try:
@@ -108,18 +153,50 @@ def _fsync_tree(folder: Path) -> None:
 
 
 def _swap_into_place(staging: Path, target: Path) -> None:
-    """Rename ``staging`` to ``target``; an existing ``target`` is moved aside first, then deleted."""
-    if target.exists():
-        retired = target.with_name(f".{target.name}.old-{os.getpid()}")
-        os.replace(target, retired)
+    """Rename ``staging`` to ``target``; an existing ``target`` is moved aside first, then deleted.
+
+    When ``staging`` cannot be renamed, the old ``target`` is put back.
+    """
+    check_replaceable_folder(target)  # again: what is there may have changed during the long work
+    if not target.exists():
         os.replace(staging, target)
-        shutil.rmtree(retired)
-    else:
+        return
+    retired = target.with_name(f".{target.name}.old-{os.getpid()}")
+    os.replace(target, retired)
+    try:
         os.replace(staging, target)
+    except BaseException:
+        os.replace(retired, target)
+        raise
+    shutil.rmtree(retired)
 
 
 def _remove_stale(target: Path) -> None:
-    """Delete what an interrupted write left beside ``target``: its staging and retired folders."""
+    """Delete what an interrupted write left beside ``target``: its staging and retired folders.
+
+    One named for a process still alive on this machine (``...-<pid>``) is
+    another write in progress and stays; a link or file is unlinked, never followed.
+    """
     for pattern in (f".{target.name}.tmp-*", f".{target.name}.old-*"):
         for stale in target.parent.glob(pattern):
-            shutil.rmtree(stale, ignore_errors=True)
+            if _written_by_a_live_process(stale.name.rpartition("-")[2]):
+                continue
+            if stale.is_symlink() or not stale.is_dir():
+                stale.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(stale, ignore_errors=True)
+
+
+def _written_by_a_live_process(pid: str) -> bool:
+    """Whether ``pid`` (a suffix) names a process alive on this machine other than this one."""
+    if not pid.isdigit() or int(pid) in (0, os.getpid()):
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, another user's
+        return True
+    except (OSError, OverflowError):
+        return False
+    return True

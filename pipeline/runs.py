@@ -9,7 +9,8 @@ a shard is back, the shard is written to ``output/work/NAME/`` (staged, then
 renamed), so memory holds only the shards in flight whatever the count.
 
 Killed at any moment, a run loses only its unfinished shards: run it again and
-it does those alone. ``run.json`` in the work folder records the settings that
+it does those alone. One run of a name at a time: a second one refuses,
+naming the first (:func:`run_lock`). ``run.json`` in the work folder records the settings that
 decide the rows; a run with other settings refuses the folder (start over
 with ``fresh``). When every shard is there, the pack folder is assembled from
 them (:mod:`pipeline.packs.folders`) and then curated (:mod:`pipeline.stages.curate`)
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import time
 from collections.abc import Iterable, Iterator
@@ -35,8 +37,9 @@ import pyarrow.compute as pc
 from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
-from pipeline.files import replacing
+from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME
+from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.manifest import Manifest, Origin
 from pipeline.packs.parquet import read_pack, write_pack
@@ -70,6 +73,7 @@ class RunOutcome:
     busy_seconds: float  # the workers' time on this run's tasks, dealing included, summed
     seconds: float  # wall clock of the whole run
     finish_seconds: float  # of which: assembling the pack from its shards, curating it, listing disagreements
+    lock_taken_over: Holder | None  # the record of a stopped run's lock that this run took over
 
 
 def stage_settings(config: RunConfig) -> StageSettings:
@@ -82,19 +86,65 @@ def stage_settings(config: RunConfig) -> StageSettings:
     )
 
 
+def run_lock(config: RunConfig) -> Path:
+    """The lock file a run of ``config`` holds: ``OUTPUT/locks/NAME.lock``.
+
+    It covers everything the run writes: its work folder, its pack and its
+    curated pack. It lives in a folder of its own, since a run name may be
+    any folder name: no other run's work folder or pack can be called so.
+
+    >>> from pipeline.config import parse_config
+    >>> str(run_lock(parse_config('[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\n')))
+    'output/locks/demo.lock'
+    """
+    return config.output / "locks" / f"{config.name}.lock"
+
+
 def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> RunOutcome:
     """Run ``config`` to a finished pack and curated pack, resuming from finished shards on disk.
 
-    ``fresh`` deletes the work folder first. Raises ConfigError (bad tiers
-    file) or RunError (work folder of other settings) before any work.
+    ``fresh`` deletes the work folder first. One run of a name at a time: the
+    run holds its lock (:func:`run_lock`, :func:`pipeline.locks.holding`)
+    from before it touches anything to its end, error and Ctrl-C included.
+    Raises, before any work, ConfigError (bad tiers file), LockedError
+    (another run of the name is running), DestinationError (a symbolic link
+    or a file where the pack or curated pack folder goes) or RunError (a
+    work folder of other settings, or with ``fresh`` a symbolic link there).
     """
     began = time.perf_counter()
     settings = stage_settings(config)
     if config.backend == "dask" and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
+    with holding(run_lock(config), what=f"run {config.name!r}") as taken_over:
+        _check_targets(config, fresh=fresh)
+        if fresh:
+            _delete_work_folder(config.work_directory)
+        return _run_locked(config, settings, progress=progress, began=began, taken_over=taken_over)
+
+
+def _check_targets(config: RunConfig, *, fresh: bool) -> None:
+    """Refuse, before anything is touched, folders the run would have to replace or delete through a link."""
+    for folder in (config.pack_directory, config.curated_directory):
+        check_replaceable_folder(folder)
     work = config.work_directory
-    if fresh:
-        shutil.rmtree(work, ignore_errors=True)
+    if fresh and work.is_symlink():
+        raise RunError(
+            f"{work}: is a symbolic link; --fresh never deletes through a link "
+            f"(delete the shards in {os.readlink(work)} yourself, or remove the link)"
+        )
+
+
+def _delete_work_folder(work: Path) -> None:
+    """Delete the work folder ``work`` and its shards (a missing one is fine); an error says why not."""
+    if work.exists():
+        shutil.rmtree(work)
+
+
+def _run_locked(
+    config: RunConfig, settings: StageSettings, *, progress: bool, began: float, taken_over: Holder | None
+) -> RunOutcome:
+    """The run itself, its lock held: claim the work folder, do the missing shards, write both packs."""
+    work = config.work_directory
     _claim(work, _record(config, settings))
     shards = _shard_count(config)
     finished = _finished_shards(work, shards)
@@ -132,6 +182,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         busy_seconds=busy_seconds,
         seconds=ended - began,
         finish_seconds=ended - finishing,
+        lock_taken_over=taken_over,
     )
 
 

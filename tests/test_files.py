@@ -8,11 +8,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from pipeline import files
 from pipeline.cli import app
-from pipeline.files import DestinationError, check_writable
+from pipeline.files import DestinationError, check_writable, replacing_folder
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.exports import export_pack_folder
 from tests.packs.test_streaming_exports import pack_folder
+from tests.test_locks import dead_pid
 
 
 def _refused(path: Path, message: str, **options) -> None:
@@ -78,3 +80,59 @@ def test_export_refuses_to_write_into_the_pack_it_reads(tmp_path, pack_rows):
     with pytest.raises(DestinationError, match="is inside this command's input"):
         export_pack_folder(folder, folder / "manifest.json", "json")
     assert {path: path.read_bytes() for path in folder.rglob("*") if path.is_file()} == before
+
+
+def _hidden(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if path.name.startswith("."))
+
+
+@pytest.mark.parametrize("kind", ["link", "file"])
+def test_a_link_or_a_file_where_a_folder_goes_is_refused_and_left_as_it_was(tmp_path, kind):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "keep.txt").write_text("mine")
+    target = tmp_path / "pack"
+    if kind == "link":
+        target.symlink_to(real)
+        message = "pack: is a symbolic link; a folder is replaced whole, never through a link"
+    else:
+        target.write_text("a file")
+        message = "pack: not a folder; refusing to replace it with one"
+    with pytest.raises(DestinationError, match=message), replacing_folder(target):
+        raise AssertionError("never reached")
+    assert target.is_symlink() == (kind == "link") and (real / "keep.txt").read_text() == "mine"
+    assert _hidden(tmp_path) == []
+
+
+def test_a_failed_swap_puts_the_old_folder_back(tmp_path, monkeypatch):
+    target = tmp_path / "pack"
+    target.mkdir()
+    (target / "old.txt").write_text("old")
+    rename = os.replace
+
+    def failing(source, destination):
+        if Path(source).name.startswith(".pack.tmp-"):
+            raise OSError("rename failed")
+        rename(source, destination)
+
+    monkeypatch.setattr(files.os, "replace", failing)
+    with pytest.raises(OSError, match="rename failed"), replacing_folder(target) as staging:
+        (staging / "new.txt").write_text("new")
+    assert [path.name for path in target.iterdir()] == ["old.txt"]
+    assert _hidden(tmp_path) == []
+
+
+def test_a_live_writers_staging_stays_and_a_dead_ones_goes_links_unfollowed(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine")
+    folder = tmp_path / "packs"
+    folder.mkdir()
+    live = folder / f".pack.tmp-{os.getppid()}"
+    live.mkdir()
+    (folder / f".pack.old-{dead_pid()}").mkdir()
+    (folder / f".pack.tmp-{dead_pid()}").symlink_to(outside)
+    with replacing_folder(folder / "pack") as staging:
+        (staging / "new.txt").write_text("new")
+    assert _hidden(folder) == [live.name]
+    assert (outside / "keep.txt").read_text() == "mine"

@@ -20,14 +20,16 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.files import DestinationError
 from pipeline.game.shuffles import PYSOL_SCHEME
 from pipeline.game.stats import win_rate
+from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_dataset, read_pack_folder, sha256_of
 from pipeline.packs.manifest import read_manifest
-from pipeline.packs.parquet import PackError
+from pipeline.packs.parquet import PackError, read_pack
 from pipeline.packs.schema import PACK_TIERS
 from pipeline.packs.sources import pysol_deals, seeded_deals
-from pipeline.runs import RunError, run
+from pipeline.runs import WORK_RECORD, RunError, run, run_lock
 from pipeline.stages.sampling import graded
 
 ROOT = Path(__file__).parents[1]
@@ -216,11 +218,14 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
     done = _wait_for_a_shard(process, tmp_path / "output" / "work" / "t")
     os.killpg(process.pid, kill)
     _, stderr = process.communicate(timeout=60)
+    lock = tmp_path / "output" / "locks" / "t.lock"
     if kill == signal.SIGINT:
         assert process.returncode == 130
         assert "interrupted: finished shards are kept" in stderr
+        assert not lock.exists()  # let go on Ctrl-C
     else:
         assert process.returncode == -signal.SIGKILL
+        assert Holder.from_text(lock.read_text()).pid == process.pid  # left behind, but no longer held
     packs = tmp_path / "output" / "packs"
     assert not (packs / "t").exists()  # no pack until every shard is in: never a partial one
     kept = len(list((tmp_path / "output" / "work" / "t").glob("shard-*.parquet")))
@@ -231,8 +236,102 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
     )
     assert resumed.returncode == 0, resumed.stderr
     assert f"resumed: {kept} of 4 shards were already done" in resumed.stderr
+    taken_over = f"took over the lock left by a run that was stopped (PID {process.pid} on host "
+    assert (taken_over in resumed.stderr) == (kill == signal.SIGKILL)
     assert pack_bytes(tmp_path / "output") == files
     assert not [p for p in packs.iterdir() if p.name.startswith(".")]
+    assert not lock.exists()
+
+
+def _work_bytes(output: Path) -> dict[str, bytes]:
+    work = output / "work"
+    return {str(p.relative_to(work)): p.read_bytes() for p in sorted(work.rglob("*")) if p.is_file()}
+
+
+def test_a_run_refuses_while_another_holds_its_lock_and_touches_nothing(finished, tmp_path):
+    """The test holds the lock itself, so the refusal owes nothing to timing; --fresh deletes nothing."""
+    config = _copy_of_the_finished_output(finished, tmp_path)
+    output = tmp_path / "output"
+    before = pack_bytes(output), _work_bytes(output)
+    lock = run_lock(load_config(config))
+    with holding(lock, what="the test"):
+        record = Holder.from_text(lock.read_text())
+        refused = subprocess.run(
+            [str(BLACKHOLE), "run", "--config", str(config), "--fresh"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert refused.returncode == 1
+    assert (
+        refused.stderr
+        == f"error: {lock}: run 't' is already running ({record}); wait for it to end, or stop it\n"
+    )
+    assert record.pid == os.getpid()
+    assert (pack_bytes(output), _work_bytes(output)) == before
+    assert not lock.exists()
+
+
+def test_of_two_runs_at_once_the_second_refuses_naming_the_first(tmp_path):
+    """The first run has a million deals to do: it is still running when the second starts."""
+    config = _small_config(tmp_path, f"seed = {SEED}\ncount = 1000000")
+    work = tmp_path / "output" / "work" / "s"
+    first = _start(config)
+    _wait_for_a_shard(first, work)
+    second = subprocess.run(
+        [str(BLACKHOLE), "run", "--config", str(config), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    lock = tmp_path / "output" / "locks" / "s.lock"
+    holder = Holder.from_text(lock.read_text())
+    os.killpg(first.pid, signal.SIGINT)
+    _, stderr = first.communicate(timeout=60)
+    assert second.returncode == 1
+    assert (
+        second.stderr
+        == f"error: {lock}: run 's' is already running ({holder}); wait for it to end, or stop it\n"
+    )
+    assert holder.pid == first.pid
+    assert first.returncode == 130, stderr
+    assert not lock.exists()
+    shards = sorted(work.glob("shard-*.parquet"))
+    assert shards and all(read_pack(shard).num_rows == 2 for shard in shards)  # the first run's shards, whole
+    assert sorted(p.name for p in work.iterdir()) == sorted([WORK_RECORD] + [p.name for p in shards])
+    assert not (tmp_path / "output" / "packs").exists()
+
+
+@pytest.mark.parametrize("name", ["t", "t-curated"])
+def test_a_linked_pack_folder_is_refused_before_any_work_and_left_as_it_was(tmp_path, name):
+    config = load_config(config_file(tmp_path))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "keep.txt").write_text("mine")
+    packs = tmp_path / "output" / "packs"
+    packs.mkdir(parents=True)
+    (packs / name).symlink_to(elsewhere)
+    with pytest.raises(
+        DestinationError, match=f"packs/{name}: is a symbolic link; a folder is replaced whole"
+    ):
+        run(config)
+    assert sorted(p.name for p in packs.iterdir()) == [name] and (packs / name).is_symlink()
+    assert [p.name for p in elsewhere.iterdir()] == ["keep.txt"]
+    assert not config.work_directory.exists() and not run_lock(config).exists()
+
+
+def test_fresh_refuses_a_linked_work_folder_which_a_resume_follows(finished, tmp_path):
+    _, files = finished
+    config = load_config(_copy_of_the_finished_output(finished, tmp_path))
+    elsewhere = tmp_path / "elsewhere"
+    config.work_directory.rename(elsewhere)
+    config.work_directory.symlink_to(elsewhere)
+    shards = sorted(p.name for p in elsewhere.iterdir())
+    with pytest.raises(RunError, match=r"work/t: is a symbolic link; --fresh never deletes through a link"):
+        run(config, fresh=True)
+    assert sorted(p.name for p in elsewhere.iterdir()) == shards
+    again = run(config)
+    assert again.resumed_shards == 4 and pack_bytes(tmp_path / "output") == files
 
 
 def test_a_reader_never_sees_a_changed_file_unnoticed(finished, tmp_path):

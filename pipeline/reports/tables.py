@@ -153,6 +153,8 @@ def curation_shortfalls(manifest: Manifest) -> dict[str, tuple[int, int]]:
 def run_notes(outcome: RunOutcome) -> list[str]:
     """What a run resumed and what it wrote, for standard error."""
     notes = []
+    if outcome.lock_taken_over is not None:
+        notes.append(f"took over the lock left by a run that was stopped ({outcome.lock_taken_over})")
     if outcome.resumed_shards:
         notes.append(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done")
     notes.append(f"wrote {outcome.pack} and {outcome.curated}")

@@ -47,6 +47,7 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.errors import BlackholeError
+from pipeline.files import check_folder_writable, check_replaceable_folder
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
@@ -67,6 +68,7 @@ _UNCHECKED = pa.schema([])  # our own temporary files: no columns to check
 
 _SPADES = 3
 _WHOLE_NUMBER = re.compile(r"[0-9]+")
+MAX_QUOTA = 2**63 - 1  # the manifest counts deals in int64
 
 
 def _relabelling(order: tuple[int, ...]) -> bytes:
@@ -141,6 +143,8 @@ def parse_quotas(text: str) -> dict[str, int]:
             raise QuotaError(f"{item!r}: unknown tier {name!r} (tiers: {', '.join(SOLVABLE_TIERS)})")
         if not _WHOLE_NUMBER.fullmatch(count):
             raise QuotaError(f"{item!r}: the count must be a whole number, at least 0")
+        if len(count.lstrip("0")) > len(str(MAX_QUOTA)) or int(count) > MAX_QUOTA:
+            raise QuotaError(f"{item!r}: the count must be at most {MAX_QUOTA}")
         if name in quotas:
             raise QuotaError(f"{item!r}: tier {name} is given twice")
         quotas[name] = int(count)
@@ -280,6 +284,8 @@ def _checked_options(per_tier: Mapping[str, int] | None, order: str) -> dict[str
             raise QuotaError(f"unknown tier {tier!r} (tiers: {', '.join(SOLVABLE_TIERS)})")
         if isinstance(wanted, bool) or not isinstance(wanted, int) or wanted < 0:
             raise QuotaError(f"{tier}={wanted!r}: the count must be a whole number, at least 0")
+        if wanted > MAX_QUOTA:
+            raise QuotaError(f"{tier}={wanted!r}: the count must be at most {MAX_QUOTA}")
     return {tier: per_tier[tier] for tier in SOLVABLE_TIERS if tier in per_tier}
 
 
@@ -405,17 +411,26 @@ def _numbered(tables: Iterable[pa.Table], schema_metadata: dict[bytes, bytes] | 
 def curated_folder(pack: Path, name: str) -> Path:
     """Where the curated pack ``name`` of the pack folder ``pack`` goes: beside it, in the same folder.
 
-    ``name`` is a pack name, not a path, and not ``pack``'s own name;
-    CurationError otherwise.
+    ``name`` is a pack name, not a path; CurationError when it is not, or
+    when the folder it names is ``pack`` itself, lies inside it or holds it,
+    however the paths are spelled (compared once resolved: ``.`` in a pack
+    folder, a link to the pack). Beside ``.`` or ``..`` means beside the
+    folder they stand for.
 
     >>> curated_folder(Path("output/packs/default"), "best")
     PosixPath('output/packs/best')
     """
     if not name or name in (".", "..") or "/" in name or "\\" in name:
         raise CurationError(f"curated pack name {name!r}: expected a pack name, not a path")
-    if name == Path(pack).name:
+    pack = Path(pack)
+    target = (pack.parent if pack.name not in ("", "..") else pack.resolve().parent) / name
+    read, written = pack.resolve(), target.resolve()
+    if written == read:
         raise CurationError(f"curated pack name {name!r}: would replace the pack it curates")
-    return Path(pack).parent / name
+    if read in written.parents or written in read.parents:
+        where = "is inside" if read in written.parents else "holds"
+        raise CurationError(f"curated pack name {name!r}: {target} {where} the pack it curates")
+    return target
 
 
 def curate_beside(
@@ -423,7 +438,10 @@ def curate_beside(
 ) -> tuple[Path, Manifest]:
     """Curate the pack folder ``pack`` into the pack folder ``name`` beside it (:func:`curated_folder`).
 
-    Returns where the curated pack is and its manifest.
+    Returns where the curated pack is and its manifest. What is there
+    already is checked before any work (:func:`pipeline.files.check_replaceable_folder`),
+    and that the folder it goes in can be written in (:func:`pipeline.files.check_folder_writable`).
     """
-    target = curated_folder(pack, name)
+    target = check_replaceable_folder(curated_folder(pack, name))
+    check_folder_writable(target, replaced=True)
     return target, curate_folder(pack, target, per_tier=per_tier, order=order)

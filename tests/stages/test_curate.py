@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pyarrow as pa
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline import __version__
+from pipeline.files import DestinationError
 from pipeline.game.cards import make_card, rank_of, suit_of
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
-from pipeline.stages.curate import CurationError, QuotaError, canonical_key, curate, parse_quotas
+from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.packs.folders import write_pack_folder
+from pipeline.packs.manifest import Origin
+from pipeline.stages.curate import (
+    CurationError,
+    QuotaError,
+    canonical_key,
+    curate,
+    curate_beside,
+    parse_quotas,
+)
 from tests.strategies import deals
 
 SPADES = 3
@@ -235,3 +248,44 @@ def test_curate_rejects_bad_options(pack_rows, options, error, message):
 def test_curate_needs_a_graded_pack(pack_rows):
     with pytest.raises(CurationError, match="no column grade_status, tier, first_moves, difficulty"):
         curate(pack_rows.select(["deal_id", "board", "verdict"]))
+
+
+def _pack_folder(folder: Path, rows: pa.Table) -> Path:
+    write_pack_folder(folder, [rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={})
+    return folder
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_curating_dot_in_a_pack_folder_writes_beside_it_never_into_it(tmp_path, pack_rows, monkeypatch):
+    pack = _pack_folder(tmp_path.resolve() / "packs" / "p", pack_rows)
+    before = _files(pack)
+    monkeypatch.chdir(pack)
+    target, manifest = curate_beside(Path("."), "tier=easy", per_tier={"easy": 2})
+    assert target == pack.parent / "tier=easy" and manifest.deals == 2
+    with pytest.raises(CurationError, match="'p': would replace the pack it curates"):
+        curate_beside(Path("."), "p")
+    assert _files(pack) == before
+
+
+def test_a_curated_name_linked_to_the_pack_into_it_or_anywhere_is_refused_before_any_work(
+    tmp_path, pack_rows
+):
+    pack = _pack_folder(tmp_path / "packs" / "p", pack_rows)
+    before = _files(pack)
+    partition = next(pack.glob("tier=*"))
+    (tmp_path / "other").mkdir()
+    for name, points_to in [("same", pack), ("inner", partition), ("elsewhere", tmp_path / "other")]:
+        (pack.parent / name).symlink_to(points_to)
+    with pytest.raises(CurationError, match="'same': would replace the pack it curates"):
+        curate_beside(pack, "same")
+    with pytest.raises(
+        CurationError, match=f"'inner': {pack.parent / 'inner'} is inside the pack it curates"
+    ):
+        curate_beside(pack, "inner")
+    with pytest.raises(DestinationError, match="elsewhere: is a symbolic link; a folder is replaced whole"):
+        curate_beside(pack, "elsewhere")
+    assert _files(pack) == before and not list((tmp_path / "other").iterdir())
+    assert sorted(p.name for p in (tmp_path / "packs").iterdir()) == ["elsewhere", "inner", "p", "same"]
