@@ -33,6 +33,7 @@ from pipeline.engine.budgets import (
 from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.stages.settings import DEFAULT_SAMPLE
+from pipeline.workers import MAX_JOBS
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -45,14 +46,26 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-MAX_INDEX = 2**63 - 1  # the ``index`` column is int64
+MAX_INDEX = 2**63 - 1  # the ``index`` column is int64, and a pack counts its deals in int64
+MAX_CALIBRATION_COUNT = 100_000
+"""The most sample deals ``calibrate`` takes: it holds every one with its grade in memory and walks each
+game tree (``make calibrate``'s 2,000 took 21 minutes on 2 cores, so 100,000 would take most of a day)."""
 
 
 # Options shared by several commands: spelled and explained once.
 Out = Annotated[
     Path, typer.Option("--out", "-o", dir_okay=False, help="Parquet file to write (replaced whole).")
 ]
-Jobs = Annotated[int, typer.Option("--jobs", "-j", min=1, help="Worker processes for solving.")]
+Jobs = Annotated[
+    int,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        max=MAX_JOBS,
+        help="Worker processes; more than this machine's CPUs start as many as it has (the output is the same).",
+    ),
+]
 MaxNodes = Annotated[
     int,
     typer.Option(
@@ -139,6 +152,15 @@ def _note(message: str, quiet: bool) -> None:
         typer.echo(message, err=True)
 
 
+def _note_jobs(jobs: int, quiet: bool) -> None:
+    """Say on stderr when ``jobs`` is more than this machine's CPUs, and so capped (:func:`pipeline.workers.usable_jobs`)."""
+    from pipeline.workers import jobs_note
+
+    note = jobs_note(jobs)
+    if note is not None:
+        _note(note, quiet)
+
+
 def _show(*renderables: RenderableType) -> None:
     """Print what :mod:`pipeline.reports` rendered (rich tables) to standard output."""
     from rich.console import Console
@@ -215,6 +237,7 @@ def solve(
     from pipeline.reports import tables
     from pipeline.stages.solve import solve_pack
 
+    _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
         tally = solve_pack(deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings)
     _note(f"wrote {tally.total} results to {out}", quiet)
@@ -244,7 +267,9 @@ def crosscheck(
             help="Share of solved deals to check (every unsolvable one is).",
         ),
     ] = DEFAULT_SAMPLE,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sample of solved deals.")
+    ] = 0,
     loss_sample: Annotated[
         float,
         typer.Option(
@@ -266,6 +291,7 @@ def crosscheck(
     from pipeline.reports.results import disagreement_text
     from pipeline.stages.crosscheck import crosscheck_pack
 
+    _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
         outcome = crosscheck_pack(
             solved,
@@ -304,7 +330,9 @@ def grade(
             help="Share of solved deals to walk; the others say not_sampled.",
         ),
     ] = 1.0,
-    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of the sample of solved deals.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sample of solved deals.")
+    ] = 0,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -313,6 +341,7 @@ def grade(
     from pipeline.stages.grade import grade_pack
     from pipeline.stages.tiers import load_tiers
 
+    _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
         summary = grade_pack(
             solved,
@@ -341,18 +370,23 @@ def calibrate(
         ),
     ],
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the sample deals.")],
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many sample deals.")],
+    count: Annotated[
+        int, typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals.")
+    ],
     jobs: Jobs = 1,
     max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
     max_nodes: MaxNodes = DEFAULT_MAX_NODES,
     quiet: Quiet = False,
 ) -> None:
     """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
+    from pipeline.files import check_writable
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
     from pipeline.stages.calibrate import calibrate as calibrate_tiers
 
+    _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
+        check_writable(out)  # before the sample is dealt
         calibration = calibrate_tiers(
             out,
             [seeded_deal(seed, index) for index in range(count)],
@@ -538,7 +572,7 @@ def export(
     ],
     out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
     tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
-    limit: Annotated[int | None, typer.Option(min=0, help="At most this many deals.")] = None,
+    limit: Annotated[int | None, typer.Option(min=0, max=MAX_INDEX, help="At most this many deals.")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
@@ -603,7 +637,7 @@ def gallery(
         ),
     ],
     tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, help="At most this many deals.")] = None,
+    limit: Annotated[int | None, typer.Option(min=1, max=MAX_INDEX, help="At most this many deals.")] = None,
     title: Annotated[str | None, typer.Option(help="The page's title. Default: the pack's name.")] = None,
     quiet: Quiet = False,
 ) -> None:

@@ -7,9 +7,12 @@
   or ``pysol`` (PySol FC's numbered deals).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
 - ``first``: the first PySol FC deal number (default 1).
-- ``count``: how many deals, from index 0 (seeded) or from ``first`` (PySol FC).
-- ``shard_size``: deals per shard, the unit a run commits and resumes (default 50).
-- ``jobs``: worker processes (default 1).
+- ``count``: how many deals, from index 0 (seeded) or from ``first`` (PySol FC);
+  at most 2**63 - 1 (deal indices and counts of deals are int64).
+- ``shard_size``: deals per shard, the unit a run commits and resumes (default 50,
+  at most :data:`MAX_SHARD_SIZE`).
+- ``jobs``: worker processes (default 1, at most :data:`~pipeline.workers.MAX_JOBS`;
+  on this machine, at most its CPUs are started).
 - ``backend``: ``loky`` (processes on this machine, the default) or ``dask``.
 - ``scheduler``: with ``dask``, the address of a running scheduler
   (``tcp://host:8786``); empty (the default) starts a local cluster of ``jobs`` workers.
@@ -62,10 +65,14 @@ from pipeline.packs.schema import SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
 from pipeline.toml_files import TYPE_NAMES, line_of, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
+from pipeline.workers import MAX_JOBS
 
 BACKENDS = ("loky", "dask")
 SOURCES = ("seed", "pysol")
-MAX_COUNT = 2**63  # deal indices are int64 (the pack's index column)
+MAX_COUNT = 2**63 - 1  # deal indices and a pack's counts of deals are int64
+MAX_SHARD_SIZE = 100_000
+"""The most deals a shard may hold: a run keeps a shard's results in memory (about 2 KB a deal) until its
+last deal is back, so 100,000 is some 200 MB; the census's shards hold 10,000."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
@@ -124,7 +131,7 @@ class RunConfig:
                 raise ConfigError("expected section.key=value", source=source)
             if (section, key) not in _KEYS:
                 raise ConfigError(f"unknown key {dotted.strip()!r} (known: {_known()})", source=source)
-            value = _toml_value(text.strip())
+            value = _toml_value(text.strip(), source)
             changes[section, key] = _checked(section, key, value, source, 0)
         return _cross_checked(_replaced(self, changes), source="command line")
 
@@ -167,22 +174,22 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("run", "seed"): _Key(int, 0, MAX_SEED),
     ("run", "first"): _Key(int, 1, MAX_PYSOL_DEAL),
     ("run", "count"): _Key(int, 1, MAX_COUNT),
-    ("run", "shard_size"): _Key(int, 1),
-    ("run", "jobs"): _Key(int, 1),
+    ("run", "shard_size"): _Key(int, 1, MAX_SHARD_SIZE),
+    ("run", "jobs"): _Key(int, 1, MAX_JOBS),
     ("run", "backend"): _Key(str, choices=BACKENDS),
     ("run", "scheduler"): _Key(str),
     ("run", "output"): _Key(Path),
     ("run", "timings"): _Key(bool),
     ("solve", "max_nodes"): _Key(int, 1, MAX_BUDGET),
     ("crosscheck", "sample"): _Key(float, 0.0, 1.0),
-    ("crosscheck", "seed"): _Key(int, 0),
+    ("crosscheck", "seed"): _Key(int, 0, MAX_SEED),
     ("crosscheck", "loss_sample"): _Key(float, 0.0, 1.0),
     ("crosscheck", "time_limit"): _Key(float, 0.01, MAX_TIME_LIMIT),
     ("crosscheck", "reference_nodes"): _Key(int, 1, MAX_BUDGET),
     ("grade", "max_positions"): _Key(int, 1, MAX_BUDGET),
     ("grade", "tiers"): _Key(Path),
     ("grade", "sample"): _Key(float, 0.0, 1.0),
-    ("grade", "seed"): _Key(int, 0),
+    ("grade", "seed"): _Key(int, 0, MAX_SEED),
     ("curate", "per_tier"): _Key(dict),
     ("curate", "order"): _Key(str, choices=ORDERS),
 }
@@ -235,12 +242,17 @@ def _line_in_section(text: str, section: str, key: str) -> int:
     return header + found if found else line_of(text, key)
 
 
-def _toml_value(text: str) -> Any:
-    """``text`` read as a TOML value (``3``, ``true``, ``"x"``, ``{ easy = 5 }``); plain text otherwise."""
+def _toml_value(text: str, source: str) -> Any:
+    """``text`` read as a TOML value (``3``, ``true``, ``"x"``, ``{ easy = 5 }``); plain text otherwise.
+
+    ConfigError naming ``source`` for a number too long for Python to read (past 4,300 digits).
+    """
     try:
         return tomllib.loads(f"value = {text}")["value"]
     except tomllib.TOMLDecodeError:
         return text
+    except ValueError:  # int() past sys.get_int_max_str_digits()
+        raise ConfigError("a number too long to read (past 4,300 digits)", source=source) from None
 
 
 _ADDRESS = re.compile(r"(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s/:\[\]]+):(\d{1,5})")

@@ -51,6 +51,9 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
             problem = f"{message[: found.start()]} (column {found.group(2)})"
             raise ConfigError(problem, source=source, line=int(found.group(1))) from None
         raise ConfigError(message, source=source) from None
+    except ValueError:  # an integer past sys.get_int_max_str_digits(), which tomllib hands to int()
+        line = line_of(text, r"[^#]*[0-9_]{4301}", header=True)
+        raise ConfigError("a number too long to read (past 4,300 digits)", source=source, line=line) from None
 
 
 def type_name(value: Any) -> str:

@@ -6,6 +6,12 @@ finish; :func:`map_batches` puts it back in input order, so the output never
 depends on the number of workers or the backend. Worker functions are
 top-level and take plain data.
 
+Workers on this machine (loky, a local Dask cluster) are capped at the CPUs
+this process may use (:func:`usable_jobs`): more would only share the same
+cores, and the output never depends on their number. A command or config may
+ask for at most :data:`MAX_JOBS`; a running Dask scheduler's cluster decides
+its own size.
+
 >>> map_batches(_lengths, ["a", "bb", "ccc"], jobs=1, backend="sequential")
 [1, 2, 3]
 """
@@ -17,6 +23,37 @@ from contextlib import ExitStack, contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+MAX_JOBS = 1024
+"""The most workers a command or config may ask for: more CPUs than a large two-socket server has
+(512 threads), so a larger number is a typo, refused before any work (workers on this machine are
+capped further, at its CPUs: :func:`usable_jobs`)."""
+
+
+def usable_jobs(jobs: int, backend: str = "loky") -> int:
+    """The workers to start for ``jobs``: at most the CPUs this process may use (its CPU affinity and
+    cgroup quota, as joblib counts them); with ``dask``, ``jobs`` as asked (a cluster decides its size).
+
+    >>> usable_jobs(1), usable_jobs(100_000, "dask")
+    (1, 100000)
+    """
+    if jobs <= 1 or backend == "dask":
+        return jobs
+    from joblib import cpu_count
+
+    return max(1, min(jobs, int(cpu_count())))
+
+
+def jobs_note(jobs: int) -> str | None:
+    """The line that says ``jobs`` is capped at this machine's CPUs (:func:`usable_jobs`); None when it is not.
+
+    >>> jobs_note(1) is None
+    True
+    """
+    usable = usable_jobs(jobs)
+    if usable == jobs:
+        return None
+    return f"note: {jobs} jobs capped at {usable}, the CPUs this machine offers (the output does not depend on jobs)"
 
 
 def map_batches(
@@ -51,7 +88,7 @@ def map_batches(
     if per_item is not None and len(per_item) != len(items):
         raise ValueError(f"{len(per_item)} per-item values for {len(items)} items")
     if batch_size is None:
-        batch_size = max(1, min(largest_batch, len(items) // (jobs * 8)))
+        batch_size = max(1, min(largest_batch, len(items) // (usable_jobs(jobs, backend) * 8)))
 
     def task(start: int) -> Any:
         stop = start + batch_size
@@ -77,14 +114,16 @@ def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]
     Tasks are drawn from ``tasks`` only as workers free up (joblib's
     pre-dispatch), so a long generator of tasks never sits in memory whole.
     ``backend`` is a joblib backend name: ``loky``, or ``dask`` inside
-    :func:`dask_cluster`.
+    :func:`dask_cluster`. Workers on this machine are capped at its CPUs
+    (:func:`usable_jobs`).
     """
     from joblib import Parallel
 
     # The dask backend is taken from dask_cluster's parallel_config: naming it here makes
     # joblib 1.6 pass its nesting level on to every task as an argument.
     chosen = None if backend == "dask" else backend
-    yield from Parallel(n_jobs=jobs, backend=chosen, return_as="generator_unordered")(tasks)
+    workers = usable_jobs(jobs, backend)
+    yield from Parallel(n_jobs=workers, backend=chosen, return_as="generator_unordered")(tasks)
 
 
 @contextmanager
@@ -92,8 +131,8 @@ def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
     """A Dask client for joblib's ``dask`` backend while the block runs.
 
     ``scheduler`` is the address of a running scheduler (``tcp://host:8786``);
-    empty, a local cluster of ``jobs`` single-threaded worker processes is
-    started and stopped with the block. The workers must be able to import
+    empty, a local cluster of ``jobs`` single-threaded worker processes (at
+    most this machine's CPUs: :func:`usable_jobs`) is started and stopped with the block. The workers must be able to import
     this package (``pip install blackhole`` on each machine of a cluster).
     """
     from dask.distributed import Client, LocalCluster
@@ -104,7 +143,11 @@ def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
             stack.enter_context(Client(scheduler, set_as_default=True))
         else:
             cluster = LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1"
+                n_workers=usable_jobs(jobs),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                host="127.0.0.1",
             )
             stack.enter_context(cluster)
             stack.enter_context(Client(cluster, set_as_default=True))

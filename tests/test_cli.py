@@ -363,6 +363,51 @@ USER_ERRORS = {
         lambda d: ["curate", _write_text(d / "pack", "x"), "--out", "c"],
         r"pack: not a pack folder \(a file",
     ),
+    # bounds: a number past what a key can take is one line before any work (issue 15, item 3)
+    "run-jobs-past-the-ceiling": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "jobs = 1025\n")],
+        r"bad\.toml:5: \[run\] jobs must be at most 1024, got 1025",
+    ),
+    "run-option-jobs-past-the-ceiling": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--jobs", 1000000000],
+        r"command line: \[run\] jobs must be at most 1024",
+    ),
+    "run-shard-size-past-the-ceiling": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN + "shard_size = 1000000000000\n")],
+        r"bad\.toml:5: \[run\] shard_size must be at most 100000",
+    ),
+    "run-count-past-int64": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN.replace("count = 2", f"count = {2**63}"))],
+        r"bad\.toml:4: \[run\] count must be at most 9223372036854775807",
+    ),
+    "run-count-too-long-to-read": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN.replace("count = 2", f"count = {'9' * 5000}"))],
+        r"bad\.toml:4: a number too long to read \(past 4,300 digits\)$",
+    ),
+    "run-set-count-too-long-to-read": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", f"run.count={'9' * 5000}"],
+        r"--set run\.count=9+: a number too long to read",
+    ),
+    "run-set-seed-of-a-sample-past-64-bits": (
+        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", f"grade.seed={2**64}"],
+        r"\[grade\] seed must be at most 18446744073709551615",
+    ),
+    "show-index-too-long-to-read": (
+        lambda d: ["show", f"seed-1-{'9' * 5000}", "--png", d / "p.png"],
+        r"seed-1-9+: seeds and deal indices run from 0 to 18446744073709551615",
+    ),
+    "show-number-too-long-to-read": (
+        lambda d: ["show", f"pysol-{'9' * 5000}", "--png", d / "p.png"],
+        r"pysol-9+: PySol FC deal numbers run from 1 to 8589934591",
+    ),
+    "curate-quota-past-int64": (
+        lambda d: ["curate", d / "pack", "--out", "c", "--per-tier", f"easy={2**63}"],
+        r"'easy=9223372036854775808': the count must be at most 9223372036854775807",
+    ),
+    "curate-quota-too-long-to-read": (
+        lambda d: ["curate", d / "pack", "--out", "c", "--per-tier", f"easy={'9' * 5000}"],
+        r"the count must be at most 9223372036854775807",
+    ),
 }
 
 
@@ -447,12 +492,133 @@ def test_solve_board_bad_stdin_names_stdin():
         ["crosscheck", "x.parquet", "--out", "y.parquet", "--time-limit", "nan"],
         ["crosscheck", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
         ["grade", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
+        # bounds (issue 15, item 3): jobs past MAX_JOBS, seeds past 64 bits, limits past int64
+        ["solve", "x.parquet", "--out", "y.parquet", "--jobs", "1025"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--jobs", "1000000000000"],
+        ["grade", "x.parquet", "--out", "y.parquet", "--jobs", "1025"],
+        ["calibrate", "--seed", "1", "--count", "8", "--out", "t.toml", "--jobs", "1025"],
+        ["crosscheck", "x.parquet", "--out", "y.parquet", "--seed", str(2**64)],
+        ["grade", "x.parquet", "--out", "y.parquet", "--seed", str(2**64)],
+        ["calibrate", "--seed", "1", "--count", "100001", "--out", "t.toml"],
+        ["export", "p", "--format", "csv", "--out", "x.csv", "--limit", str(2**63)],
+        ["gallery", "p", "--out", "g", "--limit", str(2**63)],
     ],
 )
 def test_usage_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, args):
     monkeypatch.chdir(tmp_path)
     assert invoke(*args).exit_code == 2
     assert list(tmp_path.iterdir()) == []
+
+
+# --- the destination first: a bad one fails before the input is read (issue 15, item 4) ------------
+
+
+def _a_file(folder: Path) -> Path:
+    return _write_text(folder / "file", "x")
+
+
+# Each command with a destination that cannot be written, and the work it must not reach (module,
+# name): replaced by a function that fails the test, so the error seen is the destination's.
+DESTINATION_FIRST = {
+    "report-charts-under-a-file": (
+        ("pipeline.reports.charts", "pack_folder_batches"),
+        lambda d: ["report", d / "pack", "--charts", _a_file(d) / "charts"],
+        r"file/charts: cannot make the folder, '.*file' is not a folder",
+    ),
+    "report-charts-read-only": (
+        ("pipeline.reports.charts", "pack_folder_batches"),
+        lambda d: ["report", d / "pack", "--charts", d / "new" / "charts"],
+        r"new/charts: cannot write in '.*' \(permission denied\)",
+    ),
+    "report-a-folder-where-a-chart-goes": (
+        ("pipeline.reports.charts", "pack_folder_batches"),
+        lambda d: ["report", d / "pack", "--charts", _chart_as_folder(d)],
+        r"difficulty\.png: not a regular file",
+    ),
+    "gallery-under-a-file": (
+        ("pipeline.reports.gallery", "read_manifest"),
+        lambda d: ["gallery", d / "pack", "--out", _a_file(d) / "site" / "g"],
+        r"site/g: cannot make the folder, '.*file' is not a folder",
+    ),
+    "gallery-read-only": (
+        ("pipeline.reports.gallery", "read_manifest"),
+        lambda d: ["gallery", d / "pack", "--out", d / "g"],
+        r"cannot write in '.*' \(permission denied\)",
+    ),
+    "show-no-directory": (
+        ("pipeline.reports.picture", "deal_of_id"),
+        lambda d: ["show", "seed-1-0", "--png", d / "none" / "p.png"],
+        r"p\.png: cannot write, no directory",
+    ),
+    "show-in-the-pack": (
+        ("pipeline.reports.picture", "find_deal"),
+        lambda d: ["show", "seed-1-0", "--pack", d, "--png", d / "p.png"],
+        r"p\.png: is inside this command's input",
+    ),
+    "curate-read-only": (
+        ("pipeline.stages.curate", "curate_folder"),
+        lambda d: ["curate", d / "pack", "--out", "best"],
+        r"best: cannot write in '.*' \(permission denied\)",
+    ),
+    "calibrate-no-directory": (
+        ("pipeline.game.shuffles", "seeded_deal"),
+        lambda d: ["calibrate", "--seed", 1, "-n", 100000, "-o", d / "none" / "t.toml"],
+        r"t\.toml: cannot write, no directory",
+    ),
+}
+
+
+def _chart_as_folder(folder: Path) -> Path:
+    """A charts folder where a folder stands in the first chart's place."""
+    (folder / "charts" / "difficulty.png").mkdir(parents=True)
+    return folder / "charts"
+
+
+def _no_write_access(monkeypatch) -> None:
+    """As in a read-only folder (root, who runs CI, may write anywhere): no folder can be written in."""
+    from pipeline import files
+
+    monkeypatch.setattr(files.os, "access", lambda path, mode: False)
+
+
+@pytest.mark.parametrize("case", DESTINATION_FIRST, ids=list(DESTINATION_FIRST))
+def test_a_bad_destination_fails_before_the_input_is_read(tmp_path, monkeypatch, case):
+    (module, name), make_args, pattern = DESTINATION_FIRST[case]
+    monkeypatch.chdir(tmp_path)
+    args = make_args(tmp_path)
+    monkeypatch.setattr(importlib.import_module(module), name, _raising(AssertionError("the work started")))
+    if "read-only" in case:
+        _no_write_access(monkeypatch)
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    result = invoke(*args)
+    assert result.exit_code == 1, result.output
+    [line] = result.stderr.splitlines()
+    assert re.search(f"^error: .*{pattern}", line), line
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+# --- jobs past this machine's CPUs: capped, with a note (issue 15, item 3) --------------------------
+
+
+def test_jobs_past_the_cpus_are_capped_with_a_note(tmp_path, monkeypatch):
+    from joblib import cpu_count
+
+    asked = {}
+
+    def solve_pack(deals, out, *, jobs, **options):
+        asked["jobs"] = jobs
+        raise _Disputed("stop here")
+
+    monkeypatch.setattr(importlib.import_module("pipeline.stages.solve"), "solve_pack", solve_pack)
+    result = invoke("solve", tmp_path / "deals.parquet", "-o", tmp_path / "o.parquet", "--jobs", 1000)
+    note, error = result.stderr.splitlines()
+    assert note == (
+        f"note: 1000 jobs capped at {cpu_count()}, the CPUs this machine offers "
+        "(the output does not depend on jobs)"
+    )
+    assert error == "error: stop here" and asked == {"jobs": 1000}
+    quiet = invoke("solve", tmp_path / "deals.parquet", "-o", tmp_path / "o.parquet", "-j", 1000, "-q")
+    assert quiet.stderr == "error: stop here\n"
 
 
 # --- every user error, any command: one line, the error's exit code; Ctrl-C: 130 ------------------

@@ -84,6 +84,23 @@ def test_a_setting_without_quotes_is_read_as_text():
         ('[run]\nname = "x"\ncount = 3\n', "x.toml:1: [run] needs 'seed'"),
         (GOOD + 'source = "deck"\n', "x.toml:5: [run] source must be seed or pysol, got 'deck'"),
         (GOOD.replace("count = 10", "count = 9223372036854775809"), "[run] count must be at most"),
+        # bounds against what holds the values later: int64 indices and counts, uint64 seeds, memory
+        (
+            GOOD.replace("count = 10", f"count = {2**63}"),
+            "x.toml:4: [run] count must be at most 9223372036854775807",
+        ),
+        (GOOD.replace("count = 10", f"count = {'9' * 5000}"), "x.toml:4: a number too long to read"),
+        (GOOD + "jobs = 1025\n", "x.toml:5: [run] jobs must be at most 1024, got 1025"),
+        (GOOD + "shard_size = 100001\n", "x.toml:5: [run] shard_size must be at most 100000"),
+        (
+            GOOD.replace("seed = 1", f"seed = {2**64}"),
+            "x.toml:3: [run] seed must be at most 18446744073709551615",
+        ),
+        (
+            GOOD + f"[crosscheck]\nseed = {2**64}\n",
+            "x.toml:6: [crosscheck] seed must be at most 18446744073709551615",
+        ),
+        (GOOD + f"[grade]\nseed = {2**64}\n", "x.toml:6: [grade] seed must be at most 18446744073709551615"),
         (
             '[run]\nname = "x"\nsource = "pysol"\nfirst = 8589934590\ncount = 3\n',
             "PySol FC deals 8589934590 to 8589934592 pass the last one, 8589934591",
@@ -135,6 +152,10 @@ def test_command_line_overrides_are_checked_like_the_file():
         ("solve.max_positions=3", "unknown key 'solve.max_positions'"),
         ("run.count=0", "[run] count must be at least 1"),
         ("run.count=2", "[curate] per_tier asks for 3 deals but the run makes only 2"),
+        (f"run.count={'9' * 5000}", "a number too long to read (past 4,300 digits)"),
+        ("run.jobs=1025", "[run] jobs must be at most 1024"),
+        (f"run.shard_size={10**12}", "[run] shard_size must be at most 100000"),
+        (f"crosscheck.seed={2**64}", "[crosscheck] seed must be at most 18446744073709551615"),
     ],
 )
 def test_settings_are_checked_like_the_file(setting, message):
@@ -142,6 +163,18 @@ def test_settings_are_checked_like_the_file(setting, message):
     with pytest.raises(ConfigError) as error:
         config.with_settings([setting])
     assert message in str(error.value)
+
+
+def test_the_largest_values_are_taken():
+    text = GOOD.replace("count = 10", f"count = {2**63 - 1}").replace("seed = 1", f"seed = {2**64 - 1}")
+    config = parse_config(text + "jobs = 1024\nshard_size = 100000\n[grade]\nseed = 18446744073709551615\n")
+    assert (config.count, config.seed, config.jobs, config.shard_size) == (
+        2**63 - 1,
+        2**64 - 1,
+        1024,
+        100_000,
+    )
+    assert config.grade.seed == 2**64 - 1
 
 
 def test_a_pysol_run_needs_no_seed():

@@ -36,3 +36,24 @@ def test_a_disabled_progress_bar_prints_nothing(capsys):
     with progress_bar(3, label="working", enabled=False) as advance:
         advance(3)
     assert capsys.readouterr() == ("", "")
+
+
+def test_workers_on_this_machine_are_capped_at_its_cpus(monkeypatch):
+    import joblib
+
+    from pipeline.workers import MAX_JOBS, jobs_note, usable_jobs
+
+    cpus = joblib.cpu_count()
+    assert usable_jobs(MAX_JOBS) == cpus and usable_jobs(1) == 1
+    assert usable_jobs(MAX_JOBS, "dask") == MAX_JOBS  # a cluster decides its own size
+    assert jobs_note(cpus) is None and f"capped at {cpus}" in (jobs_note(cpus + 1) or "")
+    started = []
+    real = joblib.Parallel
+
+    def parallel(n_jobs, **options):
+        started.append(n_jobs)
+        return real(n_jobs=n_jobs, **options)
+
+    monkeypatch.setattr(joblib, "Parallel", parallel)
+    assert map_batches(_lengths, ["a", "bb"], jobs=1000, backend="threading") == [1, 2]
+    assert started == [cpus]

@@ -91,13 +91,14 @@ def deal_of_id(deal_id: str) -> Deal:
     """
     seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
     if seeded:
-        seed, index = int(seeded.group(1)), int(seeded.group(2))
+        # past 20 digits a number is out of range: int() is not asked (it refuses past 4,300 digits)
+        seed, index = (int(text) if len(text) <= 20 else MAX_SEED + 1 for text in seeded.groups())
         if seed > MAX_SEED or index > MAX_SEED:
             raise BoardError(f"seeds and deal indices run from 0 to {MAX_SEED}", source=deal_id)
         return seeded_deal(seed, index)
     numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
     if numbered:
-        if not 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
+        if len(numbered.group(1)) > 20 or not 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
             raise BoardError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}", source=deal_id)
         return pysol_deal(int(numbered.group(1)))
     raise BoardError(

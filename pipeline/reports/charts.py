@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.files import check_writable, replacing
+from pipeline.files import check_folder_writable, check_writable, replacing
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.parquet import BATCH_ROWS
@@ -88,11 +88,20 @@ def draw_pack_charts(tally: PackTally, blocks: BlockCounts, folder: Path) -> lis
     ``difficulty.png``, ``solutions-vs-odds.png`` and ``win-rate-by-block.png``."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / "difficulty.png", folder / "solutions-vs-odds.png", folder / "win-rate-by-block.png"]
+    paths = chart_paths(folder)
     difficulty_histogram(tally, paths[0])
     solutions_vs_odds(tally, paths[1])
     win_rate_by_block(blocks, paths[2])
     return paths
+
+
+def chart_paths(folder: Path) -> list[Path]:
+    """The files of the charts in ``folder``, in the order :func:`draw_pack_charts` draws them.
+
+    >>> [path.name for path in chart_paths(Path("charts"))]
+    ['difficulty.png', 'solutions-vs-odds.png', 'win-rate-by-block.png']
+    """
+    return [folder / "difficulty.png", folder / "solutions-vs-odds.png", folder / "win-rate-by-block.png"]
 
 
 def difficulty_histogram(tally: PackTally, path: Path) -> None:
@@ -290,12 +299,18 @@ def report_pack(pack: Path, folder: Path | None = None, *, batch_rows: int = BAT
     The pack is read ``batch_rows`` rows at a time, twice: its ``index``
     column first, for the lowest index the blocks count from, then the
     columns of the description and charts (:data:`REPORT_COLUMNS`), folded as they come.
+    DestinationError, before the pack is read, when the charts cannot be
+    written there: a file where the folder (or a folder above it) should be,
+    a folder that cannot be written in, or something other than a file where a chart goes.
     """
+    folder = check_folder_writable(default_charts_folder(pack) if folder is None else folder)
+    for chart in chart_paths(folder) if folder.is_dir() else ():
+        check_writable(chart)
     first = lowest_index(pack_folder_batches(pack, columns=["index"], batch_rows=batch_rows))
     tally, blocks = PackTally(), BlockCounts(first or 0)
     for batch in pack_folder_batches(pack, columns=list(REPORT_COLUMNS), batch_rows=batch_rows):
         tally.add(batch)
         blocks.add(batch)
     description = tally.description()
-    drawn = draw_pack_charts(tally, blocks, default_charts_folder(pack) if folder is None else folder)
+    drawn = draw_pack_charts(tally, blocks, folder)
     return PackReport(description, drawn)

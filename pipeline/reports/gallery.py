@@ -41,7 +41,7 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.errors import BlackholeError
-from pipeline.files import replacing_folder
+from pipeline.files import check_folder_writable, check_replaceable_folder, replacing_folder
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
@@ -112,11 +112,14 @@ def write_gallery(
 
 
 def _check_replaceable(out: Path) -> None:
-    """Refuse to replace a file, or a folder with files that is not a gallery: a mistyped --out must not cost a pack."""
+    """Refuse, before the pack is read, to replace a file, a symbolic link, or a folder with files that is
+    not a gallery (a mistyped --out must not cost a pack), and a place where the folder cannot be made."""
     if out.exists() and not out.is_dir():
         raise GalleryError(f"{out}: exists and is not a folder")
+    check_replaceable_folder(out)  # a link: replaced whole, the folder is never written through one
     if out.is_dir() and any(out.iterdir()) and not (out / DATA).is_file():
         raise GalleryError(f"{out}: a folder that is not a gallery (no {DATA}); choose a new or empty folder")
+    check_folder_writable(out, replaced=True)  # its parents are made if missing
 
 
 def gallery_data(

@@ -16,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.files import check_writable
 from pipeline.game.cards import ACE_OF_SPADES, RANKS, SUIT_SYMBOLS, rank_of, suit_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
 from pipeline.game.shuffles import deal_of_id
@@ -148,8 +149,11 @@ def draw_deal_of_id(deal_id: str, path: Path, *, pack: Path | None = None) -> De
     """Draw the deal ``deal_id`` (:func:`draw_deal`, titled with its id) and return it.
 
     The deal is looked up in the pack folder ``pack`` when given; else the id
-    itself says the deal (``seed-SEED-INDEX``, ``pysol-NUMBER``).
+    itself says the deal (``seed-SEED-INDEX``, ``pysol-NUMBER``). ``path`` is
+    checked first (:func:`pipeline.files.check_writable`; not inside ``pack``),
+    before the deal is looked up or dealt.
     """
+    check_writable(path, inputs=[pack] if pack else [])
     deal = find_deal(pack, deal_id) if pack else deal_of_id(deal_id)
     draw_deal(deal, path, title=deal_id)
     return deal
