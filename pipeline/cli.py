@@ -449,7 +449,14 @@ class Backend(str, Enum):
 def run(
     config: Annotated[Path, typer.Option("--config", "-c", readable=False, help="Run configuration (TOML).")],
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Override [run] jobs: worker processes.")
+        int | None,
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            max=MAX_JOBS,
+            help="Override [run] jobs: worker processes; more than this machine's CPUs start as many as it has (the packs are the same).",
+        ),
     ] = None,
     backend: Annotated[
         Backend | None, typer.Option(help="Override [run] backend: loky (this machine) or dask.")
@@ -491,6 +498,8 @@ def run(
                 jobs=jobs, backend=None if backend is None else backend.value, scheduler=scheduler
             )
         )
+    if chosen.backend == "loky" or not chosen.scheduler:
+        _note_jobs(chosen.jobs, quiet)
     with user_errors(interrupted=tables.interrupted_run_line(chosen.work_directory)):
         outcome = runs.run(chosen, progress=not quiet, fresh=fresh)
     for note in tables.run_notes(outcome):

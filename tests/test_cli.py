@@ -850,3 +850,22 @@ def test_pyproject_matches_the_package():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["version"] == __version__
     assert project["scripts"] == {"blackhole": "pipeline.cli:app"}
+
+
+def test_a_run_with_jobs_past_the_cpus_is_capped_with_a_note(tmp_path, monkeypatch):
+    from joblib import cpu_count
+
+    asked = {}
+
+    def run(config, **options):
+        asked["jobs"] = config.jobs
+        raise _Disputed("stop here")
+
+    monkeypatch.setattr(importlib.import_module("pipeline.runs"), "run", run)
+    config = tmp_path / "smoke.toml"
+    config.write_text((ROOT / "configs" / "smoke.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    result = invoke("run", "--config", config, "--jobs", 1000)
+    note, error = result.stderr.splitlines()
+    assert note.startswith(f"note: 1000 jobs capped at {cpu_count()}, ")
+    assert error == "error: stop here" and asked == {"jobs": 1000}
+    assert invoke("run", "--config", config, "--jobs", 1025).exit_code == 2
