@@ -80,7 +80,9 @@ def json_values(max_leaves: int = 20) -> st.SearchStrategy[object]:
 # --- damaged text and TOML documents, for the parsers' fuzz tests (tests/test_fuzz_parsers.py) ---
 
 # characters that parsers treat specially: line ends of every kind, NUL, a byte order mark, TOML punctuation
-_AWKWARD = st.sampled_from(list("\x00\r\n\t \x0b\x0c\x1c\x85\u2028\ufeff[]=\"'#.,{}:\\") + ["10", "AS", "nan", "inf"])
+_AWKWARD = st.sampled_from(
+    list("\x00\r\n\t \x0b\x0c\x1c\x85\u2028\ufeff[]=\"'#.,{}:\\") + ["10", "AS", "nan", "inf"]
+)
 
 
 @st.composite
