@@ -337,12 +337,14 @@ def grade(
     quiet: Quiet = False,
 ) -> None:
     """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
+    from pipeline.files import check_writable
     from pipeline.reports import tables
     from pipeline.stages.grade import grade_pack
     from pipeline.stages.tiers import load_tiers
 
     _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
+        check_writable(out, inputs=[tiers] if tiers else [])  # the tiers file is an input too
         summary = grade_pack(
             solved,
             out,

@@ -268,6 +268,14 @@ def _known() -> str:
     return ", ".join(f"{section}.{key}" for section, key in _KEYS)
 
 
+def _is_finite(number: float) -> bool:
+    """Whether ``number`` is finite as a float: not NaN, not infinite, not an integer past the floats."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
+
+
 def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     """``value`` for ``[section] key`` in the type RunConfig holds; ConfigError when it does not fit."""
     spec = _KEYS[section, key]
@@ -278,8 +286,9 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
         raise ConfigError(
             f"{name} must be {TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
         )
-    if kind is float and not math.isfinite(value):
-        raise ConfigError(f"{name} must be a finite number, got {value}", source=source, line=line)
+    if kind is float and not _is_finite(value):
+        got = "an integer past the floats" if type(value) is int else value
+        raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
     if spec.lowest is not None and value < spec.lowest:
         raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)
     if spec.highest is not None and value > spec.highest:

@@ -51,9 +51,18 @@ def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:
         raise DestinationError(
             f"{path}: not a regular file (a folder, device or pipe); refusing to replace it"
         )
-    target = path.resolve()
+    return check_outside_inputs(path, inputs)
+
+
+def check_outside_inputs(path: Path, inputs: Iterable[Path]) -> Path:
+    """``path`` as a Path, once it is none of ``inputs`` and lies inside none of them (paths compared once resolved).
+
+    DestinationError naming the input otherwise, or when a path cannot be resolved (a loop of links).
+    """
+    path = Path(path)
+    target = resolved(path)
     for source in inputs:
-        read = Path(source).resolve()
+        read = resolved(Path(source))
         if target == read or read in target.parents:
             where = "is" if target == read else "is inside"
             raise DestinationError(
@@ -62,14 +71,31 @@ def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:
     return path
 
 
-def check_replaceable_folder(path: Path) -> Path:
+def resolved(path: Path) -> Path:
+    """``path`` made absolute, every symbolic link followed; DestinationError naming it for a loop of links."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError) as error:  # Python 3.11 raises RuntimeError for a loop
+        raise DestinationError(f"{path}: cannot follow its symbolic links ({error})") from None
+
+
+def check_replaceable_folder(path: Path, *, marked_by: str | None = None) -> Path:
     """``path`` as a Path, once it is a folder that may be replaced whole, or nothing yet: checked before long work too.
 
     DestinationError when ``path`` is a symbolic link (replacing it would
     rename the link, not the folder it points to; deleting through it would
-    destroy what is not ours), or something other than a folder.
+    destroy what is not ours), or something other than a folder; with
+    ``marked_by``, also when it is a folder holding files but not the file
+    ``marked_by`` that folders of its kind hold (a mistyped name must not
+    cost someone's folder).
     """
     path = Path(path)
+    if marked_by is not None and path.is_dir() and not path.is_symlink():
+        if any(path.iterdir()) and not (path / marked_by).is_file():
+            raise DestinationError(
+                f"{path}: a folder of other files (no {marked_by}); refusing to replace it "
+                "(choose another name, or empty it first)"
+            )
     if path.is_symlink():
         raise DestinationError(
             f"{path}: is a symbolic link; a folder is replaced whole, never through a link "

@@ -41,7 +41,7 @@ from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME
 from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
-from pipeline.packs.manifest import Manifest, Origin
+from pipeline.packs.manifest import MANIFEST, Manifest, Origin
 from pipeline.packs.parquet import read_pack, write_pack
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
@@ -125,7 +125,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
 def _check_targets(config: RunConfig, *, fresh: bool) -> None:
     """Refuse, before anything is touched, folders the run would have to replace or delete through a link."""
     for folder in (config.pack_directory, config.curated_directory):
-        check_replaceable_folder(folder)
+        check_replaceable_folder(folder, marked_by=MANIFEST)
     work = config.work_directory
     if fresh and work.is_symlink():
         raise RunError(

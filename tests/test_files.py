@@ -136,3 +136,27 @@ def test_a_live_writers_staging_stays_and_a_dead_ones_goes_links_unfollowed(tmp_
         (staging / "new.txt").write_text("new")
     assert _hidden(folder) == [live.name]
     assert (outside / "keep.txt").read_text() == "mine"
+
+
+def test_a_folder_of_other_files_is_not_replaced_by_a_pack(tmp_path):
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("keep me")
+    with pytest.raises(DestinationError, match="a folder of other files .no manifest.json."):
+        files.check_replaceable_folder(tmp_path / "mine", marked_by="manifest.json")
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "manifest.json").write_text("{}")
+    (tmp_path / "empty").mkdir()
+    for folder in ("pack", "empty", "missing"):
+        assert (
+            files.check_replaceable_folder(tmp_path / folder, marked_by="manifest.json") == tmp_path / folder
+        )
+    assert files.check_replaceable_folder(tmp_path / "mine") == tmp_path / "mine"  # no mark asked for
+
+
+def test_a_loop_of_links_is_one_clean_error(tmp_path):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    with pytest.raises(DestinationError, match="cannot follow its symbolic links"):
+        files.resolved(tmp_path / "a")
+    with pytest.raises(DestinationError, match="cannot follow its symbolic links"):
+        check_writable(tmp_path / "out.parquet", inputs=[tmp_path / "a"])

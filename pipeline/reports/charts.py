@@ -36,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.files import check_folder_writable, check_writable, replacing
+from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.parquet import BATCH_ROWS
@@ -281,7 +281,7 @@ def default_charts_folder(pack: Path) -> Path:
     >>> default_charts_folder(Path("/srv/output/packs/default"))
     PosixPath('/srv/output/reports/default')
     """
-    pack = Path(pack).resolve()
+    pack = resolved(Path(pack))
     return pack.parent.parent / "reports" / pack.name
 
 
@@ -304,6 +304,7 @@ def report_pack(pack: Path, folder: Path | None = None, *, batch_rows: int = BAT
     a folder that cannot be written in, or something other than a file where a chart goes.
     """
     folder = check_folder_writable(default_charts_folder(pack) if folder is None else folder)
+    check_outside_inputs(folder, [pack])
     for chart in chart_paths(folder) if folder.is_dir() else ():
         check_writable(chart)
     first = lowest_index(pack_folder_batches(pack, columns=["index"], batch_rows=batch_rows))

@@ -41,7 +41,12 @@ from typing import Any
 import pyarrow as pa
 
 from pipeline.errors import BlackholeError
-from pipeline.files import check_folder_writable, check_replaceable_folder, replacing_folder
+from pipeline.files import (
+    check_folder_writable,
+    check_outside_inputs,
+    check_replaceable_folder,
+    replacing_folder,
+)
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
@@ -91,6 +96,7 @@ def write_gallery(
         raise GalleryError(f"limit must be at least 1, got {limit}")
     out = Path(out)
     _check_replaceable(out)
+    check_outside_inputs(out, [pack])
     manifest = read_manifest(pack)
     table = read_pack_folder(pack)
     if "level" in table.column_names:

@@ -47,11 +47,11 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.errors import BlackholeError
-from pipeline.files import check_folder_writable, check_replaceable_folder
+from pipeline.files import check_folder_writable, check_replaceable_folder, resolved
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
-from pipeline.packs.manifest import CurationRecord, Manifest, Origin, read_manifest
+from pipeline.packs.manifest import MANIFEST, CurationRecord, Manifest, Origin, read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
 from pipeline.packs.schema import LEVEL_FIELD, SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS
@@ -423,8 +423,8 @@ def curated_folder(pack: Path, name: str) -> Path:
     if not name or name in (".", "..") or "/" in name or "\\" in name:
         raise CurationError(f"curated pack name {name!r}: expected a pack name, not a path")
     pack = Path(pack)
-    target = (pack.parent if pack.name not in ("", "..") else pack.resolve().parent) / name
-    read, written = pack.resolve(), target.resolve()
+    target = (pack.parent if pack.name not in ("", "..") else resolved(pack).parent) / name
+    read, written = resolved(pack), resolved(target)
     if written == read:
         raise CurationError(f"curated pack name {name!r}: would replace the pack it curates")
     if read in written.parents or written in read.parents:
@@ -442,6 +442,6 @@ def curate_beside(
     already is checked before any work (:func:`pipeline.files.check_replaceable_folder`),
     and that the folder it goes in can be written in (:func:`pipeline.files.check_folder_writable`).
     """
-    target = check_replaceable_folder(curated_folder(pack, name))
+    target = check_replaceable_folder(curated_folder(pack, name), marked_by=MANIFEST)
     check_folder_writable(target, replaced=True)
     return target, curate_folder(pack, target, per_tier=per_tier, order=order)

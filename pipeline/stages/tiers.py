@@ -199,8 +199,13 @@ def _parse(text: str, source: str) -> tuple[Score, dict[str, float]]:
 def _number(name: str, value: Any, source: str, line: int, *, nonnegative: bool) -> float:
     if type(value) not in (int, float):
         raise ConfigError(f"{name} must be a number, not {type_name(value)}", source=source, line=line)
-    if not math.isfinite(value):
-        raise ConfigError(f"{name} must be a finite number, got {value}", source=source, line=line)
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an integer past the floats
+        finite = False
+    if not finite:
+        got = "an integer past the floats" if type(value) is int else value
+        raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
     if nonnegative and value < 0:
         raise ConfigError(f"{name} must be at least 0, got {value}", source=source, line=line)
     return float(value)
