@@ -5,8 +5,11 @@
 - ``shuffles``: seeded shuffles (a seed and an index always give the same deal)
   and PySol FC's numbered deals.
 - ``pysol``: this project's port of PySol FC's dealing, many deals at a time with
-  numpy (the one module here that loads numpy; ``shuffles`` imports it lazily).
+  numpy (with ``batch_replay``, the modules here that load numpy; ``shuffles``
+  imports it lazily).
 - ``rules``: the referee: :class:`~pipeline.game.rules.Position`, legal moves, ``replay``.
+- ``batch_replay``: the referee for a batch of deals at once, with numpy: board
+  text read and solutions judged in a few array operations, each row as ``rules`` judges it.
 - ``verdicts``: :class:`~pipeline.game.verdicts.Verdict` and
   :class:`~pipeline.game.verdicts.SolveResult`.
 - ``stats``: win rates with their 95 % interval, and the published rate.
@@ -15,4 +18,4 @@ Everything above this package may import it; it imports only the ground floor
 (:mod:`pipeline.errors`).
 """
 
-__all__ = ["cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]
+__all__ = ["batch_replay", "cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]

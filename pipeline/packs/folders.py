@@ -32,6 +32,7 @@ SHA-256, and counts the deals by verdict and tier, with the win rate and its
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,13 +46,18 @@ from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, metadata
+from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, check_rows, metadata, unreadable
+from pipeline.packs.rows import CHECKED_WITH, REPLAYED_WITH
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds
 
 TIER_PARTITIONING_SCHEMA = pa.schema([pa.field("tier", pa.string())])
+_TIER = pa.field("tier", pa.string(), nullable=False)  # the column a pack folder's reads add
+_replayed: set[str] = set()
+"""The SHA-256 of each data file whose every row this process has checked, solutions replayed: a
+later read of the same bytes (report reads a pack twice) reads and replays the solutions no more."""
 DATA_FILE = "part-0.parquet"
 ROW_GROUP_ROWS = 10_000
 
@@ -140,11 +146,44 @@ def file_schema(schema: pa.Schema) -> pa.Schema:
 
     Raises ValueError when ``schema`` (metadata aside) is anything else.
     """
-    fields = PACK_FIELDS + ((LEVEL_FIELD,) if "level" in schema.names else ())
-    expected = bare(pa.schema(fields))
+    expected = _file_schema_for(schema.names)
     if not schema.remove_metadata().equals(expected):
         raise ValueError(f"rows for a pack have the schema\n{schema}\nnot\n{expected}")
     return expected
+
+
+def _file_schema_for(names: list[str]) -> pa.Schema:
+    fields = PACK_FIELDS + ((LEVEL_FIELD,) if LEVEL_FIELD.name in names else ())
+    return bare(pa.schema(fields))
+
+
+def file_schema_problem(schema: pa.Schema) -> str | None:
+    """How ``schema`` differs from the pack file schema (:func:`file_schema`), naming the column; None when it does not.
+
+    >>> file_schema_problem(pa.schema([pa.field("deal_id", pa.string(), nullable=False)]))
+    "no column 'source'"
+    """
+    expected = _file_schema_for(schema.names)
+    missing = [name for name in expected.names if name not in schema.names]
+    if missing:
+        return f"no column '{missing[0]}'"
+    unknown = [name for name in schema.names if name not in expected.names]
+    if unknown:
+        return f"a column '{unknown[0]}', which no pack has"
+    for found, wanted in zip(schema.names, expected.names, strict=False):
+        if found != wanted:
+            return f"column '{found}' where '{wanted}' should be"
+    if len(schema) != len(expected):
+        return f"column '{schema.names[len(expected)]}' twice"
+    for wanted in expected:
+        field = schema.field(wanted.name)
+        if field.type != wanted.type:
+            return f"column '{wanted.name}' is {field.type}, expected {wanted.type}"
+        if field.nullable != wanted.nullable:
+            return (
+                f"column '{wanted.name}' {'may' if field.nullable else 'may not'} hold nulls, unlike a pack's"
+            )
+    return None
 
 
 def pack_dataset(folder: Path) -> ds.Dataset:
@@ -199,17 +238,26 @@ def sha256_of(path: Path) -> str:
 def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Table:
     """Every row of the pack folder ``folder``, tier by tier in pack order, with ``tier`` as the last column.
 
-    Each file is checked against the manifest (SHA-256, row count) as it is
-    read; a mismatch raises PackError naming the file. ``columns`` picks columns
+    Each file is checked as it is read (:func:`pack_folder_batches` says how),
+    a problem raising PackError naming the file. ``columns`` picks columns
     (``tier`` is always added).
     """
     folder = Path(folder)
     manifest = read_manifest(folder)
+    _check_listed(folder, manifest)
     tables = []
     for entry in manifest.files:
-        table = pq.read_table(pa.BufferReader(_checked_bytes(folder / entry.path, entry)), columns=columns)
-        tier = pa.array([entry.tier] * table.num_rows, pa.string())
-        tables.append(table.append_column(pa.field("tier", pa.string(), nullable=False), tier))
+        path = data_path(folder, entry)
+        data = _checked_bytes(path, entry)
+        _checked_parquet(path, entry, pa.BufferReader(data))
+        try:
+            table = pq.read_table(pa.BufferReader(data), columns=_read_columns(columns, entry))
+        except (pa.ArrowInvalid, OSError) as error:
+            raise unreadable(path, error) from None
+        table = _with_tier(table, entry.tier)
+        _check(table, path, entry)
+        _replayed.add(entry.sha256)
+        tables.append(_picked(table, columns))
     if not tables:
         raise PackError(f"{folder}: the pack holds no deals")
     return pa.concat_tables(tables)
@@ -220,48 +268,139 @@ def pack_folder_batches(
 ) -> Iterator[pa.Table]:
     """The rows of the pack folder ``folder`` as :func:`read_pack_folder` gives them, in tables of at most ``batch_rows``.
 
-    Each file's SHA-256 and row count are checked against the manifest before
-    its first batch (PackError naming the file), so memory holds one batch
-    whatever the pack's size. ``columns`` picks columns (``tier`` is always added).
+    The folder may hold no Parquet file the manifest does not list, and each
+    file is checked before its first batch: that it lies in the folder
+    (:func:`data_path`), has the manifest's SHA-256 and row count, is
+    Parquet and has the pack file schema (:func:`file_schema_problem`);
+    then its rows as each batch is read (:func:`pipeline.packs.parquet.check_rows`,
+    reading the columns it needs beside ``columns``; the solutions of a file
+    whose same bytes were replayed whole before are not replayed again). A
+    problem raises PackError naming the file (and the row and deal), so
+    memory holds one batch whatever the pack's size. ``columns`` picks
+    columns (``tier`` is always added).
     """
     folder = Path(folder)
     manifest = read_manifest(folder)
     if not manifest.files:
         raise PackError(f"{folder}: the pack holds no deals")
+    _check_listed(folder, manifest)
     for entry in manifest.files:
-        path = folder / entry.path
-        parquet = pq.ParquetFile(_checked_file(path, entry))
-        for batch in batches_of(parquet, batch_rows=batch_rows, columns=columns):
-            tier = pa.array([entry.tier] * batch.num_rows, pa.string())
-            table = pa.Table.from_batches([batch])
-            yield table.append_column(pa.field("tier", pa.string(), nullable=False), tier)
+        path = data_path(folder, entry)
+        parquet = _checked_parquet(path, entry, _checked_file(path, entry))
+        start = 0
+        try:
+            for batch in batches_of(parquet, batch_rows=batch_rows, columns=_read_columns(columns, entry)):
+                table = _with_tier(pa.Table.from_batches([batch]), entry.tier)
+                _check(table, path, entry, start=start)
+                start += table.num_rows
+                yield _picked(table, columns)
+        except (pa.ArrowInvalid, OSError) as error:
+            raise unreadable(path, error) from None
+        _replayed.add(entry.sha256)  # every batch read and checked
+
+
+def _check_listed(folder: Path, manifest: Manifest) -> None:
+    """PackError naming a Parquet file in ``folder`` that the manifest does not list: a dataset reader
+    (:func:`pack_dataset`, DuckDB, Polars) would read its rows as the pack's, this package's readers not."""
+    listed = {Path(entry.path) for entry in manifest.files}
+    for path in sorted(folder.rglob("*.parquet")):
+        relative = path.relative_to(folder)
+        if relative not in listed and not any(part.startswith((".", "_")) for part in relative.parts):
+            raise PackError(f"{path}: a data file not listed in the manifest")
+
+
+def data_path(folder: Path, entry: FileEntry) -> Path:
+    """Where the manifest ``entry``'s file is: PackError unless it lies inside ``folder``, links followed.
+
+    >>> data_path(Path("packs/p"), FileEntry("tier=easy/../../q/x.parquet", "easy", 1, ""))
+    Traceback (most recent call last):
+    ...
+    pipeline.packs.parquet.PackError: packs/p/tier=easy/../../q/x.parquet: outside the pack folder packs/p
+    """
+    path = folder / entry.path
+    try:
+        inside, found = folder.resolve(), path.resolve()
+    except (RuntimeError, OSError) as error:  # Python 3.11 raises RuntimeError for a loop of links
+        raise PackError(f"{path}: cannot follow its symbolic links ({error})") from None
+    if inside not in found.parents:
+        raise PackError(f"{path}: outside the pack folder {folder}")
+    return path
+
+
+def _read_columns(columns: list[str] | None, entry: FileEntry) -> list[str] | None:
+    """The columns to read of ``entry``'s file: those asked for (all when None), and those the rows'
+    checks need; but not, unless asked for, the solutions and boards of a file already replayed."""
+    if columns is None:
+        return None
+    needed = [name for name in CHECKED_WITH if entry.sha256 not in _replayed or name not in REPLAYED_WITH]
+    return [*dict.fromkeys(columns), *(name for name in needed if name not in columns)]
+
+
+def _check(table: pa.Table, path: Path, entry: FileEntry, *, start: int = 0) -> None:
+    """Check the rows of ``table``, from row ``start`` of ``entry``'s file at ``path``: all but the
+    replay when the same bytes were checked whole before."""
+    if entry.sha256 in _replayed:
+        table = table.drop_columns([name for name in REPLAYED_WITH if name in table.column_names])
+    check_rows(table, source=str(path), start=start)
+
+
+def _with_tier(table: pa.Table, tier: str) -> pa.Table:
+    return table.append_column(_TIER, pa.repeat(pa.scalar(tier, pa.string()), table.num_rows))
+
+
+def _picked(table: pa.Table, columns: list[str] | None) -> pa.Table:
+    """``table`` with the ``columns`` asked for and ``tier`` (all its columns when None)."""
+    return table if columns is None else table.select([*dict.fromkeys(columns), _TIER.name])
+
+
+def _checked_parquet(path: Path, entry: FileEntry, source: Path | pa.BufferReader) -> pq.ParquetFile:
+    """The Parquet file at ``path`` (read from ``source``), once it has the manifest ``entry``'s
+    row count and the pack file schema; PackError naming the file otherwise."""
+    try:
+        parquet = pq.ParquetFile(source)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
+        raise unreadable(path, error) from None
+    rows = parquet.metadata.num_rows
+    if rows != entry.rows:
+        raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
+    problem = file_schema_problem(parquet.schema_arrow)
+    if problem is not None:
+        raise PackError(f"{path}: not a pack file: {problem}")
+    return parquet
 
 
 def _checked_file(path: Path, entry: FileEntry) -> Path:
-    """``path``, once the file there has the manifest ``entry``'s SHA-256 and row count (read in blocks)."""
+    """``path``, once the file there has the manifest ``entry``'s SHA-256 (read in blocks)."""
     try:
         digest = sha256_of(path)
     except FileNotFoundError:
         raise PackError(f"{path}: listed in the manifest but missing") from None
+    except OSError as error:
+        raise PackError(f"{path}: listed in the manifest but unreadable ({error.strerror})") from None
     if digest != entry.sha256:
         raise PackError(f"{path}: SHA-256 differs from the manifest's (changed since it was written)")
-    rows = pq.ParquetFile(path).metadata.num_rows
-    if rows != entry.rows:
-        raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
     return path
 
 
-def _checked_bytes(path: Path, entry: FileEntry) -> bytes:
-    """The bytes of the file at ``path``, once they have the manifest ``entry``'s SHA-256 and row count."""
+def _checked_bytes(path: Path, entry: FileEntry) -> pa.Buffer:
+    """The bytes of the file at ``path``, in memory Arrow owns, once they have the manifest ``entry``'s SHA-256.
+
+    Arrow's memory, not Python's ``bytes``: ``pq.read_table`` lets go of its
+    source on its own threads, at times after it has returned, and letting go
+    of Python's memory takes the GIL. When a command fails just after reading,
+    the interpreter is exiting by then, and a thread that asks for the GIL is
+    ended inside C++: SIGABRT (apache/arrow#34314, bench/exit_aborts.py).
+    """
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as source:
+            data = pa.allocate_buffer(os.fstat(source.fileno()).st_size)
+            size = source.readinto(memoryview(data))
     except FileNotFoundError:
         raise PackError(f"{path}: listed in the manifest but missing") from None
-    if hashlib.sha256(data).hexdigest() != entry.sha256:
+    except OSError as error:
+        raise PackError(f"{path}: listed in the manifest but unreadable ({error.strerror})") from None
+    if size != data.size or hashlib.sha256(data).hexdigest() != entry.sha256:
         raise PackError(f"{path}: SHA-256 differs from the manifest's (changed since it was written)")
-    rows = pq.ParquetFile(pa.BufferReader(data)).metadata.num_rows
-    if rows != entry.rows:
-        raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
     return data
 
 

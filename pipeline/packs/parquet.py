@@ -2,7 +2,9 @@
 
 Every column is declared in :mod:`pipeline.packs.schema`; this module reads
 a file and checks it holds a schema's columns with the right types and no
-nulls where none may be (:func:`read_pack`), writes a table whole or not at
+nulls where none may be, and that its rows say nothing they may not
+(:func:`check_rows`) when it has verdicts
+(:func:`read_pack`, :func:`read_pack_batches`), writes a table whole or not at
 all (:func:`write_pack`, zstd), adds columns (:func:`with_columns`) and keeps
 the schema metadata that says where a file came from: ``blackhole_version``
 (the package that wrote it), ``dealing_scheme`` (``blackhole-sha256-v1``,
@@ -28,11 +30,29 @@ from pipeline import __version__
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
 from pipeline.game.deal import Deal
+from pipeline.packs.rows import CHECKED_WITH, row_problem
 from pipeline.packs.schema import DEALS_SCHEMA
 
 
 class PackError(BlackholeError, ValueError):
     """A file that is not a pack this package can read; the message names the file."""
+
+
+def unreadable(path: Path, error: Exception) -> PackError:
+    """The PackError of the file at ``path``, which Arrow or the system (``error``) could not read as Parquet."""
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return PackError(f"{path}: not a readable Parquet file ({reason})")
+
+
+def check_rows(table: pa.Table, *, source: str, start: int = 0) -> None:
+    """PackError naming ``source``, the row and its deal when a row of ``table`` says what it may not.
+
+    The checks are :func:`pipeline.packs.rows.row_problem`'s; ``start`` is the
+    row of the file ``table`` begins at, when it is one batch of a file.
+    """
+    problem = row_problem(table, source=source, start=start)
+    if problem is not None:
+        raise PackError(problem)
 
 
 def with_columns(
@@ -66,10 +86,13 @@ def write_pack(table: pa.Table, path: Path) -> None:
 
 
 def read_pack(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
-    """The table in the Parquet file at ``path``, checked to hold ``schema``'s columns.
+    """The table in the Parquet file at ``path``, checked to hold ``schema``'s columns, and its rows checked.
 
     Raises PackError naming the file when it is missing, not Parquet, lacks a
-    column, has one of another type, or has nulls where none may be.
+    column, has one of another type, or has nulls where none may be; and
+    naming the row and deal when the file has verdicts and a row says what it
+    may not (:func:`check_rows`). An empty ``schema``
+    reads a file unchecked (a stage's own temporary files).
     """
     path = Path(path)
     if path.is_dir():
@@ -79,8 +102,7 @@ def read_pack(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
     except FileNotFoundError:
         raise PackError(f"{path}: no such file") from None
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise PackError(f"{path}: not a readable Parquet file ({reason})") from None
+        raise unreadable(path, error) from None
     for field in schema:
         if field.name not in table.column_names:
             raise PackError(f"{path}: missing column '{field.name}'")
@@ -89,7 +111,14 @@ def read_pack(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
             raise PackError(f"{path}: column '{field.name}' is {column.type}, expected {field.type}")
         if not field.nullable and column.null_count:
             raise PackError(f"{path}: column '{field.name}' has {column.null_count} null values")
+    if _rows_checked(schema, table.column_names):
+        check_rows(table, source=str(path))
     return table
+
+
+def _rows_checked(schema: pa.Schema, names: Sequence[str]) -> bool:
+    """Whether the rows of a file with columns ``names``, read as ``schema``, are checked: when it has verdicts."""
+    return len(schema) > 0 and "verdict" in names
 
 
 def deals_of(table: pa.Table, *, source: str, start: int = 0) -> list[Deal]:
@@ -117,13 +146,15 @@ def read_pack_batches(
     """The rows of the Parquet file at ``path`` in tables of at most ``batch_rows``, checked as :func:`read_pack` checks.
 
     The file's columns and types are checked before the first batch (PackError
-    naming the file), nulls where none may be as each batch is read, so memory
-    holds one batch whatever the file's size. ``columns`` picks columns (all
-    by default); the checks cover only ``schema``'s fields among them.
+    naming the file), nulls where none may be and the rows as each batch is
+    read, so memory holds one batch whatever the file's size. ``columns`` picks
+    columns (all by default); the column checks cover only ``schema``'s fields
+    among them, while the rows' checks read the columns they need
+    (:data:`~pipeline.packs.rows.CHECKED_WITH`) beside those picked.
     """
     parquet = _open_parquet(path)
     found = parquet.schema_arrow
-    wanted = list(found.names) if columns is None else list(columns)
+    wanted = list(found.names) if columns is None else list(dict.fromkeys(columns))
     for field in schema:
         if columns is not None and field.name not in wanted:
             continue
@@ -133,17 +164,22 @@ def read_pack_batches(
         if kind != field.type:
             raise PackError(f"{path}: column '{field.name}' is {kind}, expected {field.type}")
     required = [field.name for field in schema if not field.nullable and field.name in wanted]
+    checked = _rows_checked(schema, found.names)
+    read = wanted + [name for name in CHECKED_WITH if checked and name in found.names and name not in wanted]
+    start = 0
     try:
-        for batch in batches_of(parquet, batch_rows=batch_rows, columns=wanted):
+        for batch in batches_of(parquet, batch_rows=batch_rows, columns=read):
             table = pa.Table.from_batches([batch]).replace_schema_metadata(found.metadata)
             for name in required:
                 nulls = table.column(name).null_count
                 if nulls:
                     raise PackError(f"{path}: column '{name}' has {nulls} null values")
-            yield table
+            if checked:
+                check_rows(table, source=str(path), start=start)
+                start += table.num_rows
+            yield table if len(read) == len(wanted) else table.select(wanted)
     except (pa.ArrowInvalid, OSError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise PackError(f"{path}: not a readable Parquet file ({reason})") from None
+        raise unreadable(path, error) from None
 
 
 def batches_of(
@@ -177,8 +213,7 @@ def _open_parquet(path: Path) -> pq.ParquetFile:
     except FileNotFoundError:
         raise PackError(f"{path}: no such file") from None
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise PackError(f"{path}: not a readable Parquet file ({reason})") from None
+        raise unreadable(path, error) from None
 
 
 @contextmanager

@@ -1,7 +1,9 @@
 """Cross-checking a solved pack's verdicts with CP-SAT, and the reference search when CP-SAT cannot tell.
 
-A ``solved`` verdict is already certified by replaying its solution; an
-``unsolvable`` one is only as good as the search and its prunes. So every
+A ``solved`` verdict is already certified by replaying its solution (the
+pack's reader replays every one, and refuses a row whose verdict contradicts
+its solution: :func:`pipeline.packs.parquet.check_rows`); an ``unsolvable``
+one is only as good as the search and its prunes. So every
 ``unsolvable`` row is checked, and a seeded random sample of the ``solved``
 ones: a row is sampled when a number drawn from SHA-256 of ``<seed>:<deal_id>``
 falls below the fraction, so the sample depends on neither the row order nor

@@ -72,9 +72,9 @@ import pyarrow as pa
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, OVERFLOW, tree_of
 from pipeline.game.deal import Deal
-from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
+from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import BATCH_ROWS, PackError, with_columns, with_metadata
+from pipeline.packs.parquet import BATCH_ROWS, with_columns, with_metadata
 from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA, Tier
 from pipeline.packs.schema import GradeStatus as GradeStatus  # re-exported: a Grade's status
 from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
@@ -248,9 +248,11 @@ def grade_pack(
     """Grade every deal of the solved pack ``source``, ``batch_rows`` at a time; write ``target`` with the grade columns.
 
     Raises PackError naming ``source`` before any grading when it is not a
-    solved pack, and PackError or BoardError naming the row of the file, before
-    its batch is graded, when a row's board is bad or its solution does not
-    replay; ``target`` is written whole or not at all. With ``sample`` under 1,
+    solved pack, and PackError or BoardError naming the row of the file and
+    its deal, before its batch is graded, when a row's board is bad, its
+    solution does not replay or it says what it may not (the reader checks
+    every row: :func:`pipeline.packs.parquet.check_rows`); ``target`` is
+    written whole or not at all. With ``sample`` under 1,
     only that share of the wins is walked, chosen by ``seed`` and the deal id
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
@@ -266,12 +268,6 @@ def grade_pack(
                 strict=True,
             )
         )
-        for number, (deal, (verdict, solution, _)) in enumerate(zip(rows.deals, found, strict=True)):
-            if verdict == Verdict.SOLVED.value:
-                try:
-                    replay(deal, solution)
-                except IllegalMove as error:
-                    raise PackError(f"{rows.name(number)}: the solution does not replay ({error})") from None
         ids = table.column("deal_id").to_pylist()
         chosen = [
             row

@@ -32,12 +32,14 @@ def _solved_pack(path, *, seed: int, count: int, start: int = 0):
 
 
 def _with_verdict(path, row: int, verdict: Verdict) -> None:
-    """Plant a wrong verdict: rewrite ``row``'s verdict in the pack at ``path``."""
+    """Plant a wrong verdict: rewrite ``row``'s verdict in the pack at ``path``, with no solution and no
+    count of cards played (a pack whose row keeps a win under another verdict is refused when read)."""
     table = pq.read_table(path)
-    verdicts = table.column("verdict").to_pylist()
-    verdicts[row] = verdict.value
-    index = table.column_names.index("verdict")
-    table = table.set_column(index, table.schema.field("verdict"), pa.array(verdicts, pa.string()))
+    for name, value in (("verdict", verdict.value), ("solution", []), ("max_cards_played", None)):
+        values = table.column(name).to_pylist()
+        values[row] = value
+        index = table.column_names.index(name)
+        table = table.set_column(index, table.schema.field(name), pa.array(values, table[name].type))
     write_pack(table, path)
 
 
@@ -105,9 +107,7 @@ def small_pack(tmp_path):
     return path, verdicts
 
 
-@pytest.mark.parametrize(
-    ("planted", "truth"), [(Verdict.UNSOLVABLE, Verdict.SOLVED), (Verdict.SOLVED, Verdict.UNSOLVABLE)]
-)
+@pytest.mark.parametrize(("planted", "truth"), [(Verdict.UNSOLVABLE, Verdict.SOLVED)])
 def test_a_planted_wrong_verdict_is_caught_loudly(small_pack, tmp_path, planted, truth):
     path, verdicts = small_pack
     row = verdicts.index(truth)
@@ -122,6 +122,17 @@ def test_a_planted_wrong_verdict_is_caught_loudly(small_pack, tmp_path, planted,
     assert seeded_deal(AGREEMENT_SEED, row).to_board_text().strip() in result.output
     agree = pq.read_table(out).column("agree").to_pylist()  # written all the same
     assert agree == [number != row for number in range(len(verdicts))]
+
+
+def test_a_planted_win_without_a_solution_is_refused_before_any_check(small_pack, tmp_path):
+    path, verdicts = small_pack
+    row = verdicts.index(Verdict.UNSOLVABLE)
+    _with_verdict(path, row, Verdict.SOLVED)
+    out = tmp_path / "checked.parquet"
+    result = CliRunner().invoke(app, ["crosscheck", str(path), "--out", str(out), "--sample", "1", "--quiet"])
+    assert result.exit_code == ExitCode.BAD_INPUT
+    assert f"[{row}]: deal seed-{AGREEMENT_SEED}-{row}: verdict 'solved' without a solution" in result.output
+    assert not out.exists()
 
 
 def test_when_cpsat_cannot_tell_the_reference_search_decides(small_pack, tmp_path):

@@ -249,7 +249,7 @@ def test_a_solution_that_does_not_replay_stops_before_grading(solved, tmp_path):
     index = table.column_names.index("solution")
     field = table.schema.field("solution")
     write_pack(table.set_column(index, field, pa.array(solutions, field.type)), tmp_path / "bad.parquet")
-    with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: the solution does not replay"):
+    with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: deal [^:]+: the solution does not replay"):
         grade_pack(tmp_path / "bad.parquet", tmp_path / "out.parquet", tiers=TIERS, max_positions=BUDGET)
     assert not (tmp_path / "out.parquet").exists()
 

@@ -171,7 +171,7 @@ def test_a_solution_that_does_not_replay_in_a_later_batch_is_named_by_its_row(so
     solutions = table.column("solution").to_pylist()
     solutions[row] = solutions[row][1:] + solutions[row][:1]
     bad = _with_column(solved, "solution", solutions, tmp_path / "bad.parquet")
-    with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: the solution does not replay"):
+    with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: deal [^:]+: the solution does not replay"):
         run_grade(bad, tmp_path / "out.parquet", batch_rows=BATCH)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["bad.parquet"]
 
@@ -234,6 +234,10 @@ def test_crosscheck_counts_and_names_a_disagreement_in_a_later_batch(solved, tmp
     row = verdicts.index("solved", 2 * BATCH)  # in the third batch
     verdicts[row] = "unsolvable"  # planted: every unsolvable row is checked
     planted = _with_column(solved, "verdict", verdicts, tmp_path / "planted.parquet")
+    for name in ("solution", "max_cards_played"):  # a loss has no solution, nor 51 cards played
+        values = pq.read_table(planted).column(name).to_pylist()
+        values[row] = [] if name == "solution" else None
+        _with_column(planted, name, values, planted)
     out = tmp_path / "checked.parquet"
     result = invoke("crosscheck", planted, "--out", out, "--sample", SAMPLE)
     assert result.exit_code == ExitCode.DISAGREEMENT, result.output
