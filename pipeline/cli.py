@@ -344,7 +344,7 @@ def grade(
 
     _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        check_writable(out, inputs=[tiers] if tiers else [])  # the tiers file is an input too
+        check_writable(out, inputs=[] if tiers is None else [tiers])  # the tiers file is an input too
         summary = grade_pack(
             solved,
             out,

@@ -3,6 +3,9 @@
 - ``schema``: every Parquet column once (name, type, nullability, meaning), the
   ``Tier`` and ``GradeStatus`` enums, the pack's tiers.
 - ``parquet``: checked reads and atomic writes of one Parquet file, provenance metadata.
+- ``rows``: what a pack's rows may say (allowed values, finite numbers, no
+  contradictions, wins that replay), checked by every reader.
+- ``seen``: which of many texts came before, in about 9 bytes each (repeated boards and deal ids).
 - ``sources``: a deals table from seeded shuffles, PySol FC numbers or a board text file.
 - ``folders``: the tier-partitioned pack folder, written in one pass and read back checked.
 - ``manifest``: :class:`~pipeline.packs.manifest.Manifest`, ``manifest.json`` read and written.
@@ -12,4 +15,4 @@ Packs use the game (:mod:`pipeline.game`), never the stages: the stages add
 columns that this package declares.
 """
 
-__all__ = ["exports", "folders", "manifest", "parquet", "schema", "sources"]
+__all__ = ["exports", "folders", "manifest", "parquet", "rows", "schema", "seen", "sources"]

@@ -19,7 +19,6 @@ board to catch a repeat as soon as it is read).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ from pipeline.game.pysol import pysol_cards_of
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
 from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
+from pipeline.packs.seen import SeenNumbers, text_number
 
 
 def seeded_deals(*, seed: int, count: int, start: int = 0) -> pa.Table:
@@ -99,11 +99,11 @@ def imported_batches(path: Path, *, batch_rows: int = BATCH_ROWS) -> Iterator[pa
     reported there (the file is then read again up to it, to name the line of
     the first), a block longer than a board at its line one too many, a line
     longer than any board line when it grows past that. Memory holds a batch
-    and the ids seen so far (about 9 bytes a board, :class:`_SeenIds`); time
+    and the ids seen so far (about 9 bytes a board, :class:`~pipeline.packs.seen.SeenNumbers`); time
     goes with what is read.
     """
     source = str(path)
-    seen = _SeenIds()
+    seen = SeenNumbers()
     ids: list[str] = []
     boards: list[str] = []
     rows = 0
@@ -132,7 +132,7 @@ def _imported_table(ids: list[str], boards: list[str], start: int) -> pa.Table:
 
 def _import_number(board: str) -> int:
     """The first 64 bits of the SHA-256 of ``board``: ``import-<h>`` is this number in 16 hex digits."""
-    return int.from_bytes(hashlib.sha256(board.encode()).digest()[:8], "big")
+    return text_number(board)
 
 
 def _repeat_problem(path: Path, number: int) -> str:
@@ -143,43 +143,6 @@ def _repeat_problem(path: Path, number: int) -> str:
     if first is None:  # the file changed under the reader
         return "this board repeats an earlier board"
     return f"this board repeats the board on line {first}"
-
-
-class _SeenIds:
-    """Import numbers (:func:`_import_number`) seen so far: about 9 bytes a number.
-
-    The older ones are kept in one sorted numpy array (8 bytes a number), the
-    newest in a set of at most 1/64 as many (and at least :attr:`NEWEST`),
-    merged into the array when it is full: each number is looked up as it is
-    added, and the merges move each number a logarithmic number of times.
-    """
-
-    NEWEST = 8192
-
-    def __init__(self) -> None:
-        self.older = np.empty(0, np.uint64)
-        self.newest: set[int] = set()
-
-    def add(self, number: int) -> bool:
-        """Add ``number``; False, adding nothing, when it was seen before."""
-        if number in self.newest:
-            return False
-        key = np.uint64(number)  # searchsorted with a Python int would compare as objects, 100 times slower
-        at = self.older.searchsorted(key)
-        if at < len(self.older) and self.older[at] == key:
-            return False
-        self.newest.add(number)
-        if len(self.newest) >= max(self.NEWEST, len(self.older) >> 6):
-            self._merge()
-        return True
-
-    def _merge(self) -> None:
-        size = len(self.older)
-        newest = np.sort(np.fromiter(self.newest, np.uint64, len(self.newest)))
-        self.older.resize(size + len(newest), refcheck=False)  # in place when it can: never two copies
-        self.older[size:] = newest
-        self.older.sort(kind="stable")  # two sorted runs: one merge, with a buffer the size of the newest
-        self.newest = set()
 
 
 def _numbered_deals(path: Path) -> Iterator[tuple[int, Deal]]:

@@ -25,6 +25,7 @@ from pipeline.files import check_writable
 from pipeline.game.deal import Deal
 from pipeline.packs.parquet import (
     BATCH_ROWS,
+    PackError,
     deals_of,
     pack_rows,
     read_pack,
@@ -32,6 +33,7 @@ from pipeline.packs.parquet import (
     write_pack,
     writing_pack,
 )
+from pipeline.packs.seen import SeenNumbers, text_number
 from pipeline.workers import map_batches, progress_bar
 
 Outcome = TypeVar("Outcome")  # what the work gives for one item
@@ -101,12 +103,38 @@ def over_pack(
 
 
 def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackRows]:
-    """The batches ``tables`` of ``source`` that hold rows, their boards parsed (BoardError naming the row)."""
+    """The batches ``tables`` of ``source`` that hold rows, their boards parsed (BoardError naming the row).
+
+    A deal id that an earlier row holds too is a PackError naming both rows
+    (ids are kept as :class:`~pipeline.packs.seen.SeenNumbers`, about 9 bytes a row).
+    """
     start = 0
+    seen = SeenNumbers()
     for table in tables:
         if not table.num_rows:
             continue
+        for row, deal_id in enumerate(table.column("deal_id").to_pylist()):
+            if not seen.add(text_number(deal_id)):
+                _refuse_repeat(source, start + row, deal_id)
         yield PackRows(source, start, table, deals_of(table, source=str(source), start=start))
+        start += table.num_rows
+
+
+def _refuse_repeat(source: Path, row: int, deal_id: str) -> None:
+    """Raise PackError when the deal id ``deal_id`` of row ``row`` is on an earlier row of ``source`` too.
+
+    The earlier row is looked up again, so two ids that merely share their
+    64-bit number (about once in 10**19 pairs) are let through.
+    """
+    start = 0
+    for table in read_pack_batches(source, pa.schema([]), columns=["deal_id"]):
+        for at, found in enumerate(table.column("deal_id").to_pylist()):
+            if start + at >= row:
+                return
+            if found == deal_id:
+                raise PackError(
+                    f"{source}[{row}]: deal {deal_id}: the id of row {start + at} too (ids are unique in a pack)"
+                )
         start += table.num_rows
 
 
