@@ -18,10 +18,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
-from typer.testing import CliRunner
 
 from pipeline import __version__
-from pipeline.cli import app
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import (
     file_schema_problem,
@@ -31,6 +29,7 @@ from pipeline.packs.folders import (
 )
 from pipeline.packs.manifest import MANIFEST, Origin
 from pipeline.packs.parquet import PackError
+from tests.packs.test_rows import fails
 
 EASY = "tier=easy/part-0.parquet"
 
@@ -65,15 +64,6 @@ def read_both_ways(folder: Path, pattern: str, columns: list[str] | None = None)
         read_pack_folder(folder)
     with pytest.raises(PackError, match=pattern):
         list(pack_folder_batches(folder, columns=columns or ["index"]))
-
-
-def fails(*args: object) -> str:
-    result = CliRunner().invoke(app, [str(arg) for arg in args])
-    assert result.exit_code == 1, result.output
-    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
-    [line] = result.stderr.splitlines()
-    assert line.startswith("error: "), line
-    return line
 
 
 @pytest.fixture
