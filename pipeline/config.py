@@ -51,7 +51,6 @@ pipeline.toml_files.ConfigError: x.toml:4: [run] count must be an integer, not a
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import tomllib
 from collections.abc import Iterable
@@ -63,7 +62,7 @@ from pipeline.engine.budgets import MAX_BUDGET, MAX_TIME_LIMIT
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.packs.schema import SOLVABLE_TIERS
 from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
-from pipeline.toml_files import TYPE_NAMES, line_of, parse_toml, read_text, type_name
+from pipeline.toml_files import TYPE_NAMES, line_of, not_finite, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
 from pipeline.workers import MAX_JOBS
 
@@ -268,14 +267,6 @@ def _known() -> str:
     return ", ".join(f"{section}.{key}" for section, key in _KEYS)
 
 
-def _is_finite(number: float) -> bool:
-    """Whether ``number`` is finite as a float: not NaN, not infinite, not an integer past the floats."""
-    try:
-        return math.isfinite(number)
-    except OverflowError:
-        return False
-
-
 def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     """``value`` for ``[section] key`` in the type RunConfig holds; ConfigError when it does not fit."""
     spec = _KEYS[section, key]
@@ -286,8 +277,7 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
         raise ConfigError(
             f"{name} must be {TYPE_NAMES[kind]}, not {type_name(value)}", source=source, line=line
         )
-    if kind is float and not _is_finite(value):
-        got = "an integer past the floats" if type(value) is int else value
+    if kind is float and (got := not_finite(value)) is not None:
         raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
     if spec.lowest is not None and value < spec.lowest:
         raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)

@@ -90,12 +90,6 @@ def check_replaceable_folder(path: Path, *, marked_by: str | None = None) -> Pat
     cost someone's folder).
     """
     path = Path(path)
-    if marked_by is not None and path.is_dir() and not path.is_symlink():
-        if any(path.iterdir()) and not (path / marked_by).is_file():
-            raise DestinationError(
-                f"{path}: a folder of other files (no {marked_by}); refusing to replace it "
-                "(choose another name, or empty it first)"
-            )
     if path.is_symlink():
         raise DestinationError(
             f"{path}: is a symbolic link; a folder is replaced whole, never through a link "
@@ -103,6 +97,11 @@ def check_replaceable_folder(path: Path, *, marked_by: str | None = None) -> Pat
         )
     if path.exists() and not path.is_dir():
         raise DestinationError(f"{path}: not a folder; refusing to replace it with one")
+    if marked_by is not None and path.is_dir() and any(path.iterdir()) and not (path / marked_by).is_file():
+        raise DestinationError(
+            f"{path}: a folder of other files (no {marked_by}); refusing to replace it "
+            "(choose another name, or empty it first)"
+        )
     return path
 
 

@@ -13,6 +13,7 @@ file, a syntax error or a bad value is one line such as
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from pathlib import Path
@@ -59,6 +60,19 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
 def type_name(value: Any) -> str:
     """How an error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``..."""
     return TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def not_finite(value: float) -> str | None:
+    """How an error names ``value`` when it is no finite float (``nan``, ``inf``, an integer past the
+    floats); None when it is one.
+
+    >>> not_finite(0.5), not_finite(float("nan")), not_finite(10**400)
+    (None, 'nan', 'an integer past the floats')
+    """
+    try:
+        return None if math.isfinite(value) else str(value)
+    except OverflowError:
+        return "an integer past the floats"
 
 
 def line_of(text: str, key: str, *, header: bool = False) -> int:

@@ -60,7 +60,7 @@ from typing import Any
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
 from pipeline.packs.schema import Tier
-from pipeline.toml_files import ConfigError, line_of, parse_toml, read_text, type_name
+from pipeline.toml_files import ConfigError, line_of, not_finite, parse_toml, read_text, type_name
 
 THRESHOLDS = ("medium", "hard", "expert")
 WEIGHTS = ("odds_weight", "share_weight", "trap_weight")
@@ -199,12 +199,7 @@ def _parse(text: str, source: str) -> tuple[Score, dict[str, float]]:
 def _number(name: str, value: Any, source: str, line: int, *, nonnegative: bool) -> float:
     if type(value) not in (int, float):
         raise ConfigError(f"{name} must be a number, not {type_name(value)}", source=source, line=line)
-    try:
-        finite = math.isfinite(value)
-    except OverflowError:  # an integer past the floats
-        finite = False
-    if not finite:
-        got = "an integer past the floats" if type(value) is int else value
+    if (got := not_finite(value)) is not None:
         raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
     if nonnegative and value < 0:
         raise ConfigError(f"{name} must be at least 0, got {value}", source=source, line=line)
