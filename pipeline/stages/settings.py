@@ -11,6 +11,7 @@ engine.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from pipeline.engine.budgets import (
@@ -23,7 +24,16 @@ from pipeline.engine.budgets import (
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
 DEFAULT_TIERS = Path("configs/tiers.toml")
-ORDERS = ("difficulty", "pack")
+
+
+class CurateOrder(str, Enum):
+    """How a curated pack is ordered: ``difficulty``, easiest first (ties by deal id), or ``pack``, the pack's order."""
+
+    DIFFICULTY = "difficulty"
+    PACK = "pack"
+
+
+ORDERS = tuple(order.value for order in CurateOrder)  # until the curate stage takes CurateOrder
 
 
 @dataclass(frozen=True)
