@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, EXACT, tree_of
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, WalkStatus, tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
@@ -40,9 +40,9 @@ def walk(index: int, solution: tuple[int, ...]) -> dict[str, float | int]:
     return {
         "index": index,
         "seconds": seconds,
-        "exact": tree.status == EXACT,
+        "exact": tree.status is WalkStatus.EXACT,
         "positions": tree.positions,
-        "winnable": tree.winnable,
+        "winnable": tree.winnable_states,
         "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 

@@ -27,6 +27,7 @@ from pipeline.engine.solver import solve
 from pipeline.game.shuffles import deal_of_id, pysol_deal, seeded_deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.game.verdicts import Verdict
+from pipeline.stages.settings import PassOptions
 from pipeline.stages.solve import solve_deals
 
 BENCH_SEED = 1
@@ -72,12 +73,12 @@ def main() -> None:
         runs = []
         for _ in range(REPEATS):
             began = time.perf_counter()
-            solve_deals(deals, jobs=jobs)
+            solve_deals(deals, options=PassOptions(jobs=jobs))
             runs.append(len(deals) / (time.perf_counter() - began))
         throughput[jobs] = statistics.median(runs)
 
     win_deals = [seeded_deal(WIN_RATE_SEED, index) for index in range(WIN_RATE_DEALS)]
-    win_results = solve_deals(win_deals, jobs=2)
+    win_results = solve_deals(win_deals, options=PassOptions(jobs=2))
     wins = sum(result.verdict is Verdict.SOLVED for result in win_results)
     unknown = sum(result.verdict is Verdict.UNKNOWN for result in win_results)
     low, high = wilson_interval(wins, WIN_RATE_DEALS)

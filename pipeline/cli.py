@@ -14,26 +14,28 @@ budgets and settings); each command imports what it needs when it runs, so
 from __future__ import annotations
 
 import sys
+import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
-from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pipeline.engine.budgets import (
-    DEFAULT_MAX_NODES,
-    DEFAULT_MAX_POSITIONS,
-    DEFAULT_REFERENCE_NODES,
-    DEFAULT_TIME_LIMIT,
-    MAX_BUDGET,
-    MAX_TIME_LIMIT,
+from pipeline.errors import BlackholeError, ExitCode, InternalError
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
+from pipeline.limits import MAX_INT64
+from pipeline.packs.formats import ExportFormat
+from pipeline.packs.labels import PackTier
+from pipeline.stages.settings import (
+    CrosscheckSettings,
+    CurateOrder,
+    GradeSettings,
+    PassOptions,
+    SolveSettings,
+    bounds_of,
 )
-from pipeline.errors import BlackholeError, ExitCode
-from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
-from pipeline.stages.settings import DEFAULT_SAMPLE
-from pipeline.workers import MAX_JOBS
+from pipeline.workers import Backend
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -46,10 +48,15 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
 )
 
-MAX_INDEX = 2**63 - 1  # the ``index`` column is int64, and a pack counts its deals in int64
 MAX_CALIBRATION_COUNT = 100_000
 """The most sample deals ``calibrate`` takes: it holds every one with its grade in memory and walks each
 game tree (``make calibrate``'s 2,000 took 21 minutes on 2 cores, so 100,000 would take most of a day)."""
+
+
+def _bounds(settings: type, name: str) -> dict[str, Any]:
+    """Typer's ``min`` and ``max`` for an option, from the bounds the settings field ``name`` declares."""
+    declared = bounds_of(settings, name)
+    return {"min": declared.lowest, "max": declared.highest}
 
 
 # Options shared by several commands: spelled and explained once.
@@ -61,8 +68,7 @@ Jobs = Annotated[
     typer.Option(
         "--jobs",
         "-j",
-        min=1,
-        max=MAX_JOBS,
+        **_bounds(PassOptions, "jobs"),
         help="Worker processes; more than this machine's CPUs start as many as it has (the output is the same).",
     ),
 ]
@@ -70,8 +76,7 @@ MaxNodes = Annotated[
     int,
     typer.Option(
         "--max-nodes",
-        min=1,
-        max=MAX_BUDGET,
+        **_bounds(SolveSettings, "max_nodes"),
         help="Search nodes allowed per deal; past them the verdict is unknown.",
     ),
 ]
@@ -79,8 +84,7 @@ MaxPositions = Annotated[
     int,
     typer.Option(
         "--max-positions",
-        min=1,
-        max=MAX_BUDGET,
+        **_bounds(GradeSettings, "max_positions"),
         help="Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
     ),
 ]
@@ -94,16 +98,10 @@ Timings = Annotated[
 ]
 
 
-class Source(str, Enum):
-    """Where generated deals come from."""
-
-    seed = "seed"
-    pysol = "pysol"
-
-
 @contextmanager
 def interruptible(message: str = "interrupted") -> Iterator[None]:
-    """Turn Ctrl-C into the one line ``message`` on stderr and exit code INTERRUPTED (130).
+    """Turn Ctrl-C into the one line ``message`` on stderr and exit code INTERRUPTED (130), and a bug
+    in this program (:class:`~pipeline.errors.InternalError`) into its traceback and exit code INTERNAL_ERROR (70).
 
     Ctrl-C while compiled (Numba) code runs in this process comes back as a
     SystemError ("returned a result with an exception set") caused, maybe
@@ -111,6 +109,14 @@ def interruptible(message: str = "interrupted") -> Iterator[None]:
     """
     try:
         yield
+    except InternalError as bug:
+        typer.echo("".join(traceback.format_exception(bug)), err=True, nl=False)
+        typer.echo(
+            f"internal error: {' '.join(str(bug).split())}\n"
+            "This is a bug in blackhole, not in your input: please report it with the lines above.",
+            err=True,
+        )
+        raise typer.Exit(ExitCode.INTERNAL_ERROR) from None
     except (KeyboardInterrupt, SystemError) as error:
         if not _from_ctrl_c(error):
             raise
@@ -175,10 +181,10 @@ def generate(
     out: Out,
     count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many deals.")],
     source: Annotated[
-        Source, typer.Option(help="seed: seeded shuffles; pysol: PySol FC deal numbers.")
-    ] = Source.seed,
+        DealSource, typer.Option(help="seed: seeded shuffles; pysol: PySol FC deal numbers.")
+    ] = DealSource.SEED,
     seed: Annotated[int | None, typer.Option(min=0, max=MAX_SEED, help="Root seed (--source seed).")] = None,
-    start: Annotated[int, typer.Option(min=0, max=MAX_INDEX, help="First deal index (--source seed).")] = 0,
+    start: Annotated[int, typer.Option(min=0, max=MAX_INT64, help="First deal index (--source seed).")] = 0,
     first: Annotated[
         int | None,
         typer.Option(min=1, max=MAX_PYSOL_DEAL, help="First PySol FC deal number (--source pysol)."),
@@ -186,13 +192,13 @@ def generate(
     quiet: Quiet = False,
 ) -> None:
     """Deal COUNT deals into a deals pack: seeded shuffles or PySol FC's numbered deals."""
-    if source is Source.seed:
+    if source is DealSource.SEED:
         if seed is None:
             raise typer.BadParameter("--source seed needs --seed", param_hint="--seed")
         if first is not None:
             raise typer.BadParameter("--first is for --source pysol", param_hint="--first")
-        if start + count - 1 > MAX_INDEX:
-            raise typer.BadParameter(f"the last deal index would pass {MAX_INDEX}", param_hint="--count")
+        if start + count - 1 > MAX_INT64:
+            raise typer.BadParameter(f"the last deal index would pass {MAX_INT64}", param_hint="--count")
     else:
         if seed is not None or start:
             raise typer.BadParameter("--seed and --start are for --source seed", param_hint="--seed")
@@ -229,7 +235,7 @@ def solve(
     deals: Annotated[Path, typer.Argument(readable=False, help="Deals pack (Parquet) to solve.")],
     out: Out,
     jobs: Jobs = 1,
-    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    max_nodes: MaxNodes = SolveSettings().max_nodes,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -238,8 +244,9 @@ def solve(
     from pipeline.stages.solve import solve_pack
 
     _note_jobs(jobs, quiet)
+    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        tally = solve_pack(deals, out, jobs=jobs, max_nodes=max_nodes, progress=not quiet, timings=timings)
+        tally = solve_pack(deals, out, SolveSettings(max_nodes=max_nodes), options)
     _note(f"wrote {tally.total} results to {out}", quiet)
     _show(tables.solve_table(f"Solved {deals}", tally.summary()))
 
@@ -253,36 +260,40 @@ def crosscheck(
         float,
         typer.Option(
             "--time-limit",
-            min=0.01,
-            max=MAX_TIME_LIMIT,
-            help="CP-SAT deterministic seconds per deal (each about 0.7 s of wall clock here); past them the reference search decides.",
+            **_bounds(CrosscheckSettings, "time_limit"),
+            help="CP-SAT deterministic seconds per deal; past them the reference search decides.",
         ),
-    ] = DEFAULT_TIME_LIMIT,
+    ] = CrosscheckSettings().time_limit,
     sample: Annotated[
         float,
         typer.Option(
             "--sample",
-            min=0.0,
-            max=1.0,
+            **_bounds(CrosscheckSettings, "sample"),
             help="Share of solved deals to check (every unsolvable one is).",
         ),
-    ] = DEFAULT_SAMPLE,
+    ] = CrosscheckSettings().sample,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sample of solved deals.")
+        int,
+        typer.Option(
+            "--seed", **_bounds(CrosscheckSettings, "seed"), help="Seed of the sample of solved deals."
+        ),
     ] = 0,
     loss_sample: Annotated[
         float,
         typer.Option(
             "--loss-sample",
-            min=0.0,
-            max=1.0,
+            **_bounds(CrosscheckSettings, "loss_sample"),
             help="Share of unsolvable deals to check (default: every one).",
         ),
-    ] = 1.0,
+    ] = CrosscheckSettings().loss_sample,
     reference_nodes: Annotated[
         int,
-        typer.Option("--reference-nodes", min=1, max=MAX_BUDGET, help="Node budget of the reference search."),
-    ] = DEFAULT_REFERENCE_NODES,
+        typer.Option(
+            "--reference-nodes",
+            **_bounds(CrosscheckSettings, "reference_nodes"),
+            help="Node budget of the reference search.",
+        ),
+    ] = CrosscheckSettings().reference_nodes,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
@@ -292,19 +303,16 @@ def crosscheck(
     from pipeline.stages.crosscheck import crosscheck_pack
 
     _note_jobs(jobs, quiet)
+    settings = CrosscheckSettings(
+        sample=sample,
+        seed=seed,
+        loss_sample=loss_sample,
+        time_limit=time_limit,
+        reference_nodes=reference_nodes,
+    )
+    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        outcome = crosscheck_pack(
-            solved,
-            out,
-            jobs=jobs,
-            time_limit=time_limit,
-            sample=sample,
-            seed=seed,
-            loss_sample=loss_sample,
-            reference_nodes=reference_nodes,
-            progress=not quiet,
-            timings=timings,
-        )
+        outcome = crosscheck_pack(solved, out, settings, options)
     _note(tables.crosscheck_note(out, outcome), quiet)
     for disagreement in outcome.disagreements:
         typer.echo(disagreement_text(disagreement))
@@ -319,43 +327,32 @@ def grade(
     jobs: Jobs = 1,
     tiers: Annotated[
         Path, typer.Option("--tiers", readable=False, help="Score weights and tier thresholds (TOML).")
-    ] = Path("configs/tiers.toml"),
-    max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
+    ] = GradeSettings().tiers,
+    max_positions: MaxPositions = GradeSettings().max_positions,
     sample: Annotated[
         float,
         typer.Option(
             "--sample",
-            min=0.0,
-            max=1.0,
+            **_bounds(GradeSettings, "sample"),
             help="Share of solved deals to walk; the others say not_sampled.",
         ),
-    ] = 1.0,
+    ] = GradeSettings().sample,
     seed: Annotated[
-        int, typer.Option("--seed", min=0, max=MAX_SEED, help="Seed of the sample of solved deals.")
+        int,
+        typer.Option("--seed", **_bounds(GradeSettings, "seed"), help="Seed of the sample of solved deals."),
     ] = 0,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
     """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
-    from pipeline.files import check_writable
     from pipeline.reports import tables
     from pipeline.stages.grade import grade_pack
-    from pipeline.stages.tiers import load_tiers
 
     _note_jobs(jobs, quiet)
+    settings = GradeSettings(max_positions=max_positions, tiers=tiers, sample=sample, seed=seed)
+    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        check_writable(out, inputs=[] if tiers is None else [tiers])  # the tiers file is an input too
-        summary = grade_pack(
-            solved,
-            out,
-            tiers=load_tiers(tiers),
-            jobs=jobs,
-            max_positions=max_positions,
-            sample=sample,
-            seed=seed,
-            progress=not quiet,
-            timings=timings,
-        )
+        summary = grade_pack(solved, out, settings, options)
     _note(f"wrote {summary.total} grades to {out}", quiet)
     _show(tables.grades_table(f"Graded {solved}", summary))
 
@@ -376,8 +373,8 @@ def calibrate(
         int, typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals.")
     ],
     jobs: Jobs = 1,
-    max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
-    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    max_positions: MaxPositions = GradeSettings().max_positions,
+    max_nodes: MaxNodes = SolveSettings().max_nodes,
     quiet: Quiet = False,
 ) -> None:
     """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
@@ -393,10 +390,9 @@ def calibrate(
             out,
             [seeded_deal(seed, index) for index in range(count)],
             origin=f"--seed {seed} --count {count}",
-            jobs=jobs,
-            max_positions=max_positions,
-            max_nodes=max_nodes,
-            progress=not quiet,
+            solving=SolveSettings(max_nodes=max_nodes),
+            grading=GradeSettings(max_positions=max_positions),
+            options=PassOptions(jobs=jobs, progress=not quiet),
         )
     _note(f"wrote {out}: thresholds from {calibration.scored} scored deals", quiet)
     typer.echo(tables.quartiles_line(calibration.tiers))
@@ -408,7 +404,7 @@ def solve_board(
     board: Annotated[
         str, typer.Argument(help="Board text file with one board, or - for standard input.")
     ] = "-",
-    max_nodes: MaxNodes = DEFAULT_MAX_NODES,
+    max_nodes: MaxNodes = SolveSettings().max_nodes,
     json_output: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of text.")
     ] = False,
@@ -417,16 +413,12 @@ def solve_board(
     # The solver itself, not the solve stage: no Arrow, worker pool or rich on this path.
     from pipeline.engine.solver import solve as solve_deal
     from pipeline.game.deal import Deal
-    from pipeline.game.rules import replay
-    from pipeline.game.verdicts import Verdict
     from pipeline.reports.results import result_json, result_text
 
     with user_errors():
         deal = Deal.from_board_text(_read_text(board), source="<stdin>" if board == "-" else board)
-    with interruptible():  # not user_errors: an IllegalMove from the solver's own replay is a bug
+    with interruptible():  # a win the solver's own replay rejects is a bug: InternalError, exit 70
         result = solve_deal(deal, max_nodes=max_nodes)
-    if result.verdict is Verdict.SOLVED:
-        replay(deal, result.solution)  # the referee: a rejected solution is a solver bug, with its traceback
     typer.echo(result_json(result) if json_output else result_text(deal, result))
 
 
@@ -440,13 +432,6 @@ def _read_text(name: str) -> str:
     return text.removeprefix("\ufeff")  # a byte order mark, as import accepts it (stdin is decoded already)
 
 
-class Backend(str, Enum):
-    """Where the parallel stages run."""
-
-    loky = "loky"
-    dask = "dask"
-
-
 @app.command()
 def run(
     config: Annotated[Path, typer.Option("--config", "-c", readable=False, help="Run configuration (TOML).")],
@@ -455,8 +440,7 @@ def run(
         typer.Option(
             "--jobs",
             "-j",
-            min=1,
-            max=MAX_JOBS,
+            **_bounds(PassOptions, "jobs"),
             help="Override [run] jobs: worker processes; more than this machine's CPUs start as many as it has (the packs are the same).",
         ),
     ] = None,
@@ -491,16 +475,14 @@ def run(
     from pipeline.reports import tables
 
     if scheduler is not None and backend is None:
-        backend = Backend.dask
+        backend = Backend.DASK
     with user_errors():
         chosen = (
             load_config(config)
             .with_settings(settings or [])
-            .with_overrides(
-                jobs=jobs, backend=None if backend is None else backend.value, scheduler=scheduler
-            )
+            .with_overrides(jobs=jobs, backend=backend, scheduler=scheduler)
         )
-    if chosen.backend == "loky" or not chosen.scheduler:
+    if chosen.backend is Backend.LOKY or not chosen.scheduler:
         _note_jobs(chosen.jobs, quiet)
     with user_errors(interrupted=tables.interrupted_run_line(chosen.work_directory)):
         outcome = runs.run(chosen, progress=not quiet, fresh=fresh)
@@ -518,15 +500,12 @@ def run(
 
 
 PackFolder = Annotated[
-    Path, typer.Argument(readable=False, help="Pack folder (output/packs/NAME) written by blackhole run.")
+    Path,
+    typer.Argument(
+        metavar="PACK", readable=False, help="Pack folder (output/packs/NAME) written by blackhole run."
+    ),
 ]
-
-
-class Order(str, Enum):
-    """How a curated pack is ordered."""
-
-    difficulty = "difficulty"
-    pack = "pack"
+TierChoice = Annotated[PackTier | None, typer.Option("--tier", help="Only this tier's deals.")]
 
 
 @app.command()
@@ -545,8 +524,8 @@ def curate(
         ),
     ] = None,
     order: Annotated[
-        Order, typer.Option(help="difficulty: easiest first (the curve); pack: the pack's order.")
-    ] = Order.difficulty,
+        CurateOrder, typer.Option(help="difficulty: easiest first (the curve); pack: the pack's order.")
+    ] = CurateOrder.DIFFICULTY,
     quiet: Quiet = False,
 ) -> None:
     """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
@@ -555,19 +534,11 @@ def curate(
 
     with user_errors():
         quotas = None if per_tier is None else parse_quotas(per_tier)
-        target, manifest = curate_beside(pack, out, per_tier=quotas, order=order.value)
+        target, manifest = curate_beside(pack, out, per_tier=quotas, order=order)
     _note(f"wrote {target}", quiet)
     typer.echo(tables.curated_line(target, manifest))
     for warning in tables.shortfall_warnings(tables.curation_shortfalls(manifest)):
         typer.echo(warning, err=True)
-
-
-class ExportFormat(str, Enum):
-    """What an export writes."""
-
-    json = "json"
-    boards = "boards"
-    csv = "csv"
 
 
 @app.command()
@@ -582,8 +553,8 @@ def export(
         ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
-    tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
-    limit: Annotated[int | None, typer.Option(min=0, max=MAX_INDEX, help="At most this many deals.")] = None,
+    tier: TierChoice = None,
+    limit: Annotated[int | None, typer.Option(min=0, max=MAX_INT64, help="At most this many deals.")] = None,
     quiet: Quiet = False,
 ) -> None:
     """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
@@ -591,7 +562,7 @@ def export(
     from pipeline.reports import tables
 
     with user_errors(interrupted=tables.interrupted_line(out)):
-        written = export_pack_folder(pack, out, fmt.value, tier=tier, limit=limit)
+        written = export_pack_folder(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
     _note(f"wrote {written} deals to {out}", quiet)
 
 
@@ -647,8 +618,8 @@ def gallery(
             "--out", "-o", file_okay=False, help="Folder for the site (replaced whole); open its index.html."
         ),
     ],
-    tier: Annotated[str | None, typer.Option(help="Only this tier's deals.")] = None,
-    limit: Annotated[int | None, typer.Option(min=1, max=MAX_INDEX, help="At most this many deals.")] = None,
+    tier: TierChoice = None,
+    limit: Annotated[int | None, typer.Option(min=1, max=MAX_INT64, help="At most this many deals.")] = None,
     title: Annotated[str | None, typer.Option(help="The page's title. Default: the pack's name.")] = None,
     quiet: Quiet = False,
 ) -> None:
@@ -656,5 +627,5 @@ def gallery(
     from pipeline.reports.gallery import write_gallery
 
     with user_errors():
-        made = write_gallery(pack, out, tier=tier, limit=limit, title=title)
+        made = write_gallery(pack, out, tier=None if tier is None else tier.value, limit=limit, title=title)
     _note(f"wrote a gallery of {made.deals} deals to {made.folder}/index.html ({made.size:,} bytes)", quiet)

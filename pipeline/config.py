@@ -53,40 +53,46 @@ from __future__ import annotations
 import dataclasses
 import re
 import tomllib
+import typing
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pipeline.engine.budgets import MAX_BUDGET, MAX_TIME_LIMIT
-from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
-from pipeline.packs.schema import SOLVABLE_TIERS
-from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
+from pipeline.limits import MAX_INT64
+from pipeline.packs.labels import SOLVABLE_TIERS
+from pipeline.stages.settings import (
+    Bounds,
+    CrosscheckSettings,
+    CurateSettings,
+    GradeSettings,
+    SolveSettings,
+    bounded,
+)
 from pipeline.toml_files import TYPE_NAMES, line_of, not_finite, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
-from pipeline.workers import MAX_JOBS
+from pipeline.workers import MAX_JOBS, Backend
 
-BACKENDS = ("loky", "dask")
-SOURCES = ("seed", "pysol")
-MAX_COUNT = 2**63 - 1  # deal indices and a pack's counts of deals are int64
 MAX_SHARD_SIZE = 100_000
 """The most deals a shard may hold: a run keeps a shard's results in memory (about 2 KB a deal) until its
 last deal is back, so 100,000 is some 200 MB; the census's shards hold 10,000."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunConfig:
     """One run: which deals to make, where the work goes, and each stage's settings, nested by section."""
 
     name: str
-    count: int
-    seed: int = 0
-    source: str = "seed"
-    first: int = 1
-    shard_size: int = 50
-    jobs: int = 1
-    backend: str = "loky"
+    source: DealSource = DealSource.SEED
+    seed: int = bounded(0, 0, MAX_SEED)
+    first: int = bounded(1, 1, MAX_PYSOL_DEAL)
+    count: int = field(metadata={"bounds": Bounds(1, MAX_INT64)})
+    shard_size: int = bounded(50, 1, MAX_SHARD_SIZE)
+    jobs: int = bounded(1, 1, MAX_JOBS)
+    backend: Backend = Backend.LOKY
     scheduler: str = ""
     output: Path = Path("output")
     timings: bool = False
@@ -142,6 +148,8 @@ class RunConfig:
             value = getattr(holder, key)
             if isinstance(value, Path):
                 value = str(value)
+            elif isinstance(value, Enum):
+                value = value.value
             elif key == "per_tier" and value is not None:
                 value = dict(value)
             found.setdefault(section, {})[key] = value
@@ -161,36 +169,40 @@ def _replaced(config: RunConfig, changes: dict[tuple[str, str], Any]) -> RunConf
 
 @dataclass(frozen=True)
 class _Key:
+    """What a config key takes: its TOML type, its bounds, and its enum when it is one of a closed set."""
+
     kind: type
     lowest: float | None = None
     highest: float | None = None
-    choices: tuple[str, ...] = ()
+    choices: type[Enum] | None = None
+
+
+def _key_of(declared: dataclasses.Field[Any], hint: Any) -> _Key:
+    """The :class:`_Key` of a settings field: its type (an enum's members are read as their text) and bounds."""
+    bounds: Bounds = declared.metadata.get("bounds", Bounds())
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return _Key(str, choices=hint)
+    # the one optional setting, per_tier, is a TOML table of quotas
+    kind = dict if typing.get_origin(hint) in (typing.Union, type(int | None)) else hint
+    return _Key(kind, bounds.lowest, bounds.highest)
+
+
+def _keys_of(section: str, settings: type) -> dict[tuple[str, str], _Key]:
+    """Each field of the dataclass ``settings`` as a key of ``[section]`` (the ``[run]`` table leaves out the sections)."""
+    hints = typing.get_type_hints(settings)
+    return {
+        (section, declared.name): _key_of(declared, hints[declared.name])
+        for declared in dataclasses.fields(settings)
+        if declared.name not in STAGE_SECTIONS
+    }
 
 
 _KEYS: dict[tuple[str, str], _Key] = {
-    ("run", "name"): _Key(str),
-    ("run", "source"): _Key(str, choices=SOURCES),
-    ("run", "seed"): _Key(int, 0, MAX_SEED),
-    ("run", "first"): _Key(int, 1, MAX_PYSOL_DEAL),
-    ("run", "count"): _Key(int, 1, MAX_COUNT),
-    ("run", "shard_size"): _Key(int, 1, MAX_SHARD_SIZE),
-    ("run", "jobs"): _Key(int, 1, MAX_JOBS),
-    ("run", "backend"): _Key(str, choices=BACKENDS),
-    ("run", "scheduler"): _Key(str),
-    ("run", "output"): _Key(Path),
-    ("run", "timings"): _Key(bool),
-    ("solve", "max_nodes"): _Key(int, 1, MAX_BUDGET),
-    ("crosscheck", "sample"): _Key(float, 0.0, 1.0),
-    ("crosscheck", "seed"): _Key(int, 0, MAX_SEED),
-    ("crosscheck", "loss_sample"): _Key(float, 0.0, 1.0),
-    ("crosscheck", "time_limit"): _Key(float, 0.01, MAX_TIME_LIMIT),
-    ("crosscheck", "reference_nodes"): _Key(int, 1, MAX_BUDGET),
-    ("grade", "max_positions"): _Key(int, 1, MAX_BUDGET),
-    ("grade", "tiers"): _Key(Path),
-    ("grade", "sample"): _Key(float, 0.0, 1.0),
-    ("grade", "seed"): _Key(int, 0, MAX_SEED),
-    ("curate", "per_tier"): _Key(dict),
-    ("curate", "order"): _Key(str, choices=ORDERS),
+    **_keys_of("run", RunConfig),
+    **_keys_of("solve", SolveSettings),
+    **_keys_of("crosscheck", CrosscheckSettings),
+    **_keys_of("grade", GradeSettings),
+    **_keys_of("curate", CurateSettings),
 }
 _REQUIRED = (("run", "name"), ("run", "count"))
 
@@ -220,7 +232,7 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
                     f"[{section}] has unknown key {key!r} (known: {known})", source=source, line=line
                 )
             values[section, key] = _checked(section, key, value, source, line)
-    seeded = values.get(("run", "source"), "seed") == "seed"
+    seeded = values.get(("run", "source"), DealSource.SEED) == DealSource.SEED
     for section, key in (*_REQUIRED, *((("run", "seed"),) if seeded else ())):
         if (section, key) not in values:
             line = line_of(text, rf"\[\s*{section}\s*\]", header=True)
@@ -270,6 +282,8 @@ def _known() -> str:
 def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     """``value`` for ``[section] key`` in the type RunConfig holds; ConfigError when it does not fit."""
     spec = _KEYS[section, key]
+    if spec.choices is not None and isinstance(value, spec.choices):  # a command-line option's enum
+        return value
     name = f"[{section}] {key}"
     kind = str if spec.kind is Path else spec.kind
     fits = type(value) is kind or (kind is float and type(value) is int)
@@ -283,8 +297,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
         raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)
     if spec.highest is not None and value > spec.highest:
         raise ConfigError(f"{name} must be at most {spec.highest}, got {value}", source=source, line=line)
-    if spec.choices and value not in spec.choices:
-        expected = " or ".join(spec.choices)
+    if spec.choices is not None and value not in {choice.value for choice in spec.choices}:
+        expected = " or ".join(choice.value for choice in spec.choices)
         raise ConfigError(f"{name} must be {expected}, got {value!r}", source=source, line=line)
     if key == "name" and (not value or value in (".", "..") or "/" in value or "\\" in value):
         raise ConfigError(f"[run] name {value!r} is not a folder name", source=source, line=line)
@@ -300,6 +314,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
             source=source,
             line=line,
         )
+    if spec.choices is not None:
+        return spec.choices(value)
     if spec.kind is Path:
         return Path(value)
     if kind is float:
@@ -327,7 +343,7 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
     """``config`` once the keys that constrain each other agree: the deals exist, the quotas fit in the run."""
-    if config.source == "pysol" and config.first + config.count - 1 > MAX_PYSOL_DEAL:
+    if config.source is DealSource.PYSOL and config.first + config.count - 1 > MAX_PYSOL_DEAL:
         raise ConfigError(
             f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
             f"{MAX_PYSOL_DEAL}",

@@ -4,13 +4,17 @@ Every error a user can cause (a bad board, pack, configuration, option or
 export) derives from :class:`BlackholeError`; its message already says where
 (file, line or deal) and what, so the command line prints it as one
 ``error: ...`` line and exits with the error's :attr:`~BlackholeError.exit_code`.
-Errors that mean a bug in this package (a solution the referee rejects) do
-not derive from it, so they keep their traceback.
+Errors that mean a bug in this package (a solution the solver found that the
+referee rejects) are :class:`InternalError`, which does not derive from it:
+the command line prints its traceback and a line saying it is a bug, and
+exits with :attr:`ExitCode.INTERNAL_ERROR`.
 
 >>> located("unknown card 'XX'", source="deals.txt", line=3)
 "deals.txt:3: unknown card 'XX'"
 >>> int(ExitCode.DISAGREEMENT), BlackholeError.exit_code is ExitCode.BAD_INPUT
 (3, True)
+>>> issubclass(InternalError, BlackholeError), int(ExitCode.INTERNAL_ERROR)
+(False, 70)
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ class ExitCode(IntEnum):
     """The command line itself is wrong: an unknown option, a missing argument, a value out of range."""
     DISAGREEMENT = 3
     """The cross-check contradicts a verdict; the disputed deals are printed."""
+    INTERNAL_ERROR = 70
+    """A bug in blackhole, not in the input: the traceback and the deal are printed; please report them."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C; a run keeps its finished shards and resumes when started again."""
 
@@ -37,6 +43,14 @@ class BlackholeError(Exception):
     """Base of every error a user can cause; the message names the place and the problem."""
 
     exit_code: ExitCode = ExitCode.BAD_INPUT
+
+
+class InternalError(Exception):
+    """A bug in this program, never the user's input: for example a solution the solver found that the rules reject.
+
+    Its message says what went wrong and on which deal; the command line
+    shows the traceback with it and exits with :attr:`ExitCode.INTERNAL_ERROR`.
+    """
 
 
 def located(problem: str, *, source: str, line: int = 0) -> str:

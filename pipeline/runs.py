@@ -38,7 +38,7 @@ from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
-from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME
+from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource
 from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.manifest import MANIFEST, Manifest, Origin
@@ -48,7 +48,7 @@ from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_ta
 from pipeline.stages.curate import curate_folder
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
-from pipeline.workers import dask_cluster, progress_bar, unordered
+from pipeline.workers import Backend, dask_cluster, progress_bar, unordered
 
 DEALS_PER_TASK = 2  # deals sent to a worker at a time: small, so that slow deals spread evenly
 WORK_RECORD = "run.json"
@@ -113,7 +113,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     """
     began = time.perf_counter()
     settings = stage_settings(config)
-    if config.backend == "dask" and importlib.util.find_spec("distributed") is None:
+    if config.backend is Backend.DASK and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
     with holding(run_lock(config), what=f"run {config.name!r}") as taken_over:
         _check_targets(config, fresh=fresh)
@@ -151,7 +151,9 @@ def _run_locked(
     todo = (shard for shard in range(shards) if shard not in finished)  # lazy: a count may be huge
     stage_seconds = dict.fromkeys(STAGES, 0.0)
     busy_seconds = 0.0
-    backend = dask_cluster(config.scheduler, jobs=config.jobs) if config.backend == "dask" else nullcontext()
+    backend = (
+        dask_cluster(config.scheduler, jobs=config.jobs) if config.backend is Backend.DASK else nullcontext()
+    )
     done = sum(_shard_rows(config, shard) for shard in finished)
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes, busy in _stream(config, settings, todo):
@@ -228,7 +230,7 @@ def _stream(
 
 def _shard_start(config: RunConfig, shard: int) -> int:
     """The index (seeded) or deal number (PySol FC) of the shard's first deal."""
-    return (config.first if config.source == "pysol" else 0) + shard * config.shard_size
+    return (config.first if config.source is DealSource.PYSOL else 0) + shard * config.shard_size
 
 
 def _finished_shards(work: Path, shards: int) -> set[int]:
@@ -263,7 +265,7 @@ def _record(config: RunConfig, settings: StageSettings) -> dict[str, Any]:
     """What decides a shard's rows: the work folder is only reused for the same record."""
     return {
         "blackhole_version": __version__,
-        "source": config.source,
+        "source": config.source.value,
         "seed": config.seed,
         "first": config.first,
         "count": config.count,
@@ -297,14 +299,14 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
 def _config_record(config: RunConfig) -> dict[str, Any]:
     """The config as the pack records it: every key that decides the rows (not jobs, backend, paths)."""
     settings = config.settings()
-    unused = "first" if config.source == "seed" else "seed"
+    unused = "first" if config.source is DealSource.SEED else "seed"
     for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
     return settings
 
 
 def _scheme(config: RunConfig) -> str:
-    return PYSOL_SCHEME if config.source == "pysol" else SEEDED_SCHEME
+    return PYSOL_SCHEME if config.source is DealSource.PYSOL else SEEDED_SCHEME
 
 
 def _origin(config: RunConfig) -> Origin:

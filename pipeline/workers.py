@@ -20,9 +20,21 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from enum import Enum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+
+class Backend(str, Enum):
+    """Where a run's or a stage's workers run: ``loky``, processes on this machine, or ``dask``, a Dask cluster.
+
+    Members are the joblib backend names (tests also pass joblib's ``sequential``).
+    """
+
+    LOKY = "loky"
+    DASK = "dask"
+
 
 MAX_JOBS = 1024
 """The most workers a command or config may ask for: more CPUs than a large two-socket server has
@@ -37,7 +49,7 @@ def usable_jobs(jobs: int, backend: str = "loky") -> int:
     >>> usable_jobs(1), usable_jobs(100_000, "dask")
     (1, 100000)
     """
-    if jobs <= 1 or backend == "dask":
+    if jobs <= 1 or backend == Backend.DASK:
         return jobs
     from joblib import cpu_count
 
@@ -121,7 +133,7 @@ def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]
 
     # The dask backend is taken from dask_cluster's parallel_config: naming it here makes
     # joblib 1.6 pass its nesting level on to every task as an argument.
-    chosen = None if backend == "dask" else backend
+    chosen = None if backend == Backend.DASK else backend
     workers = usable_jobs(jobs, backend)
     yield from Parallel(n_jobs=workers, backend=chosen, return_as="generator_unordered")(tasks)
 

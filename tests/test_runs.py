@@ -25,9 +25,9 @@ from pipeline.game.shuffles import PYSOL_SCHEME
 from pipeline.game.stats import win_rate
 from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_dataset, read_pack_folder, sha256_of
+from pipeline.packs.labels import PACK_TIERS
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import PackError, read_pack
-from pipeline.packs.schema import PACK_TIERS
 from pipeline.packs.sources import pysol_deals, seeded_deals
 from pipeline.runs import WORK_RECORD, RunError, run, run_lock
 from pipeline.stages.sampling import graded

@@ -20,8 +20,8 @@ Winnable positions are memoised in an exact hash table under the search's
 key (:func:`pipeline.engine.kernel.layout_weights`): the multiset of remaining
 piles, read as rank sequences, and the foundation rank. Positions that differ
 only by which of two piles holding the same ranks is which have the same
-future, move for move, so they share one record, and ``winnable`` and
-``reachable`` count such positions once. Lost positions go to the solver's
+future, move for move, so they share one record, and ``winnable_states`` and
+``reachable_states`` count such positions once. Lost positions go to the solver's
 lossy cache (the transposition table of :mod:`pipeline.engine.kernel`): one
 forgotten is proved again. A small filter of every stored key (two bits in
 one word) answers "never stored" for most lookups without touching either
@@ -38,19 +38,20 @@ the walk proved positions lost. The opening moves and the line's traps are
 looked up at the end.
 
 Counts are exact 64-bit integers; a count that would pass 2**62 stops the
-walk (status OVERFLOW) rather than wrap. A budget of positions entered stops
-it too (OUT_OF_BUDGET): then nothing it found is claimed.
+walk (status ``OVERFLOW``) rather than wrap. A budget of positions entered stops
+it too (``OUT_OF_BUDGET``): then nothing it found is claimed.
 
 >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
 >>> from pipeline.game.rules import Position
 >>> tree = tree_of(Deal.from_board_text(EXAMPLE_BOARD), Position.start(Deal.from_board_text(EXAMPLE_BOARD)))
->>> tree.status == EXACT, tree.solutions, tree.win_probability
-(True, 0, 0.0)
+>>> tree.status, tree.solution_count, tree.random_win_probability
+(<WalkStatus.EXACT: 0>, 0, 0.0)
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 import numba
 import numpy as np
@@ -80,12 +81,26 @@ from pipeline.engine.kernel import (
     slot_for,
     take,
 )
-from pipeline.engine.search import MEMO_SIZE, USE_DOMINANCE, USE_EULER, USE_ORDER, hopeless
+from pipeline.engine.search import MEMO_SIZE, Reduction, hopeless
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.rules import Position
 
-EXACT, OUT_OF_BUDGET, OVERFLOW = 0, 1, 2  # the walk's statuses (the search has its own)
+
+class WalkStatus(IntEnum):
+    """How a game-tree walk ended (the search has its own :class:`~pipeline.engine.search.SearchStatus`).
+
+    The compiled code reads each member's ``.value``: Numba does no arithmetic on enums.
+    """
+
+    EXACT = 0
+    """The walk finished: every figure is exact."""
+    OUT_OF_BUDGET = 1
+    """The budget of positions entered ran out first: nothing is claimed."""
+    OVERFLOW = 2
+    """A count would have passed 2**62: nothing is claimed."""
+
+
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _COUNT_LIMIT = 1 << 62
 _FIRST_CAPACITY = 1 << 20  # records, and slots of lost_children: a median deal never doubles them
@@ -106,15 +121,18 @@ _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in th
 
 @dataclass(frozen=True)
 class Tree:
-    """What one pass over the game tree from a position found (meaningful only when ``status`` is EXACT)."""
+    """What one pass over the game tree from a position found (meaningful only when ``status`` is EXACT).
 
-    status: int
-    solutions: int  # distinct winning move sequences
-    win_probability: float  # uniformly random legal moves
-    winnable: int  # positions from which a win exists
-    reachable: int  # the start, and every position one move from a winnable one
-    mean_moves_on_winning_lines: float  # legal moves, averaged over every position of every winning line
-    mean_moves_winnable: float  # legal moves, averaged over the winnable positions that are not won
+    The figures carry the names of the pack columns they become (:data:`pipeline.packs.schema.GRADE_FIELDS`).
+    """
+
+    status: WalkStatus
+    solution_count: int  # distinct winning move sequences
+    random_win_probability: float  # uniformly random legal moves win
+    winnable_states: int  # positions from which a win exists
+    reachable_states: int  # the start, and every position one move from a winnable one
+    branching_winning_lines: float  # legal moves, averaged over every position of every winning line
+    branching_winnable: float  # legal moves, averaged over the winnable positions that are not won
     winning_first_moves: int  # legal moves from the start after which a win still exists
     first_moves: int  # legal moves from the start
     forced_moves: int  # along ``line``: positions with one legal move
@@ -135,9 +153,9 @@ def tree_of(
     status, solutions, probability, winnable, reachable = numbers[:5]
     on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[5:]
     return Tree(
-        int(status), int(solutions), float(probability), int(winnable), int(reachable), float(on_lines),
-        float(on_winnable), int(winning_first), int(first), int(forced), int(decisions), int(traps), int(first_trap),
-        int(positions),
+        WalkStatus(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
+        float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
+        int(traps), int(first_trap), int(positions),
     )  # fmt: skip
 
 
@@ -212,7 +230,7 @@ def _begin(
     if entered < 0:  # decided at once: won (no card left) or lost
         won = 1 if entered == _WON else 0
         scalars[_STORED] = _store(table, table.view(np.float64), key, won, float(won), 0.0)
-        return EXACT
+        return WalkStatus.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
     return GROW
 
@@ -260,7 +278,7 @@ def _walk(
                 rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
                 if nodes > max_positions:
-                    status = OUT_OF_BUDGET
+                    status = WalkStatus.OUT_OF_BUDGET.value
                     break
                 entered = _enter(
                     ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
@@ -298,7 +316,7 @@ def _walk(
                     _see(seen, frame[_KEY])
             child = frame[_KEY]
             if depth == 0:
-                status = EXACT
+                status = WalkStatus.EXACT.value
                 break
             depth -= 1
             frame = frames[depth]
@@ -320,7 +338,7 @@ def _walk(
             sums[_ODDS] += probability
             sums[_LINE_MOVES] += line_moves
             if frame[_SOLUTIONS] > _COUNT_LIMIT:
-                status = OVERFLOW
+                status = WalkStatus.OVERFLOW.value
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status
@@ -339,13 +357,13 @@ def _enter(
     """
     if left == 0:
         return _WON
-    flags = USE_EULER | USE_ORDER
+    flags = Reduction.EULER.value | Reduction.ORDER.value
     if hopeless(
         ranks, heights, counts, foundation, tally[_CODE], tally[_END_RANKS], flags,
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return _LOST
-    count = fill_moves(ranks, heights, tops, foundation, USE_DOMINANCE, moves, row)
+    count = fill_moves(ranks, heights, tops, foundation, Reduction.DOMINANCE.value, moves, row)
     return count if count > 0 else _LOST
 
 

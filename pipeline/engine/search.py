@@ -51,6 +51,8 @@ fetched while its elder sibling is searched.
 
 from __future__ import annotations
 
+from enum import IntEnum, IntFlag
+
 import numba
 import numpy as np
 
@@ -86,12 +88,38 @@ from pipeline.engine.kernel import (
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES
 
-USE_REACHABILITY = 1
-USE_EULER = 2
-USE_DOMINANCE = 4
-USE_ORDER = 8
 
-REACHED, MISSED, OUT_OF_NODES = 1, 0, -1  # the search's statuses (the game-tree walk has its own)
+class SearchStatus(IntEnum):
+    """How one search ended (the game-tree walk has its own :class:`~pipeline.engine.gametree.WalkStatus`).
+
+    The compiled code reads each member's ``.value``: Numba does no arithmetic on enums.
+    """
+
+    REACHED = 1
+    """The target was reached; the path holds the piles played."""
+    MISSED = 0
+    """Every line was searched (up to sound reductions) and none reaches the target."""
+    OUT_OF_NODES = -1
+    """The node budget ran out first: nothing is claimed."""
+
+
+class Reduction(IntFlag):
+    """The sound reductions a search may use, as bits of its ``flags``; each proved in this module's docstring.
+
+    >>> int(Reduction.EULER | Reduction.ORDER)
+    10
+    """
+
+    REACHABILITY = 1
+    """Rank reachability: every rank left must be reachable from the foundation's."""
+    EULER = 2
+    """The Euler walk condition, with the last card a bottom card."""
+    DOMINANCE = 4
+    """Same-rank dominance among free cards."""
+    ORDER = 8
+    """The rank order condition; it builds on the Euler walk condition."""
+
+
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
 MEMO_SIZE = 1 << 15
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
@@ -102,7 +130,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     """Whether ``target`` cards can be played from the position; returns (status, nodes, deepest, path, table).
 
     ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``,
-    ``start_heights[p]`` how many cards it holds. ``status`` is REACHED (and
+    ``start_heights[p]`` how many cards it holds. ``status`` is a :class:`SearchStatus` value: REACHED (and
     ``path`` holds the piles played), MISSED, or OUT_OF_NODES after
     ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
 
@@ -135,7 +163,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     memo = np.empty(MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
     memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     if target <= 0:
-        return REACHED, 1, 0, path[:0], table
+        return SearchStatus.REACHED.value, 1, 0, path[:0], table
     bottom_ranks = 0
     for rank in range(NUM_RANKS):
         if bottoms[rank] > 0:
@@ -146,11 +174,13 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
         ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
-        return MISSED, 1, 0, path[:0], table
+        return SearchStatus.MISSED.value, 1, 0, path[:0], table
     steps = layout_steps(ranks)
     keys[0] = key_of(steps, heights, start_foundation)
     tops = free_cards(ranks, heights)
-    move_count[0] = fill_moves(ranks, heights, tops, start_foundation, flags & USE_DOMINANCE, moves, 0)
+    move_count[0] = fill_moves(
+        ranks, heights, tops, start_foundation, flags & Reduction.DOMINANCE.value, moves, 0
+    )
     stored = 0
     for value in table:
         stored += value != 0
@@ -164,7 +194,7 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
             break
         table = doubled(table)
     nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
-    return status, nodes, deepest, path[:target] if status == REACHED else path[:0], table
+    return status, nodes, deepest, path[:target] if status == SearchStatus.REACHED.value else path[:0], table
 
 
 @numba.njit(cache=True)
@@ -200,10 +230,10 @@ def _descend(
             nodes += 1
             deepest = max(deepest, depth + 1)
             if depth + 1 == target:
-                status = REACHED
+                status = SearchStatus.REACHED.value
                 break
             if nodes > max_nodes:
-                status = OUT_OF_NODES
+                status = SearchStatus.OUT_OF_NODES.value
                 break
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
             found = 0
@@ -211,7 +241,9 @@ def _descend(
                 ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
                 memo_keys, memo, memo_orders,
             ):  # fmt: skip
-                found = fill_moves(ranks, heights, tops, rank, flags & USE_DOMINANCE, moves, depth + 1)
+                found = fill_moves(
+                    ranks, heights, tops, rank, flags & Reduction.DOMINANCE.value, moves, depth + 1
+                )
             if found > 0:
                 depth += 1
                 keys[depth] = child
@@ -232,7 +264,7 @@ def _descend(
                 remember(table, keys[depth], bit_length(nodes - entered[depth]))
                 stored += 1
             if depth == 0:
-                status = MISSED
+                status = SearchStatus.MISSED.value
                 break
             depth -= 1
             pile = path[depth]
@@ -263,7 +295,7 @@ def _lost(
         return hopeless(
             ranks, heights, counts, foundation, counts_code, bottom_ranks, flags, memo_keys, memo, memo_orders
         )  # fmt: skip
-    if not flags & (USE_REACHABILITY | USE_EULER):
+    if not flags & (Reduction.REACHABILITY.value | Reduction.EULER.value):
         return False
     total = 0
     for rank in range(NUM_RANKS):
@@ -272,7 +304,7 @@ def _lost(
         return True
     return (
         spare == 1
-        and flags & USE_EULER
+        and flags & Reduction.EULER.value
         and not _one_spare_walkable(counts, foundation, counts_code, bottom_ranks, memo_keys, memo)
     )
 
@@ -301,14 +333,18 @@ def hopeless(
     :func:`~pipeline.engine.conditions.walk_orders`, -1 if no walk, and ``memo_orders``
     its orders). Only when some order is ruled out are the piles looked at.
     """
-    if flags & USE_REACHABILITY and not flags & USE_EULER and not ranks_reachable(counts, foundation):
+    if (
+        flags & Reduction.REACHABILITY.value
+        and not flags & Reduction.EULER.value
+        and not ranks_reachable(counts, foundation)
+    ):
         return True  # the Euler walk condition implies reachability
-    if flags & USE_EULER:
+    if flags & Reduction.EULER.value:
         code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
         slot = _memo_slot(memo_keys, code)
         if memo_keys[slot] != code:
             memo_keys[slot] = code
-            if flags & USE_ORDER:
+            if flags & Reduction.ORDER.value:
                 memo[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot])
             else:
                 memo[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1

@@ -2,7 +2,8 @@
 
 :func:`solve` asks the compiled search (:mod:`pipeline.engine.search`) whether every
 card left can be played. A win comes with its moves, replayed by
-:mod:`pipeline.game.rules` before it is returned; a loss is a proof by exhaustive
+:mod:`pipeline.game.rules` before it is returned (once: a win that does not
+replay is a :class:`SolverBug`, an internal error, never a user's); a loss is a proof by exhaustive
 search, cut only by sound reductions (same-rank dominance, and the necessary
 conditions of :mod:`pipeline.engine.conditions`, each proved in its docstring and
 checked by switching it off in the tests). A node budget stops the search
@@ -35,19 +36,11 @@ import numpy as np
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.kernel import new_table
-from pipeline.engine.search import (
-    MISSED,
-    OUT_OF_NODES,
-    REACHED,
-    USE_DOMINANCE,
-    USE_EULER,
-    USE_ORDER,
-    USE_REACHABILITY,
-    search,
-)
+from pipeline.engine.search import Reduction, SearchStatus, search
+from pipeline.errors import InternalError
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
-from pipeline.game.rules import WINNING_LENGTH, Position, replay
+from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
 
@@ -61,13 +54,22 @@ class SearchOptions:
     order: bool = True  # the rank order condition; it builds on the Euler walk condition
 
     @property
-    def flags(self) -> int:
-        return (
-            (USE_REACHABILITY if self.reachability else 0)
-            | (USE_EULER if self.euler else 0)
-            | (USE_DOMINANCE if self.dominance else 0)
-            | (USE_ORDER if self.order and self.euler else 0)
-        )
+    def flags(self) -> Reduction:
+        """The reductions switched on, as the search's flags.
+
+        >>> SearchOptions(euler=False).flags
+        <Reduction.REACHABILITY|DOMINANCE: 5>
+        """
+        chosen = Reduction(0)
+        for reduction, used in (
+            (Reduction.REACHABILITY, self.reachability),
+            (Reduction.EULER, self.euler),
+            (Reduction.DOMINANCE, self.dominance),
+            (Reduction.ORDER, self.order and self.euler),
+        ):
+            if used:
+                chosen |= reduction
+        return chosen
 
 
 def solve(
@@ -88,18 +90,38 @@ def solve(
     position = start or Position.start(deal)
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(position.heights, dtype=np.int64)
-    foundation, flags, left = position.foundation_rank, options.flags, sum(position.heights)
-    status, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
+    foundation, flags, left = position.foundation_rank, int(options.flags), sum(position.heights)
+    found, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
+    status = SearchStatus(int(found))
     base = position.cards_played
-    if status == REACHED:
+    if status is SearchStatus.REACHED:
         solution = tuple(int(pile) for pile in path)
-        replay(deal, solution, start=position)
+        _certify(deal, solution, position)
         return SolveResult(Verdict.SOLVED, solution, int(nodes), time.perf_counter() - began, WINNING_LENGTH)
-    if status == OUT_OF_NODES:
+    if status is SearchStatus.OUT_OF_NODES:
         return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, None)
     longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
     most = None if longest is None else base + longest
     return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
+
+
+class SolverBug(InternalError):
+    """The solver reported a win that the rules reject: a bug in the solver, never in the deal."""
+
+
+def _certify(deal: Deal, solution: tuple[int, ...], start: Position) -> None:
+    """Replay ``solution`` from ``start`` by the rules; SolverBug naming the deal and the move if it is not a win.
+
+    This is the one replay of a win the solver found: the stages and the
+    command line take the solver's word after it.
+    """
+    try:
+        replay(deal, solution, start=start)
+    except IllegalMove as error:
+        raise SolverBug(
+            f"this is a bug in blackhole, not in the deal: the solver's solution does not replay ({error}); "
+            f"deal:\n{deal.to_board_text()}"
+        ) from None
 
 
 @functools.cache
@@ -123,8 +145,8 @@ def _longest_play(
             ranks, heights, foundation, target, max_nodes - nodes, flags, table
         )
         nodes += int(searched)
-        if status == MISSED:
+        if status == SearchStatus.MISSED:
             return target - 1, nodes
-        if status == OUT_OF_NODES:
+        if status == SearchStatus.OUT_OF_NODES:
             return None, nodes
     return left - 1, nodes

@@ -28,9 +28,21 @@ import hashlib
 import re
 import struct
 from collections.abc import Iterator
+from enum import Enum
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS
 from pipeline.game.deal import BoardError, Deal
+
+
+class DealSource(str, Enum):
+    """Where dealt deals come from: ``seed``, seeded shuffles, or ``pysol``, PySol FC's numbered deals.
+
+    (Imported boards say ``import`` in a pack's ``source`` column: they are read, not dealt.)
+    """
+
+    SEED = "seed"
+    PYSOL = "pysol"
+
 
 SEEDED_SCHEME = "blackhole-sha256-v1"
 PYSOL_SCHEME = "pysol-fc"

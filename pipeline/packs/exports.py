@@ -1,7 +1,7 @@
 """Exporting a pack for players and game developers: JSON, board text or CSV.
 
 :func:`export_pack` writes a pack table's rows, in table order, optionally
-one tier only and at most ``limit`` rows, in one of :data:`FORMATS`;
+one tier only and at most ``limit`` rows, in one of :class:`~pipeline.packs.formats.ExportFormat`;
 :func:`export_pack_folder` does the same for a pack folder, read batch by
 batch and written as it is read, so memory holds a batch whatever the pack's size:
 
@@ -48,11 +48,11 @@ from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, Position
 from pipeline.packs.folders import pack_folder_batches
+from pipeline.packs.formats import ExportFormat
+from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, PackError
-from pipeline.packs.schema import PACK_TIERS, UNGRADED
 
-FORMATS = ("json", "boards", "csv")
 EXPORTED_METRICS = (
     "solution_count",
     "log10_solutions",
@@ -79,7 +79,7 @@ class ExportError(BlackholeError, ValueError):
 
 
 def export_pack(
-    table: pa.Table, path: Path, fmt: str, *, tier: str | None = None, limit: int | None = None
+    table: pa.Table, path: Path, fmt: ExportFormat | str, *, tier: str | None = None, limit: int | None = None
 ) -> int:
     """Write the rows of ``table`` to ``path`` as ``fmt``; returns how many rows it wrote.
 
@@ -95,21 +95,24 @@ def export_pack(
     return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names)
 
 
-def _check_options(fmt: str, tier: str | None, limit: int | None) -> None:
-    if fmt not in FORMATS:
-        raise ExportError(f"unknown export format {fmt!r} (formats: {', '.join(FORMATS)})")
+def _check_options(fmt: ExportFormat | str, tier: str | None, limit: int | None) -> None:
+    if fmt not in tuple(ExportFormat):
+        known = ", ".join(known.value for known in ExportFormat)
+        raise ExportError(f"unknown export format {fmt!r} (formats: {known})")
     if tier is not None and tier not in PACK_TIERS:
         raise ExportError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
     if limit is not None and limit < 0:
         raise ExportError(f"limit must be at least 0, got {limit}")
 
 
-def _write_rows(path: Path, fmt: str, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+def _write_rows(
+    path: Path, fmt: ExportFormat | str, rows: Iterable[dict[str, Any]], *, has_level: bool
+) -> int:
     """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
     path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
-        written = _WRITERS[fmt](text, rows, has_level=has_level)
+        written = _WRITERS[ExportFormat(fmt)](text, rows, has_level=has_level)
         text.flush()
         text.detach()
     return written
@@ -266,13 +269,13 @@ def _write_csv(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool)
     return written
 
 
-_WRITERS = {"json": _write_json, "boards": _write_boards, "csv": _write_csv}
+_WRITERS = {ExportFormat.JSON: _write_json, ExportFormat.BOARDS: _write_boards, ExportFormat.CSV: _write_csv}
 
 
 def export_pack_folder(
     folder: Path,
     path: Path,
-    fmt: str,
+    fmt: ExportFormat | str,
     *,
     tier: str | None = None,
     limit: int | None = None,
@@ -298,13 +301,13 @@ def export_pack_folder(
     return _write_rows(path, fmt, _first(rows, limit), has_level=has_level)
 
 
-def _folder_columns(fmt: str, *, has_level: bool) -> list[str]:
+def _folder_columns(fmt: ExportFormat | str, *, has_level: bool) -> list[str]:
     """The columns of a pack folder that an export as ``fmt`` reads (``tier`` comes with every batch).
 
     >>> _folder_columns("boards", has_level=True)
     ['deal_id', 'board', 'level']
     """
-    written = ["deal_id", "board"] if fmt == "boards" else [*_DOCUMENT_COLUMNS, *EXPORTED_METRICS]
+    written = ["deal_id", "board"] if fmt == ExportFormat.BOARDS else [*_DOCUMENT_COLUMNS, *EXPORTED_METRICS]
     return written + ([_LEVEL] if has_level else [])
 
 

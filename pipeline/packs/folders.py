@@ -45,10 +45,11 @@ from pipeline.files import replacing_folder
 from pipeline.game.deal import Deal
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, check_rows, metadata, unreadable
 from pipeline.packs.rows import CHECKED_WITH, REPLAYED_WITH
-from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, PACK_TIERS, UNGRADED, bare
+from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, bare
 
 if TYPE_CHECKING:
     import pyarrow.dataset as ds

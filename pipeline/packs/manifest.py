@@ -20,7 +20,7 @@ say (``deals`` equals the files' rows and the verdict and tier counts, a file
 lies in its tier's folder, no two files share a path). Anything else raises a
 one-line PackError: ``<source>: <where, as files[0].sha256>: <problem>``.
 
->>> from pipeline.packs.schema import PACK_TIERS
+>>> from pipeline.packs.labels import PACK_TIERS
 >>> counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
 >>> empty = Manifest(Origin("demo", "pack", "0.1.0", "pysol-fc"), 0, counts, dict.fromkeys(PACK_TIERS, 0), None)
 >>> Manifest.from_json(empty.to_json()) == empty

@@ -43,17 +43,8 @@ from pipeline.game.batch_replay import board_cards, failed_replays
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, replay
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.schema import (
-    CHECK_FIELDS,
-    DEAL_FIELDS,
-    GRADE_FIELDS,
-    LEVEL_FIELD,
-    PACK_TIERS,
-    RESULT_FIELDS,
-    SOLVABLE_TIERS,
-    GradeStatus,
-    Tier,
-)
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, GradeStatus, Tier
+from pipeline.packs.schema import CHECK_FIELDS, DEAL_FIELDS, GRADE_FIELDS, LEVEL_FIELD, RESULT_FIELDS
 
 FIELDS = {
     field.name: field for field in (*DEAL_FIELDS, *RESULT_FIELDS, *CHECK_FIELDS, *GRADE_FIELDS, LEVEL_FIELD)

@@ -14,48 +14,22 @@ Tables and files carry :func:`bare` fields (no field metadata): the
 meanings live here, once, and the bytes of a pack depend on its rows and
 provenance alone.
 
-The enumerated values of the string columns are the enums below
-(:class:`Tier`, :class:`GradeStatus`) and :class:`pipeline.game.verdicts.Verdict`.
+The enumerated values of the string columns are the enums of
+:mod:`pipeline.packs.labels` (``Tier``, ``GradeStatus``) and
+:class:`pipeline.game.verdicts.Verdict`.
 
 >>> [field.name for field in DEAL_FIELDS]
 ['deal_id', 'source', 'seed', 'index', 'board']
 >>> meaning(DEAL_FIELDS[0])
 'stable id, unique within a pack: seed-SEED-INDEX, pysol-NUMBER or import-HASH'
->>> PACK_TIERS
-('easy', 'medium', 'hard', 'expert', 'unsolvable', 'ungraded')
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from enum import Enum
 
 import pyarrow as pa
 
-
-class Tier(str, Enum):
-    """A deal's difficulty tier, easiest first."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
-    UNSOLVABLE = "unsolvable"
-
-
-class GradeStatus(str, Enum):
-    """How far a deal's grading got: only ``exact`` grades carry metrics."""
-
-    EXACT = "exact"
-    OUT_OF_BUDGET = "out_of_budget"
-    OVERFLOW = "overflow"
-    UNKNOWN = "unknown"
-    NOT_SAMPLED = "not_sampled"  # a win left out of the run's grade sample
-
-
-SOLVABLE_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
-UNGRADED = "ungraded"  # a pack's tier for the deals that have none (unknown verdict, out of budget)
-PACK_TIERS = (*(tier.value for tier in Tier), UNGRADED)  # a pack's tier partitions, in order
 IMPORT_SCHEME = "import"  # the dealing scheme of imported boards (the others are in pipeline.game.shuffles)
 
 

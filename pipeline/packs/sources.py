@@ -31,7 +31,7 @@ from pipeline.files import check_writable
 from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
 from pipeline.game.pysol import pysol_cards_of
-from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
+from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource, pysol_deal, seeded_deal
 from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 from pipeline.packs.seen import SeenNumbers, text_number
@@ -39,7 +39,7 @@ from pipeline.packs.seen import SeenNumbers, text_number
 
 def seeded_deals(*, seed: int, count: int, start: int = 0) -> pa.Table:
     """Deals ``start .. start + count - 1`` of root ``seed`` (the pinned scheme of pipeline.game.shuffles)."""
-    span = DealSpan("seed", seed, start, count)
+    span = DealSpan(DealSource.SEED, seed, start, count)
     return deals_table(span, [deal.to_board_text() for deal in span.deals()])
 
 
@@ -51,7 +51,9 @@ def pysol_deals(*, first: int, count: int) -> pa.Table:
     number by number, far faster.
     """
     count = max(count, 0)  # as range(first, first + count) would: no deals
-    return deals_table(DealSpan("pysol", 0, first, count), _board_texts(pysol_cards_of(first, count)))
+    return deals_table(
+        DealSpan(DealSource.PYSOL, 0, first, count), _board_texts(pysol_cards_of(first, count))
+    )
 
 
 # Board text as Deal.to_board_text writes it, for a whole array of deals at once: the
@@ -210,7 +212,7 @@ class DealSpan:
     or ``pysol`` (PySol FC deal numbers from ``start``; ``seed`` unused).
     """
 
-    source: str
+    source: DealSource
     seed: int
     start: int
     count: int
@@ -218,14 +220,14 @@ class DealSpan:
     def ids(self) -> list[str]:
         """The deal ids, in order."""
         numbers = range(self.start, self.start + self.count)
-        if self.source == "pysol":
+        if self.source == DealSource.PYSOL:
             return [f"pysol-{number}" for number in numbers]
         return [f"seed-{self.seed}-{index}" for index in numbers]
 
     def deals(self) -> list[Deal]:
         """The deals, dealt here (in the worker that holds the span)."""
         numbers = range(self.start, self.start + self.count)
-        if self.source == "pysol":
+        if self.source == DealSource.PYSOL:
             return [pysol_deal(number) for number in numbers]
         return [seeded_deal(self.seed, index) for index in numbers]
 
@@ -233,9 +235,13 @@ class DealSpan:
 def deals_table(span: DealSpan, boards: list[str] | pa.Array) -> pa.Table:
     """The deals table of ``span`` with its deals' ``boards`` (board text, in order), as the sources write it."""
     indices = list(range(span.start, span.start + span.count))
-    if span.source == "pysol":
-        return _deals_table(span.ids(), "pysol", [None] * span.count, indices, boards, PYSOL_SCHEME)
-    return _deals_table(span.ids(), "seed", [span.seed] * span.count, indices, boards, SEEDED_SCHEME)
+    if span.source == DealSource.PYSOL:
+        return _deals_table(
+            span.ids(), DealSource.PYSOL.value, [None] * span.count, indices, boards, PYSOL_SCHEME
+        )
+    return _deals_table(
+        span.ids(), DealSource.SEED.value, [span.seed] * span.count, indices, boards, SEEDED_SCHEME
+    )
 
 
 def write_deals(

@@ -39,8 +39,8 @@ import pyarrow.compute as pc
 from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.packs.folders import pack_folder_batches
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.packs.parquet import BATCH_ROWS
-from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
 
 if TYPE_CHECKING:

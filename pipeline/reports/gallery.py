@@ -52,9 +52,9 @@ from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, selected_rows
 from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
-from pipeline.packs.schema import PACK_TIERS, UNGRADED
 from pipeline.stages.tiers import THRESHOLDS, WEIGHTS
 
 SITE = Path(__file__).with_name("gallery_site")

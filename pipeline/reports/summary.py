@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 
 from pipeline.game.stats import PUBLISHED_WIN_RATE, WinRate, win_rate
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.schema import PACK_TIERS, UNGRADED, GradeStatus
+from pipeline.packs.labels import PACK_TIERS, UNGRADED, GradeStatus
 
 if TYPE_CHECKING:
     from rich.table import Table

@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.engine.budgets import DEFAULT_MAX_NODES, DEFAULT_MAX_POSITIONS
 from pipeline.files import check_writable
 from pipeline.game.deal import Deal
 from pipeline.stages.grade import Grade, grade_deals
+from pipeline.stages.settings import GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals
 from pipeline.stages.tiers import Score, Tiers, calibrated, load_score, write_tiers
 
@@ -33,11 +33,9 @@ def calibrate(
     deals: Sequence[Deal],
     *,
     origin: str,
-    jobs: int = 1,
-    max_positions: int = DEFAULT_MAX_POSITIONS,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    progress: bool = False,
-    backend: str = "loky",
+    solving: SolveSettings = SolveSettings(),
+    grading: GradeSettings = GradeSettings(),
+    options: PassOptions = PassOptions(),
 ) -> Calibration:
     """Solve and grade the sample ``deals``, and write tiers to ``target`` at the quartiles of their scores.
 
@@ -48,16 +46,13 @@ def calibrate(
     """
     check_writable(target)
     score = load_score(target) if Path(target).exists() else Score()
-    results = solve_deals(deals, jobs=jobs, max_nodes=max_nodes, progress=progress, backend=backend)
-    rows = [(result.verdict.value, result.solution, result.max_cards_played) for result in results]
-    grades = grade_deals(
-        deals, rows, tiers=None, jobs=jobs, max_positions=max_positions, progress=progress, backend=backend
-    )
+    results = solve_deals(deals, solving, options)
+    grades = grade_deals(deals, results, grading, options)
     scores = [grade.scored(score) for grade in grades]
     difficulties = [difficulty for difficulty in scores if difficulty is not None]
     tiers = calibrated(score, difficulties)
     note = (
-        f"Written by blackhole calibrate ({origin}, --max-positions {max_positions}): the thresholds\n"
+        f"Written by blackhole calibrate ({origin}, --max-positions {grading.max_positions}): the thresholds\n"
         f"are the quartiles of the scores of the {len(difficulties)} solvable deals graded exactly."
     )
     write_tiers(tiers, target, note=note)

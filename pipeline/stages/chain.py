@@ -13,7 +13,7 @@ commands write.
 >>> from pipeline.stages.settings import CrosscheckSettings
 >>> settings = StageSettings(crosscheck=CrosscheckSettings(sample=0.0))
 >>> outcome = process_deal(seeded_deal(20261129, 0), "seed-20261129-0", settings)
->>> outcome.result.verdict.value, outcome.check, outcome.grade.status.value
+>>> outcome.result.verdict.value, outcome.check, outcome.grade.grade_status.value
 ('solved', None, 'exact')
 """
 
@@ -29,13 +29,14 @@ import pyarrow as pa
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.labels import GradeStatus
 from pipeline.packs.parquet import with_metadata
 from pipeline.packs.sources import DealSpan
 from pipeline.stages.crosscheck import Check, check_deal, checked_table, sampled
-from pipeline.stages.grade import Grade, GradeStatus, grade_deal, graded_table
+from pipeline.stages.grade import Grade, grade_deal, graded_table
 from pipeline.stages.sampling import graded
 from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
-from pipeline.stages.solve import checked_result, solved_table
+from pipeline.stages.solve import solved_table
 from pipeline.stages.tiers import Tiers
 
 STAGES = ("solve", "crosscheck", "grade")
@@ -82,9 +83,9 @@ class DealOutcome:
 
 
 def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutcome:
-    """Solve ``deal`` (its solution replayed), check it when sampled, grade it."""
+    """Solve ``deal`` (a win replayed by the solver), check it when sampled, grade it."""
     began = time.perf_counter()
-    result = checked_result(deal, solve(deal, max_nodes=settings.solve.max_nodes), number=0)
+    result = solve(deal, max_nodes=settings.solve.max_nodes)
     solved_at = time.perf_counter()
     check = None
     checking = settings.crosscheck
@@ -100,14 +101,7 @@ def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutco
     if result.verdict is Verdict.SOLVED and not graded(deal_id, fraction=grading.sample, seed=grading.seed):
         grade = Grade(GradeStatus.NOT_SAMPLED, max_cards_played=result.max_cards_played)
     else:
-        grade = grade_deal(
-            deal,
-            result.verdict,
-            result.solution,
-            result.max_cards_played,
-            max_positions=grading.max_positions,
-            tiers=settings.tiers,
-        )
+        grade = grade_deal(deal, result, max_positions=grading.max_positions, tiers=settings.tiers)
     graded_at = time.perf_counter()
     return DealOutcome(
         result, check, grade, (solved_at - began, checked_at - solved_at, graded_at - checked_at)

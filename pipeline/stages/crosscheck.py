@@ -40,16 +40,15 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from pipeline.engine.budgets import DEFAULT_REFERENCE_NODES, DEFAULT_TIME_LIMIT
 from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import BATCH_ROWS, with_columns, with_metadata
+from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
-from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
+from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import share
-from pipeline.stages.settings import DEFAULT_SAMPLE
+from pipeline.stages.settings import CrosscheckSettings, PassOptions
 
 
 @dataclass(frozen=True)
@@ -138,19 +137,10 @@ def check_batch(
 def crosscheck_pack(
     source: Path,
     target: Path,
-    *,
-    jobs: int = 1,
-    time_limit: float = DEFAULT_TIME_LIMIT,
-    sample: float = DEFAULT_SAMPLE,
-    seed: int = 0,
-    loss_sample: float = 1.0,
-    reference_nodes: int = DEFAULT_REFERENCE_NODES,
-    progress: bool = False,
-    timings: bool = True,
-    backend: str = "loky",
-    batch_rows: int = BATCH_ROWS,
+    settings: CrosscheckSettings = CrosscheckSettings(),
+    options: PassOptions = PassOptions(),
 ) -> CrosscheckOutcome:
-    """Check the verdicts of the solved pack ``source``, ``batch_rows`` at a time; write ``target`` with the check columns.
+    """Check the verdicts of the solved pack file ``source``, a batch at a time; write the pack file ``target`` with the check columns.
 
     ``target`` is written (atomically) even when checks disagree; the outcome
     counts the rows checked and decided and lists the disagreements (rows
@@ -159,45 +149,44 @@ def crosscheck_pack(
     the row of the file when a batch holds a bad row.
     """
 
-    def work(rows: PackRows) -> tuple[pa.Table, CrosscheckOutcome]:
-        table = rows.table
+    def work(batch: PackBatch) -> tuple[pa.Table, CrosscheckOutcome]:
+        table = batch.table
         ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
         chosen = [
             row
             for row in range(table.num_rows)
-            if sampled(ids[row], verdicts[row], fraction=sample, seed=seed, loss_fraction=loss_sample)
+            if sampled(
+                ids[row],
+                verdicts[row],
+                fraction=settings.sample,
+                seed=settings.seed,
+                loss_fraction=settings.loss_sample,
+            )
         ]
-        rows.advance(table.num_rows - len(chosen))
+        batch.advance(table.num_rows - len(chosen))
         found = map_rows(
-            rows,
+            batch,
             check_batch,
-            [(rows.deals[row].to_board_text(), verdicts[row]) for row in chosen],
-            time_limit,
-            reference_nodes,
-            jobs=jobs,
-            backend=backend,
+            [(batch.deals[row].to_board_text(), verdicts[row]) for row in chosen],
+            settings.time_limit,
+            settings.reference_nodes,
+            options=options,
             largest_batch=4,
         )
         checks: list[Check | None] = [None] * table.num_rows
         for row, check in zip(chosen, found, strict=True):
             checks[row] = check
         checked = with_metadata(
-            checked_table(table, checks, timings=timings),
-            cpsat_time_limit=str(time_limit),
-            crosscheck_sample=str(sample),
-            crosscheck_seed=str(seed),
-            **({"crosscheck_loss_sample": str(loss_sample)} if loss_sample < 1.0 else {}),
+            checked_table(table, checks, timings=options.timings),
+            cpsat_time_limit=str(settings.time_limit),
+            crosscheck_sample=str(settings.sample),
+            crosscheck_seed=str(settings.seed),
+            **({"crosscheck_loss_sample": str(settings.loss_sample)} if settings.loss_sample < 1.0 else {}),
         )
-        return checked, crosscheck_outcome(table, checks, start=rows.start)
+        return checked, crosscheck_outcome(table, checks, start=batch.start)
 
     outcomes = over_pack(
-        source,
-        target,
-        schema=SOLVED_SCHEMA,
-        work=work,
-        label="cross-checking",
-        progress=progress,
-        batch_rows=batch_rows,
+        source, target, schema=SOLVED_SCHEMA, work=work, label="cross-checking", options=options
     )
     return sum(outcomes, CrosscheckOutcome())
 

@@ -51,9 +51,10 @@ from pipeline.files import check_folder_writable, check_replaceable_folder, reso
 from pipeline.game.cards import NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
+from pipeline.packs.labels import SOLVABLE_TIERS
 from pipeline.packs.manifest import MANIFEST, CurationRecord, Manifest, Origin, read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
-from pipeline.packs.schema import LEVEL_FIELD, SOLVABLE_TIERS
+from pipeline.packs.schema import LEVEL_FIELD
 from pipeline.stages.settings import ORDERS
 
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")

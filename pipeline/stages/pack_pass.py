@@ -34,6 +34,7 @@ from pipeline.packs.parquet import (
     writing_pack,
 )
 from pipeline.packs.seen import SeenNumbers, text_number
+from pipeline.stages.settings import PassOptions
 from pipeline.workers import map_batches, progress_bar
 
 Outcome = TypeVar("Outcome")  # what the work gives for one item
@@ -45,7 +46,7 @@ def _no_progress(rows: int) -> None:
 
 
 @dataclass(frozen=True)
-class PackRows:
+class PackBatch:
     """One batch of a pack file's rows: the file, the row of the file it starts at, the table, its deals parsed.
 
     ``advance(n)`` moves the pass's progress bar on by ``n`` rows of the batch done.
@@ -67,12 +68,11 @@ def over_pack(
     target: Path,
     *,
     schema: pa.Schema,
-    work: Callable[[PackRows], tuple[pa.Table, Tally]],
+    work: Callable[[PackBatch], tuple[pa.Table, Tally]],
     label: str = "working",
-    progress: bool = False,
-    batch_rows: int = BATCH_ROWS,
+    options: PassOptions = PassOptions(),
 ) -> list[Tally]:
-    """``work`` over the pack file ``source`` batch by batch; the tables it returns written to ``target``.
+    """``work`` over the pack file ``source`` batch by batch; the tables it returns written to the pack file ``target``.
 
     ``work(rows)`` returns the batch's output table and a small summary of
     it; the summaries come back, one a batch (never one a row). ``target``'s
@@ -80,19 +80,21 @@ def over_pack(
     all before any work; each batch's nulls and boards are checked as it is
     read (PackError, BoardError naming the row of the file). ``target`` is
     written whole or, on any error, not at all; a source without rows gives
-    a target without rows. A progress bar of ``label`` counts the rows done.
+    a target without rows. A progress bar of ``label`` counts the rows done
+    when ``options.progress``; batches hold ``options.batch_rows`` rows.
     """
     check_writable(target, inputs=[source])
     source = Path(source)
+    batch_rows = BATCH_ROWS if options.batch_rows is None else options.batch_rows
     batches = _batches(source, read_pack_batches(source, schema, batch_rows=batch_rows))
     first = next(batches, None)  # the columns, and the first batch's rows, checked before any work
     if first is None:  # writing_pack writes nothing without a table: write the empty one whole
-        written, summary = work(PackRows(source, 0, read_pack(source, schema), []))
+        written, summary = work(PackBatch(source, 0, read_pack(source, schema), []))
         write_pack(written, target)
         return [summary]
     summaries = []
     with (
-        progress_bar(pack_rows(source), label=label, enabled=progress) as advance,
+        progress_bar(pack_rows(source), label=label, enabled=options.progress) as advance,
         writing_pack(target) as write,
     ):
         for rows in itertools.chain([first], batches):
@@ -102,7 +104,7 @@ def over_pack(
     return summaries
 
 
-def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackRows]:
+def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackBatch]:
     """The batches ``tables`` of ``source`` that hold rows, their boards parsed (BoardError naming the row).
 
     A deal id that an earlier row holds too is a PackError naming both rows
@@ -116,7 +118,7 @@ def _batches(source: Path, tables: Iterator[pa.Table]) -> Iterator[PackRows]:
         for row, deal_id in enumerate(table.column("deal_id").to_pylist()):
             if not seen.add(text_number(deal_id)):
                 _refuse_repeat(source, start + row, deal_id)
-        yield PackRows(source, start, table, deals_of(table, source=str(source), start=start))
+        yield PackBatch(source, start, table, deals_of(table, source=str(source), start=start))
         start += table.num_rows
 
 
@@ -139,19 +141,18 @@ def _refuse_repeat(source: Path, row: int, deal_id: str) -> None:
 
 
 def map_rows(
-    rows: PackRows,
+    batch: PackBatch,
     batch_task: Callable[..., tuple[int, list[Outcome]]],
     items: Sequence[object],
     *arguments: object,
     per_item: Sequence[object] | None = None,
-    jobs: int = 1,
-    backend: str = "loky",
+    options: PassOptions = PassOptions(),
     largest_batch: int = 32,
 ) -> list[Outcome]:
-    """``batch_task`` over ``items`` (one for each of some of ``rows``' deals) on ``jobs`` workers; input order.
+    """``batch_task`` over ``items`` (one for each of some of ``batch``'s deals) on ``options.jobs`` workers; input order.
 
     :func:`pipeline.workers.map_batches`, except that each chunk that comes
-    back moves the pass's progress bar (``rows.advance``), so one bar counts
+    back moves the pass's progress bar (``batch.advance``), so one bar counts
     the whole file rather than one bar a batch.
     """
     return map_batches(
@@ -159,8 +160,8 @@ def map_rows(
         items,
         *arguments,
         per_item=per_item,
-        jobs=jobs,
-        backend=backend,
+        jobs=options.jobs,
+        backend=options.backend,
         largest_batch=largest_batch,
-        advance=rows.advance,
+        advance=batch.advance,
     )

@@ -1,4 +1,11 @@
-"""Each stage's settings as one small frozen object, with its defaults: what a run config nests.
+"""Each stage's settings as one small frozen object, with its defaults and bounds: what a run config nests.
+
+A stage pass takes its settings (what it computes) and :class:`PassOptions`
+(how the pass runs: workers, backend, progress, timings), each whole:
+``solve_pack(source, target, SolveSettings(), PassOptions(jobs=2))``. A
+numeric setting declares its bounds once, as field metadata
+(:func:`bounds_of`), and the command line's options and the config reader
+both take them from there.
 
 This module imports nothing heavy (no Numba, OR-Tools or Arrow), so the
 command line and the config reader can use the defaults without loading the
@@ -6,20 +13,28 @@ engine.
 
 >>> CrosscheckSettings().sample, SolveSettings(max_nodes=10).max_nodes
 (0.05, 10)
+>>> bounds_of(SolveSettings, "max_nodes").lowest
+1
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 from pipeline.engine.budgets import (
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_POSITIONS,
     DEFAULT_REFERENCE_NODES,
     DEFAULT_TIME_LIMIT,
+    MAX_BUDGET,
+    MAX_TIME_LIMIT,
 )
+from pipeline.game.shuffles import MAX_SEED
+from pipeline.workers import MAX_JOBS, Backend
 
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
@@ -37,10 +52,32 @@ ORDERS = tuple(order.value for order in CurateOrder)  # until the curate stage t
 
 
 @dataclass(frozen=True)
+class Bounds:
+    """The least and greatest values a numeric setting takes (None: unbounded on that side)."""
+
+    lowest: int | float | None = None
+    highest: int | float | None = None
+
+
+def bounded(default: Any, lowest: float | None, highest: float | None) -> Any:
+    """A dataclass field with ``default`` whose :class:`Bounds` are ``lowest`` and ``highest``."""
+    return field(default=default, metadata={"bounds": Bounds(lowest, highest)})
+
+
+def bounds_of(settings: type, name: str) -> Bounds:
+    """The bounds declared for the field ``name`` of the dataclass ``settings`` (unbounded when none)."""
+    for declared in dataclasses.fields(settings):
+        if declared.name == name:
+            found: Bounds = declared.metadata.get("bounds", Bounds())
+            return found
+    raise KeyError(f"{settings.__name__} has no field {name!r}")
+
+
+@dataclass(frozen=True)
 class SolveSettings:
     """The exact solver's node budget per deal; past it the verdict is ``unknown``."""
 
-    max_nodes: int = DEFAULT_MAX_NODES
+    max_nodes: int = bounded(DEFAULT_MAX_NODES, 1, MAX_BUDGET)
 
 
 @dataclass(frozen=True)
@@ -48,11 +85,11 @@ class CrosscheckSettings:
     """Which deals the cross-check takes (``sample`` of the wins and ``loss_sample`` of the losses,
     by ``seed``) and its budgets; both samples 0 turn the cross-check off."""
 
-    sample: float = DEFAULT_SAMPLE
-    seed: int = 0
-    loss_sample: float = 1.0
-    time_limit: float = DEFAULT_TIME_LIMIT  # CP-SAT deterministic seconds per deal
-    reference_nodes: int = DEFAULT_REFERENCE_NODES  # the reference search's budget when CP-SAT cannot tell
+    sample: float = bounded(DEFAULT_SAMPLE, 0.0, 1.0)
+    seed: int = bounded(0, 0, MAX_SEED)
+    loss_sample: float = bounded(1.0, 0.0, 1.0)
+    time_limit: float = bounded(DEFAULT_TIME_LIMIT, 0.01, MAX_TIME_LIMIT)  # CP-SAT deterministic seconds
+    reference_nodes: int = bounded(DEFAULT_REFERENCE_NODES, 1, MAX_BUDGET)  # when CP-SAT cannot tell
 
 
 @dataclass(frozen=True)
@@ -63,10 +100,10 @@ class GradeSettings:
     by ``seed`` and the deal id (:func:`pipeline.stages.sampling.graded`).
     """
 
-    max_positions: int = DEFAULT_MAX_POSITIONS
+    max_positions: int = bounded(DEFAULT_MAX_POSITIONS, 1, MAX_BUDGET)
     tiers: Path = DEFAULT_TIERS
-    sample: float = 1.0
-    seed: int = 0
+    sample: float = bounded(1.0, 0.0, 1.0)
+    seed: int = bounded(0, 0, MAX_SEED)
 
 
 @dataclass(frozen=True)
@@ -74,4 +111,22 @@ class CurateSettings:
     """Deals wanted per tier (None: every deal that qualifies) and the curated order."""
 
     per_tier: tuple[tuple[str, int], ...] | None = None
-    order: str = "difficulty"
+    order: CurateOrder = CurateOrder.DIFFICULTY
+
+
+@dataclass(frozen=True)
+class PassOptions:
+    """How a stage's pass over a pack file runs, whatever it computes: the same for every stage.
+
+    ``jobs`` workers on ``backend``; a progress bar on stderr when
+    ``progress``; ``timings`` writes each deal's seconds (without, the same
+    input gives the same bytes); ``batch_rows`` rows are read, worked and
+    written at a time (None: :data:`pipeline.packs.parquet.BATCH_ROWS`); the
+    rows written never depend on any of these but ``timings``.
+    """
+
+    jobs: int = bounded(1, 1, MAX_JOBS)
+    backend: Backend = Backend.LOKY
+    progress: bool = False
+    timings: bool = True
+    batch_rows: int | None = None

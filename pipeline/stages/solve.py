@@ -4,12 +4,14 @@ Deals travel to workers as board text (:func:`pipeline.workers.map_batches`)
 and come back in input order, so the output never depends on the number of
 workers. A pack is solved a batch of rows at a time (:func:`solve_pack`,
 :mod:`pipeline.stages.pack_pass`), its results folded into a
-:class:`SolveTally` for the summary, so memory does not grow with the pack. Every ``solved`` result is replayed by the rules referee before it
-is returned (:func:`checked_result`); a solution the referee rejects is a
-solver bug (ReplayError), never a user error.
+:class:`SolveTally` for the summary, so memory does not grow with the pack. Every ``solved`` result was
+replayed by the rules referee in the solver itself
+(:func:`pipeline.engine.solver.solve`), once; a solution the referee rejects is
+a solver bug (:class:`~pipeline.engine.solver.SolverBug`, an internal error),
+never a user error.
 
 >>> from pipeline.game.shuffles import seeded_deal
->>> [r.verdict.value for r in solve_deals([seeded_deal(20261129, 0)], max_nodes=10_000)]
+>>> [r.verdict.value for r in solve_deals([seeded_deal(20261129, 0)], SolveSettings(max_nodes=10_000))]
 ['solved']
 """
 
@@ -25,20 +27,15 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
-from pipeline.game.rules import IllegalMove, replay
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import BATCH_ROWS, with_columns, with_metadata
+from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
-from pipeline.stages.pack_pass import PackRows, map_rows, over_pack
+from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
+from pipeline.stages.settings import PassOptions, SolveSettings
 from pipeline.workers import map_batches
-
-
-class ReplayError(RuntimeError):
-    """The solver reported a solution that the rules reject: a solver bug, never a user error."""
 
 
 def solve_batch(start: int, boards: list[str], max_nodes: int) -> tuple[int, list[SolveResult]]:
@@ -48,33 +45,26 @@ def solve_batch(start: int, boards: list[str], max_nodes: int) -> tuple[int, lis
 
 def solve_deals(
     deals: Sequence[Deal],
+    settings: SolveSettings = SolveSettings(),
+    options: PassOptions = PassOptions(),
     *,
-    jobs: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    progress: bool = False,
-    backend: str = "loky",
     batch_size: int | None = None,
 ) -> list[SolveResult]:
-    """Solve ``deals`` on ``jobs`` workers; results in input order, solutions replayed.
+    """Solve ``deals`` on ``options.jobs`` workers; results in input order, each win replayed by the solver.
 
     ``batch_size`` deals go to a worker at a time (default: small enough for
-    about eight batches per worker, at most 32). Raises ReplayError if a
-    reported solution does not replay.
+    about eight batches per worker, at most 32).
     """
-    results = map_batches(
+    return map_batches(
         solve_batch,
         [deal.to_board_text() for deal in deals],
-        max_nodes,
-        jobs=jobs,
-        progress=progress,
+        settings.max_nodes,
+        jobs=options.jobs,
+        progress=options.progress,
         label="solving",
-        backend=backend,
+        backend=options.backend,
         batch_size=batch_size,
     )
-    return [
-        checked_result(deal, result, number=n)
-        for n, (deal, result) in enumerate(zip(deals, results, strict=True))
-    ]
 
 
 def solved_table(
@@ -98,30 +88,13 @@ def solved_table(
     return with_metadata(with_columns(deals, RESULT_FIELDS, columns), max_nodes=str(max_nodes))
 
 
-def checked_result(deal: Deal, result: SolveResult, *, number: int = 0) -> SolveResult:
-    """``result`` itself, once its solution (if solved) replays on ``deal``; else ReplayError."""
-    if result.verdict is Verdict.SOLVED:
-        try:
-            replay(deal, result.solution)
-        except IllegalMove as error:
-            raise ReplayError(
-                f"deal {number}: the solver's solution does not replay ({error}):\n{deal.to_board_text()}"
-            ) from None
-    return result
-
-
 def solve_pack(
     source: Path,
     target: Path,
-    *,
-    jobs: int = 1,
-    max_nodes: int = DEFAULT_MAX_NODES,
-    progress: bool = False,
-    timings: bool = True,
-    backend: str = "loky",
-    batch_rows: int = BATCH_ROWS,
+    settings: SolveSettings = SolveSettings(),
+    options: PassOptions = PassOptions(),
 ) -> SolveTally:
-    """Solve every deal of the deals pack ``source``, ``batch_rows`` at a time; write the solved pack ``target``.
+    """Solve every deal of the deals pack file ``source``, a batch at a time; write the solved pack file ``target``.
 
     Raises PackError (naming ``source``) before any solving when ``source``
     is not a deals pack, and PackError or BoardError naming the row of the
@@ -129,25 +102,13 @@ def solve_pack(
     all. Returns the tally of the results, which the command prints.
     """
 
-    def work(rows: PackRows) -> tuple[pa.Table, SolveTally]:
-        boards = [deal.to_board_text() for deal in rows.deals]
-        found = map_rows(rows, solve_batch, boards, max_nodes, jobs=jobs, backend=backend)
-        results = [
-            checked_result(deal, result, number=rows.start + n)
-            for n, (deal, result) in enumerate(zip(rows.deals, found, strict=True))
-        ]
-        solved = solved_table(rows.table, results, max_nodes=max_nodes, timings=timings)
+    def work(batch: PackBatch) -> tuple[pa.Table, SolveTally]:
+        boards = [deal.to_board_text() for deal in batch.deals]
+        results: list[SolveResult] = map_rows(batch, solve_batch, boards, settings.max_nodes, options=options)
+        solved = solved_table(batch.table, results, max_nodes=settings.max_nodes, timings=options.timings)
         return solved, SolveTally.of(results)
 
-    tallies = over_pack(
-        source,
-        target,
-        schema=DEALS_SCHEMA,
-        work=work,
-        label="solving",
-        progress=progress,
-        batch_rows=batch_rows,
-    )
+    tallies = over_pack(source, target, schema=DEALS_SCHEMA, work=work, label="solving", options=options)
     return sum(tallies, SolveTally())
 
 

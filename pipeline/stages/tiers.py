@@ -39,7 +39,7 @@ before. Anything else is a ConfigError naming the file and line.
 >>> tiers = parse_tiers("[tiers]\\nmedium = 8.5\\nhard = 10\\nexpert = 12\\n")
 >>> [tiers.tier_of(score).value for score in (8.4999, 8.5, 11.0, 12.0)]
 ['easy', 'medium', 'hard', 'expert']
->>> round(tiers.score.of(win_probability=1e-6, winnable_share=0.01, traps=20), 6)
+>>> round(tiers.score.of(random_win_probability=1e-6, winnable_share=0.01, traps=20), 6)
 9.0
 >>> parse_tiers("[tiers]\\nmedium = 8.5\\nhard = 8\\nexpert = 12\\n", source="t.toml")
 Traceback (most recent call last):
@@ -59,7 +59,7 @@ from typing import Any
 
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
-from pipeline.packs.schema import Tier
+from pipeline.packs.labels import Tier
 from pipeline.toml_files import ConfigError, line_of, not_finite, parse_toml, read_text, type_name
 
 THRESHOLDS = ("medium", "hard", "expert")
@@ -83,10 +83,10 @@ class Score:
     share_weight: float = 0.5
     trap_weight: float = 0.1
 
-    def of(self, *, win_probability: float, winnable_share: float, traps: int) -> float:
-        """The difficulty of a solvable deal (``win_probability`` and ``winnable_share`` above 0)."""
+    def of(self, *, random_win_probability: float, winnable_share: float, traps: int) -> float:
+        """The difficulty of a solvable deal (``random_win_probability`` and ``winnable_share`` above 0)."""
         return (
-            self.odds_weight * -math.log10(win_probability)
+            self.odds_weight * -math.log10(random_win_probability)
             + self.share_weight * -math.log10(winnable_share)
             + self.trap_weight * traps
         )

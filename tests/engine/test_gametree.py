@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from pipeline.engine import gametree
-from pipeline.engine.gametree import EXACT, OUT_OF_BUDGET, tree_of
+from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.cards import parse_card, rank_of
 from pipeline.game.deal import Deal
@@ -80,19 +80,19 @@ LATE = _late_positions()
 def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
     tree = tree_of(deal, start, line)
     truth = enumerate_lines(start)
-    assert tree.status == EXACT
-    assert tree.solutions == len(truth.lines)
-    assert tree.win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
+    assert tree.status is WalkStatus.EXACT
+    assert tree.solution_count == len(truth.lines)
+    assert tree.random_win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
     winnable = [Position(deal, h, f) for h, f in truth.winnable]
-    assert tree.winnable == len({_class_of(p) for p in winnable})
+    assert tree.winnable_states == len({_class_of(p) for p in winnable})
     near = {start, *winnable, *(p.play(m) for p in winnable for m in p.legal_moves())}
-    assert tree.reachable == len({_class_of(p) for p in near})
+    assert tree.reachable_states == len({_class_of(p) for p in near})
     moves_on_lines = [moves for one in truth.lines for _, moves in one]
     expected_on_lines = sum(moves_on_lines) / len(moves_on_lines) if moves_on_lines else 0.0
-    assert tree.mean_moves_on_winning_lines == pytest.approx(expected_on_lines)
+    assert tree.branching_winning_lines == pytest.approx(expected_on_lines)
     not_won = list({_class_of(p): p for p in winnable if not p.is_won}.values())  # one of each class
     expected_winnable = sum(len(p.legal_moves()) for p in not_won) / len(not_won) if not_won else 0.0
-    assert tree.mean_moves_winnable == pytest.approx(expected_winnable)
+    assert tree.branching_winnable == pytest.approx(expected_winnable)
     first = start.legal_moves()
     assert tree.first_moves == len(first)
     assert tree.winning_first_moves == sum(
@@ -134,7 +134,7 @@ def _check_line(deal, start, line, tree, truth) -> None:
 
 
 def test_late_positions_include_won_and_lost_ones():
-    counts = [tree_of(deal, start).solutions for deal, start, _ in LATE]
+    counts = [tree_of(deal, start).solution_count for deal, start, _ in LATE]
     assert any(count == 0 for count in counts) and any(count > 1 for count in counts)
 
 
@@ -157,34 +157,46 @@ def test_hand_built_counts_known_by_reasoning():
     deal, start = _hand_built([["3H"], ["AH"], ["2H"]], 1)
     tree = tree_of(deal, start)
     # winnable: the start, two positions on each line, and the two won ends (foundation A or 3)
-    assert (tree.solutions, tree.win_probability, tree.winning_first_moves, tree.winnable) == (2, 1.0, 2, 7)
+    assert (
+        tree.solution_count,
+        tree.random_win_probability,
+        tree.winning_first_moves,
+        tree.winnable_states,
+    ) == (2, 1.0, 2, 7)
     # foundation on a 5; a 4 and a 6 alone: whichever goes first, the other no longer fits
     deal, start = _hand_built([["4H"], ["6H"]], 4)
     tree = tree_of(deal, start)
-    assert (tree.solutions, tree.win_probability, tree.winnable) == (0, 0.0, 0)
+    assert (tree.solution_count, tree.random_win_probability, tree.winnable_states) == (0, 0.0, 0)
     # foundation on a 5; a 4 over a 6, and a 5: 4-5-6 is the only line, every move forced
     deal, start = _hand_built([["6H", "4H"], ["5H"]], 4)
     tree = tree_of(deal, start, line=(0, 1, 0))
-    assert (tree.solutions, tree.win_probability, tree.forced_moves, tree.decisions) == (1, 1.0, 3, 0)
+    assert (tree.solution_count, tree.random_win_probability, tree.forced_moves, tree.decisions) == (
+        1,
+        1.0,
+        3,
+        0,
+    )
     # foundation on a 5; a 4 and a 6 over a 5: 6 first wins (6-5-4); 4 first loses; odds one half
     deal, start = _hand_built([["4H"], ["5H", "6H"]], 4)
     tree = tree_of(deal, start, line=(1, 1, 0))
-    assert (tree.solutions, tree.win_probability, tree.traps, tree.first_trap) == (1, 0.5, 1, 0)
+    assert (tree.solution_count, tree.random_win_probability, tree.traps, tree.first_trap) == (1, 0.5, 1, 0)
 
 
 def test_a_position_budget_stops_the_count():
     deal = seeded_deal(1, 0)
     tree = tree_of(deal, Position.start(deal), max_positions=1_000)
-    assert tree.status == OUT_OF_BUDGET
+    assert tree.status is WalkStatus.OUT_OF_BUDGET
     assert tree.positions == 1_001  # stopped at the first position past the budget
 
 
 def test_the_budget_counts_positions_entered():
     deal, start, line = LATE[0]
     tree = tree_of(deal, start, line)
-    assert tree.status == EXACT and tree.positions >= tree.winnable - 1  # the start is not entered
-    assert tree_of(deal, start, line, max_positions=tree.positions).status == EXACT
-    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status == OUT_OF_BUDGET
+    assert (
+        tree.status is WalkStatus.EXACT and tree.positions >= tree.winnable_states - 1
+    )  # the start is not entered
+    assert tree_of(deal, start, line, max_positions=tree.positions).status is WalkStatus.EXACT
+    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status is WalkStatus.OUT_OF_BUDGET
 
 
 def test_growing_the_tables_changes_no_number(monkeypatch):
@@ -193,7 +205,7 @@ def test_growing_the_tables_changes_no_number(monkeypatch):
     start, line = Position.after(deal, result.solution[:6]), result.solution[6:]
     roomy = tree_of(deal, start, line)
     monkeypatch.setattr(gametree, "_FIRST_CAPACITY", 1 << 10)
-    assert roomy.winnable > 8 * gametree._FIRST_CAPACITY  # so both tables double several times
+    assert roomy.winnable_states > 8 * gametree._FIRST_CAPACITY  # so both tables double several times
     assert tree_of(deal, start, line) == roomy
 
 
@@ -213,9 +225,9 @@ def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
                 position = position.play(rng.choice(moves))
         verdict = solve(deal, start=position).verdict
         tree = tree_of(deal, position)
-        assert tree.status == EXACT
-        assert (tree.solutions == 0) == (verdict is Verdict.UNSOLVABLE)
-        assert (0.0 < tree.win_probability <= 1.0) == (verdict is Verdict.SOLVED)
-        assert tree.win_probability == 0.0 or verdict is Verdict.SOLVED
+        assert tree.status is WalkStatus.EXACT
+        assert (tree.solution_count == 0) == (verdict is Verdict.UNSOLVABLE)
+        assert (0.0 < tree.random_win_probability <= 1.0) == (verdict is Verdict.SOLVED)
+        assert tree.random_win_probability == 0.0 or verdict is Verdict.SOLVED
         seen.add(verdict)
     assert seen == {Verdict.SOLVED, Verdict.UNSOLVABLE}

@@ -143,3 +143,32 @@ def test_a_budget_that_stops_the_longest_play_leaves_it_unknown():
     assert cut.verdict is Verdict.UNSOLVABLE
     assert cut.nodes < full.nodes
     assert cut.max_cards_played is None
+
+
+def _searching_badly(path: tuple[int, ...]):
+    """A stand-in for the compiled search that claims a win along ``path``, whatever the deal."""
+    import numpy as np
+
+    from pipeline.engine.search import SearchStatus
+
+    def search(ranks, heights, foundation, target, max_nodes, flags, table):
+        return SearchStatus.REACHED.value, 7, target, np.array(path, dtype=np.int64), table
+
+    return search
+
+
+@pytest.mark.parametrize("path", [(0,) * 51, tuple(range(17)) * 3, ()])
+def test_a_win_the_rules_reject_is_a_solver_bug_naming_the_deal_and_the_move(monkeypatch, path):
+    """Replayed once, in the solver: a solution that does not replay is an InternalError, never bad input."""
+    from pipeline.engine import solver
+    from pipeline.errors import BlackholeError, InternalError
+
+    deal = seeded_deal(REFERENCE_SEED, 0)
+    monkeypatch.setattr(solver, "search", _searching_badly(path))
+    with pytest.raises(solver.SolverBug) as raised:
+        solve(deal)
+    bug = raised.value
+    assert isinstance(bug, InternalError) and not isinstance(bug, BlackholeError)
+    message = str(bug)
+    assert message.startswith("this is a bug in blackhole, not in the deal")
+    assert ("move " in message or "cards are left" in message) and deal.to_board_text() in message

@@ -19,6 +19,7 @@ from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.manifest import (
     KINDS,
     MANIFEST,
@@ -32,7 +33,6 @@ from pipeline.packs.manifest import (
     read_manifest,
 )
 from pipeline.packs.parquet import PackError
-from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.stages.curate import DROP_REASONS, curate_folder
 from pipeline.stages.settings import ORDERS
 from tests.strategies import json_values

@@ -14,8 +14,8 @@ import pytest
 from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import pack_folder_batches, read_pack_folder, write_pack_folder
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.manifest import Origin
-from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.reports import charts
 from pipeline.reports.charts import REPORT_COLUMNS, BlockCounts, report_pack
 from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, PackTally

@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from pipeline.game.stats import win_rate
-from pipeline.packs.schema import PACK_TIERS as TIERS
+from pipeline.packs.labels import PACK_TIERS
 from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, describe_pack, report_tables
 
 
@@ -41,7 +41,7 @@ def test_counts_match_the_columns_with_every_name_listed_in_order(pack_rows):
     assert description.verdicts == {v: count(pack_rows, "verdict", v) for v in VERDICTS}
     assert description.statuses == {s: count(pack_rows, "grade_status", s) for s in STATUSES}
     assert list(description.tiers) == ["easy", "medium", "hard", "expert", "unsolvable", "ungraded"]
-    for tier in TIERS[:-1]:
+    for tier in PACK_TIERS[:-1]:
         assert description.tiers[tier] == count(pack_rows, "tier", tier)
     assert description.tiers["ungraded"] == pack_rows.column("tier").null_count
     assert description.verdicts["unsolvable"] == 3 and description.verdicts["unknown"] == 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from pipeline.config import RunConfig
+from pipeline.packs.labels import GradeStatus
 from pipeline.reports.tables import STATUS_LABELS, run_title
-from pipeline.stages.grade import GradeStatus
 
 
 def test_a_run_title_names_its_deals_by_their_source():

@@ -11,9 +11,10 @@ from pipeline.cli import app
 from pipeline.config import ConfigError
 from pipeline.files import DestinationError
 from pipeline.game.shuffles import seeded_deal
-from pipeline.packs.schema import Tier
+from pipeline.packs.labels import Tier
 from pipeline.stages.calibrate import calibrate
 from pipeline.stages.grade import summarize_grades
+from pipeline.stages.settings import GradeSettings
 from pipeline.stages.tiers import CalibrationError, Score, load_tiers
 from tests.stages.samples import BUDGET, CHEAP, CHEAP_BUDGET, OUT_OF_BUDGET_ROWS, ROWS, UNSOLVABLE_ROW
 
@@ -26,7 +27,7 @@ def test_calibration_splits_its_sample_into_quarters_and_keeps_the_weights(tmp_p
     target = tmp_path / "tiers.toml"
     target.write_text("[score]\ntrap_weight = 0.2\n")  # weights only: thresholds come from calibration
     deals = [seeded_deal(seed, index) for seed, index in CHEAP]
-    calibration = calibrate(target, deals, origin="cheap deals", max_positions=CHEAP_BUDGET)
+    calibration = calibrate(target, deals, origin="cheap deals", grading=GradeSettings(max_positions=CHEAP_BUDGET))
     tiers = load_tiers(target)
     assert tiers == calibration.tiers and tiers.score == Score(trap_weight=0.2)
     assert calibration.scored == len(CHEAP)
@@ -39,7 +40,7 @@ def test_calibration_with_too_few_scores_writes_nothing(tmp_path):
     target = tmp_path / "tiers.toml"
     deals = [seeded_deal(*ROWS[row]) for row in (*OUT_OF_BUDGET_ROWS, UNSOLVABLE_ROW)]
     with pytest.raises(CalibrationError, match="got 0"):
-        calibrate(target, deals, origin="three deals", max_positions=BUDGET)
+        calibrate(target, deals, origin="three deals", grading=GradeSettings(max_positions=BUDGET))
     assert list(tmp_path.iterdir()) == []
 
 

@@ -18,6 +18,7 @@ from pipeline.packs.schema import CHECK_FIELDS
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages import crosscheck
 from pipeline.stages.crosscheck import check_deal, crosscheck_pack, sampled
+from pipeline.stages.settings import CrosscheckSettings, PassOptions
 from pipeline.stages.solve import solve_deals, solved_table
 
 AGREEMENT_SEED = 2026
@@ -48,7 +49,12 @@ def agreement(tmp_path_factory):
     """The solver's and CP-SAT's verdicts on AGREEMENT_DEALS seeded deals, every one checked."""
     folder = tmp_path_factory.mktemp("agreement")
     verdicts = _solved_pack(folder / "solved.parquet", seed=AGREEMENT_SEED, count=AGREEMENT_DEALS)
-    outcome = crosscheck_pack(folder / "solved.parquet", folder / "checked.parquet", jobs=2, sample=1.0)
+    outcome = crosscheck_pack(
+        folder / "solved.parquet",
+        folder / "checked.parquet",
+        CrosscheckSettings(sample=1.0),
+        PassOptions(jobs=2),
+    )
     return verdicts, outcome, pq.read_table(folder / "checked.parquet")
 
 
@@ -138,7 +144,7 @@ def test_a_planted_win_without_a_solution_is_refused_before_any_check(small_pack
 def test_when_cpsat_cannot_tell_the_reference_search_decides(small_pack, tmp_path):
     path, verdicts = small_pack
     out = tmp_path / "checked.parquet"
-    outcome = crosscheck_pack(path, out, sample=1.0, time_limit=0.01)
+    outcome = crosscheck_pack(path, out, CrosscheckSettings(sample=1.0, time_limit=0.01))
     table = pq.read_table(out)
     cpsat, checked_by = table.column("cpsat_verdict").to_pylist(), table.column("checked_by").to_pylist()
     for verdict, answer, decider in zip(verdicts, cpsat, checked_by, strict=True):
@@ -154,7 +160,7 @@ def test_when_cpsat_cannot_tell_the_reference_search_decides(small_pack, tmp_pat
 def test_when_neither_check_can_tell_the_row_is_left_undecided(small_pack, tmp_path):
     path, verdicts = small_pack
     out = tmp_path / "checked.parquet"
-    outcome = crosscheck_pack(path, out, sample=1.0, time_limit=0.01, reference_nodes=1)
+    outcome = crosscheck_pack(path, out, CrosscheckSettings(sample=1.0, time_limit=0.01, reference_nodes=1))
     table = pq.read_table(out)
     undecided = [answer == "unknown" for answer in table.column("cpsat_verdict").to_pylist()]
     assert sum(undecided) >= verdicts.count(Verdict.SOLVED)
@@ -172,7 +178,7 @@ def test_when_neither_check_can_tell_the_row_is_left_undecided(small_pack, tmp_p
 def test_by_default_every_unsolvable_verdict_and_a_sample_of_solved_ones_is_checked(small_pack, tmp_path):
     path, verdicts = small_pack
     out = tmp_path / "checked.parquet"
-    crosscheck_pack(path, out, sample=0.0)
+    crosscheck_pack(path, out, CrosscheckSettings(sample=0.0))
     table = pq.read_table(out)
     checked = [value is not None for value in table.column("cpsat_verdict").to_pylist()]
     assert checked == [verdict is Verdict.UNSOLVABLE for verdict in verdicts]
@@ -190,8 +196,12 @@ def test_the_sample_of_solved_deals_is_seeded_and_about_its_fraction():
 
 def test_the_checked_pack_is_the_same_bytes_for_one_or_two_jobs(small_pack, tmp_path):
     path, _ = small_pack
-    crosscheck_pack(path, tmp_path / "one.parquet", jobs=1, sample=0.3, timings=False)
-    crosscheck_pack(path, tmp_path / "two.parquet", jobs=2, sample=0.3, timings=False)
+    crosscheck_pack(
+        path, tmp_path / "one.parquet", CrosscheckSettings(sample=0.3), PassOptions(timings=False)
+    )
+    crosscheck_pack(
+        path, tmp_path / "two.parquet", CrosscheckSettings(sample=0.3), PassOptions(jobs=2, timings=False)
+    )
     assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "two.parquet").read_bytes()
 
 

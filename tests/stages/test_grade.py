@@ -7,6 +7,7 @@ seeded deals) and give the others a budget they run out of.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from pathlib import Path
@@ -23,11 +24,13 @@ from pipeline.engine.gametree import tree_of
 from pipeline.files import DestinationError
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.labels import GradeStatus, Tier
 from pipeline.packs.parquet import PackError, metadata, write_pack
-from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA, GradeStatus, Tier
+from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.crosscheck import checked_table
 from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
+from pipeline.stages.settings import GradeSettings, PassOptions
 from pipeline.stages.solve import solve_deals, solved_table
 from pipeline.stages.tiers import Score, Tiers
 from tests.stages.samples import (
@@ -43,6 +46,7 @@ from tests.stages.samples import (
 )
 
 TIERS = Tiers(medium=8.0, hard=9.0, expert=10.0)
+UNTIMED = PassOptions(timings=False)
 TREE_METRICS = [field.name for field in GRADE_FIELDS if field.name not in ("grade_status", "grade_seconds")]
 
 
@@ -71,7 +75,7 @@ def solved(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def graded(solved) -> pa.Table:
     target = solved.with_name("graded.parquet")
-    grade_pack(solved, target, tiers=TIERS, max_positions=BUDGET, timings=False)
+    grade_pack(solved, target, GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS)
     return pq.read_table(target)
 
 
@@ -136,13 +140,16 @@ def test_an_exact_row_holds_the_tree_numbers_and_the_score(graded, row):
     found = _row(graded, row)
     deal = seeded_deal(*ROWS[row])
     tree = tree_of(deal, Position.start(deal), line=tuple(found["solution"]), max_positions=BUDGET)
-    assert found["solution_count"] == str(tree.solutions) and tree.solutions > 0
-    assert found["log10_solutions"] == pytest.approx(math.log10(tree.solutions))
-    assert (found["winnable_states"], found["reachable_states"]) == (tree.winnable, tree.reachable)
-    assert found["winnable_share"] == pytest.approx(tree.winnable / tree.reachable)
-    assert found["random_win_probability"] == tree.win_probability
-    assert found["branching_winning_lines"] == tree.mean_moves_on_winning_lines
-    assert found["branching_winnable"] == tree.mean_moves_winnable
+    assert found["solution_count"] == str(tree.solution_count) and tree.solution_count > 0
+    assert found["log10_solutions"] == pytest.approx(math.log10(tree.solution_count))
+    assert (found["winnable_states"], found["reachable_states"]) == (
+        tree.winnable_states,
+        tree.reachable_states,
+    )
+    assert found["winnable_share"] == pytest.approx(tree.winnable_states / tree.reachable_states)
+    assert found["random_win_probability"] == tree.random_win_probability
+    assert found["branching_winning_lines"] == tree.branching_winning_lines
+    assert found["branching_winnable"] == tree.branching_winnable
     assert (found["winning_first_moves"], found["first_moves"]) == (
         tree.winning_first_moves,
         tree.first_moves,
@@ -169,19 +176,19 @@ def cheap_grades() -> list[Grade]:
     for seed, index in CHEAP:
         deal = seeded_deal(seed, index)
         [result] = solve_deals([deal])
-        grades.append(grade_deal(deal, result.verdict, result.solution, 51, max_positions=CHEAP_BUDGET))
+        grades.append(grade_deal(deal, result, max_positions=CHEAP_BUDGET))
     return grades
 
 
 def test_cheap_deals_are_graded_in_full(cheap_grades):
     for grade in cheap_grades:
-        assert grade.status is GradeStatus.EXACT and grade.solutions > 0
-        assert 0 < grade.win_probability <= 1 and 0 < grade.winnable_share <= 1
+        assert grade.grade_status is GradeStatus.EXACT and grade.solution_count > 0
+        assert 0 < grade.random_win_probability <= 1 and 0 < grade.winnable_share <= 1
         assert 1 <= grade.winning_first_moves <= grade.first_moves <= 17
         assert grade.forced_moves + grade.decisions == 51
         assert grade.branching_winning_lines >= 1 and grade.branching_winnable >= 1
         assert grade.difficulty is None and grade.tier is None  # no tiers given
-        assert grade.seconds > 0
+        assert grade.grade_seconds > 0
 
 
 def test_a_score_exactly_at_a_threshold_starts_the_tier(cheap_grades):
@@ -200,8 +207,10 @@ def test_a_score_exactly_at_a_threshold_starts_the_tier(cheap_grades):
 def test_a_small_budget_gives_out_of_budget_and_no_tier():
     deal = seeded_deal(*CHEAP[0])
     [result] = solve_deals([deal])
-    grade = grade_deal(deal, result.verdict, result.solution, None, max_positions=10, tiers=TIERS)
-    assert grade == Grade(GradeStatus.OUT_OF_BUDGET, max_cards_played=51, seconds=grade.seconds)
+    grade = grade_deal(
+        deal, dataclasses.replace(result, max_cards_played=None), max_positions=10, tiers=TIERS
+    )
+    assert grade == Grade(GradeStatus.OUT_OF_BUDGET, max_cards_played=51, grade_seconds=grade.grade_seconds)
     assert grade.log10_solutions is None and grade.winnable_share is None
 
 
@@ -209,9 +218,12 @@ def test_rows_keep_their_order_and_jobs_do_not_matter(solved, graded, tmp_path):
     reversed_pack = tmp_path / "reversed.parquet"
     source = pq.read_table(solved)
     write_pack(source.take(list(reversed(range(len(ROWS))))), reversed_pack)
-    grade_pack(reversed_pack, tmp_path / "one.parquet", tiers=TIERS, max_positions=BUDGET, timings=False)
     grade_pack(
-        reversed_pack, tmp_path / "two.parquet", tiers=TIERS, jobs=2, max_positions=BUDGET, timings=False
+        reversed_pack, tmp_path / "one.parquet", GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS
+    )
+    options = PassOptions(jobs=2, timings=False)
+    grade_pack(
+        reversed_pack, tmp_path / "two.parquet", GradeSettings(max_positions=BUDGET), options, tiers=TIERS
     )
     assert (tmp_path / "one.parquet").read_bytes() == (tmp_path / "two.parquet").read_bytes()
     regraded = pq.read_table(tmp_path / "one.parquet")
@@ -219,7 +231,7 @@ def test_rows_keep_their_order_and_jobs_do_not_matter(solved, graded, tmp_path):
 
 
 def test_timings_are_the_walks_seconds(solved, tmp_path):
-    grade_pack(solved, tmp_path / "timed.parquet", tiers=TIERS, max_positions=BUDGET)
+    grade_pack(solved, tmp_path / "timed.parquet", GradeSettings(max_positions=BUDGET), tiers=TIERS)
     seconds = pq.read_table(tmp_path / "timed.parquet").column("grade_seconds").to_pylist()
     walked = [value is not None for value in seconds]
     assert walked == [row not in (UNSOLVABLE_ROW, UNKNOWN_ROW) for row in range(len(ROWS))]
@@ -228,7 +240,7 @@ def test_timings_are_the_walks_seconds(solved, tmp_path):
 def test_a_checked_pack_keeps_its_columns_and_a_graded_one_is_regraded(solved, graded, tmp_path):
     checked = tmp_path / "checked.parquet"
     write_pack(checked_table(pq.read_table(solved), [None] * len(ROWS)), checked)
-    grade_pack(checked, tmp_path / "a.parquet", tiers=TIERS, max_positions=BUDGET, timings=False)
+    grade_pack(checked, tmp_path / "a.parquet", GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS)
     from_checked = pq.read_table(tmp_path / "a.parquet")
     solved_columns = len(SOLVED_SCHEMA)
     assert from_checked.schema.names[solved_columns : solved_columns + len(CHECK_FIELDS)] == [
@@ -237,7 +249,9 @@ def test_a_checked_pack_keeps_its_columns_and_a_graded_one_is_regraded(solved, g
     assert from_checked.drop([field.name for field in CHECK_FIELDS]).equals(graded)
     regraded_path = tmp_path / "b.parquet"
     write_pack(graded, tmp_path / "graded.parquet")
-    grade_pack(tmp_path / "graded.parquet", regraded_path, tiers=TIERS, max_positions=BUDGET, timings=False)
+    grade_pack(
+        tmp_path / "graded.parquet", regraded_path, GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS
+    )
     assert pq.read_table(regraded_path).equals(graded)
 
 
@@ -250,14 +264,19 @@ def test_a_solution_that_does_not_replay_stops_before_grading(solved, tmp_path):
     field = table.schema.field("solution")
     write_pack(table.set_column(index, field, pa.array(solutions, field.type)), tmp_path / "bad.parquet")
     with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: deal [^:]+: the solution does not replay"):
-        grade_pack(tmp_path / "bad.parquet", tmp_path / "out.parquet", tiers=TIERS, max_positions=BUDGET)
+        grade_pack(
+            tmp_path / "bad.parquet",
+            tmp_path / "out.parquet",
+            GradeSettings(max_positions=BUDGET),
+            tiers=TIERS,
+        )
     assert not (tmp_path / "out.parquet").exists()
 
 
 def test_the_summary_counts_statuses_and_tiers():
     grades = [
-        Grade(GradeStatus.EXACT, solutions=0, tier=Tier.UNSOLVABLE),
-        Grade(GradeStatus.EXACT, solutions=3, tier=Tier.HARD),
+        Grade(GradeStatus.EXACT, solution_count=0, tier=Tier.UNSOLVABLE),
+        Grade(GradeStatus.EXACT, solution_count=3, tier=Tier.HARD),
         Grade(GradeStatus.OUT_OF_BUDGET),
         Grade(GradeStatus.UNKNOWN),
     ]
@@ -354,4 +373,4 @@ def test_bad_input_is_one_line_exit_1_and_nothing_written(solved, tmp_path, case
 def test_a_target_without_a_folder_fails_before_any_work(solved, tmp_path):
     missing = tmp_path / "no" / "graded.parquet"
     with pytest.raises(DestinationError, match="cannot write, no directory"):
-        grade_pack(solved, missing, tiers=TIERS, max_positions=BUDGET)
+        grade_pack(solved, missing, GradeSettings(max_positions=BUDGET), tiers=TIERS)

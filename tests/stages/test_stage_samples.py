@@ -13,7 +13,7 @@ from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.crosscheck import crosscheck_pack, sampled
 from pipeline.stages.grade import grade_pack
 from pipeline.stages.sampling import graded
-from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
+from pipeline.stages.settings import CrosscheckSettings, GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_pack
 from pipeline.stages.tiers import load_tiers
 
@@ -27,15 +27,13 @@ GRADE_COLUMNS = ["deal_id", "grade_status", "solution_count", "winnable_states",
 def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("samples")
     write_pack(seeded_deals(seed=SEED, count=COUNT), folder / "deals.parquet")
-    solve_pack(folder / "deals.parquet", folder / "solved.parquet", timings=False)
+    solve_pack(folder / "deals.parquet", folder / "solved.parquet", options=PassOptions(timings=False))
     return folder / "solved.parquet"
 
 
 def test_grade_sample_walks_the_wins_a_run_would_and_leaves_the_rest_not_sampled(solved, tmp_path):
-    grade_pack(
-        solved, tmp_path / "graded.parquet", tiers=load_tiers(TIERS_FILE), max_positions=MAX_POSITIONS,
-        sample=0.5, seed=3, timings=False,
-    )  # fmt: skip
+    settings = GradeSettings(max_positions=MAX_POSITIONS, tiers=TIERS_FILE, sample=0.5, seed=3)
+    grade_pack(solved, tmp_path / "graded.parquet", settings, PassOptions(timings=False))
     rows = pq.read_table(tmp_path / "graded.parquet").to_pylist()
     for row in rows:
         walked = row["verdict"] != "solved" or graded(row["deal_id"], fraction=0.5, seed=3)
@@ -58,7 +56,12 @@ def test_grade_sample_walks_the_wins_a_run_would_and_leaves_the_rest_not_sampled
 
 
 def test_crosscheck_loss_sample_checks_that_share_of_the_losses_only(solved, tmp_path):
-    crosscheck_pack(solved, tmp_path / "checked.parquet", sample=0.0, loss_sample=0.5, seed=0, timings=False)
+    crosscheck_pack(
+        solved,
+        tmp_path / "checked.parquet",
+        CrosscheckSettings(sample=0.0, loss_sample=0.5, seed=0),
+        PassOptions(timings=False),
+    )
     rows = pq.read_table(tmp_path / "checked.parquet").to_pylist()
     losses = [row for row in rows if row["verdict"] == "unsolvable"]
     checked = [row for row in losses if row["checked_by"] is not None]

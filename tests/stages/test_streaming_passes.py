@@ -25,6 +25,7 @@ from pipeline.packs.parquet import PackError, write_pack
 from pipeline.packs.schema import SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages import crosscheck, grade, pack_pass, solve
+from pipeline.stages.settings import CrosscheckSettings, GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.tiers import Tiers
 
 SEED = 2026
@@ -39,17 +40,19 @@ TIERS_FILE = Path(__file__).resolve().parents[2] / "configs" / "tiers.toml"
 
 
 def run_solve(source: Path, target: Path, **options: Any) -> Any:
-    return solve.solve_pack(source, target, max_nodes=MAX_NODES, timings=False, **options)
+    return solve.solve_pack(
+        source, target, SolveSettings(max_nodes=MAX_NODES), PassOptions(timings=False, **options)
+    )
 
 
 def run_crosscheck(source: Path, target: Path, **options: Any) -> Any:
-    return crosscheck.crosscheck_pack(source, target, sample=SAMPLE, timings=False, **options)
+    settings = CrosscheckSettings(sample=SAMPLE)
+    return crosscheck.crosscheck_pack(source, target, settings, PassOptions(timings=False, **options))
 
 
 def run_grade(source: Path, target: Path, **options: Any) -> Any:
-    return grade.grade_pack(
-        source, target, tiers=TIERS, max_positions=MAX_POSITIONS, timings=False, **options
-    )
+    settings = GradeSettings(max_positions=MAX_POSITIONS)
+    return grade.grade_pack(source, target, settings, PassOptions(timings=False, **options), tiers=TIERS)
 
 
 # Each pass: its module (where it calls map_rows), how to run it, and the fixture holding its input.

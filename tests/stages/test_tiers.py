@@ -30,9 +30,9 @@ GOOD = "[score]\nodds_weight = 2\nshare_weight = 0.25\ntrap_weight = 0.5\n\n[tie
 
 def test_the_score_weighs_its_three_terms():
     score = Score(odds_weight=2.0, share_weight=0.5, trap_weight=0.25)
-    found = score.of(win_probability=1e-6, winnable_share=0.1, traps=8)
+    found = score.of(random_win_probability=1e-6, winnable_share=0.1, traps=8)
     assert found == pytest.approx(2.0 * 6 + 0.5 * 1 + 0.25 * 8)
-    assert Score().of(win_probability=1.0, winnable_share=1.0, traps=0) == 0.0
+    assert Score().of(random_win_probability=1.0, winnable_share=1.0, traps=0) == 0.0
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,18 @@
+"""What an export writes, as an enum the command line lists without loading Arrow.
+
+>>> [fmt.value for fmt in ExportFormat]
+['json', 'boards', 'csv']
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class ExportFormat(str, Enum):
+    """``json``: deals with board, solution, tier and metrics, for games; ``boards``: board text, for
+    solvers (``blackhole import``, black-hole-solver); ``csv``: a spreadsheet."""
+
+    JSON = "json"
+    BOARDS = "boards"
+    CSV = "csv"
