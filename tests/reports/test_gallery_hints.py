@@ -19,8 +19,8 @@ from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import Verdict
 from pipeline.reports.gallery import cards_text
-from pipeline.reports.hints import Hint, agrees, hint_of, random_play_positions
 from tests.reports.browsing import open_gallery
+from tests.support.hints import Hint, agrees, hint_of, random_play_positions
 
 POSITIONS_PER_DEAL = 25  # 20 deals: 500 positions
 SOLVED, LOST = Verdict.SOLVED, Verdict.UNSOLVABLE
