@@ -49,7 +49,7 @@ app = typer.Typer(
 MAX_INDEX = 2**63 - 1  # the ``index`` column is int64, and a pack counts its deals in int64
 MAX_CALIBRATION_COUNT = 100_000
 """The most sample deals ``calibrate`` takes: it holds every one with its grade in memory and walks each
-game tree (``make calibrate``'s 2,000 took 21 minutes on 2 cores, so 100,000 would take most of a day)."""
+game tree, so its cost grows with the sample (docs/benchmarks.md gives what ``make calibrate``'s 2,000 cost)."""
 
 
 # Options shared by several commands: spelled and explained once.
@@ -255,7 +255,7 @@ def crosscheck(
             "--time-limit",
             min=0.01,
             max=MAX_TIME_LIMIT,
-            help="CP-SAT deterministic seconds per deal (each about 0.7 s of wall clock here); past them the reference search decides.",
+            help="CP-SAT deterministic seconds per deal (units of work, not of wall clock); past them the reference search decides.",
         ),
     ] = DEFAULT_TIME_LIMIT,
     sample: Annotated[

@@ -70,8 +70,8 @@ BACKENDS = ("loky", "dask")
 SOURCES = ("seed", "pysol")
 MAX_COUNT = 2**63 - 1  # deal indices and a pack's counts of deals are int64
 MAX_SHARD_SIZE = 100_000
-"""The most deals a shard may hold: a run keeps a shard's results in memory (about 2 KB a deal) until its
-last deal is back, so 100,000 is some 200 MB; the census's shards hold 10,000."""
+"""The most deals a shard may hold: a run keeps a shard's results in memory until its last deal is back, so
+the bound caps that memory (docs/benchmarks.md gives a deal's share); the census's shards hold 10,000."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
