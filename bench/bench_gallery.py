@@ -13,7 +13,7 @@ deals) and reports:
   positions remembered from an earlier hint), timed in the page with
   ``performance.now()``: median, 99th percentile and worst (targets: median
   under 20 ms, p99 under 1 s); and how many answers agree with the Python
-  solver (:func:`pipeline.reports.hints.hint_of`).
+  solver (:func:`tests.support.hints.hint_of`).
 
 Prints a Markdown table for docs/benchmarks.md and writes output/bench/gallery.json.
 """
@@ -26,17 +26,20 @@ import platform
 import random
 import re
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from pipeline.game.deal import Deal
 from pipeline.packs.folders import read_pack_folder
-from pipeline.reports.chromium import headless_chromium, page_url
 from pipeline.reports.gallery import DATA, cards_text, write_gallery
-from pipeline.reports.hints import agrees, hint_of, random_play_positions
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the tools the tests share (tests/support/) are not in the package
+from tests.support.chromium import headless_chromium, page_url  # noqa: E402
+from tests.support.hints import agrees, hint_of, random_play_positions  # noqa: E402
+
 PACK = ROOT / "output" / "packs" / "default-curated"
 BIG = 10_000
 

@@ -50,7 +50,7 @@ app = typer.Typer(
 
 MAX_CALIBRATION_COUNT = 100_000
 """The most sample deals ``calibrate`` takes: it holds every one with its grade in memory and walks each
-game tree (``make calibrate``'s 2,000 took 21 minutes on 2 cores, so 100,000 would take most of a day)."""
+game tree, so its cost grows with the sample (docs/benchmarks.md gives what ``make calibrate``'s 2,000 cost)."""
 
 
 def _bounds(settings: type, name: str) -> dict[str, Any]:
@@ -261,7 +261,7 @@ def crosscheck(
         typer.Option(
             "--time-limit",
             **_bounds(CrosscheckSettings, "time_limit"),
-            help="CP-SAT deterministic seconds per deal; past them the reference search decides.",
+            help="CP-SAT deterministic seconds per deal (units of work, not of wall clock); past them the reference search decides.",
         ),
     ] = CrosscheckSettings().time_limit,
     sample: Annotated[

@@ -76,8 +76,8 @@ from pipeline.toml_files import ConfigError as ConfigError  # re-exported: calle
 from pipeline.workers import MAX_JOBS, Backend
 
 MAX_SHARD_SIZE = 100_000
-"""The most deals a shard may hold: a run keeps a shard's results in memory (about 2 KB a deal) until its
-last deal is back, so 100,000 is some 200 MB; the census's shards hold 10,000."""
+"""The most deals a shard may hold: a run keeps a shard's results in memory until its last deal is back, so
+the bound caps that memory (docs/benchmarks.md gives a deal's share); the census's shards hold 10,000."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 

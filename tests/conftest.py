@@ -15,6 +15,11 @@ from pipeline.stages.tiers import load_tiers
 
 TIERS_FILE = Path(__file__).parents[1] / "configs" / "tiers.toml"
 
+# The tests import tests/support/ as tests.support.X; collected for its doctests, it would be imported
+# a second time as support.X, with classes of its own (a second BrowserError among the error classes).
+# test_gallery_hints.py runs its examples instead.
+collect_ignore = ["support"]
+
 
 @pytest.fixture(scope="session")
 def pack_rows() -> pa.Table:

@@ -79,6 +79,29 @@ def test_imports_point_down(module):
     assert not upward, upward
 
 
+# What only the tests and the benchmarks use: their own code and their development dependencies.
+TEST_TOOLS = ("tests", "bench", "pytest", "hypothesis", "playwright")
+
+
+def _top_level_imports(tree: ast.Module) -> list[tuple[str, int]]:
+    """(top-level name, line) of every absolute import, at any depth."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name.split(".")[0], node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module.split(".")[0], node.lineno))
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_the_package_imports_no_test_tool(module):
+    """The installed package runs without its tests: the tools that check and time it
+    (tests/support/: the Python hints, headless Chromium) stay outside it."""
+    found = [(name, line) for name, line in _top_level_imports(MODULES[module]) if name in TEST_TOOLS]
+    assert not found, found
+
+
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_no_private_name_crosses_a_module(module):
     crossing = [

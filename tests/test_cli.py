@@ -363,7 +363,7 @@ USER_ERRORS = {
         lambda d: ["curate", _write_text(d / "pack", "x"), "--out", "c"],
         r"pack: not a pack folder \(a file",
     ),
-    # bounds: a number past what a key can take is one line before any work (issue 15, item 3)
+    # bounds: a number past what its key (and the column it fills) can hold is one line before any work
     "run-jobs-past-the-ceiling": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "jobs = 1025\n")],
         r"bad\.toml:5: \[run\] jobs must be at most 1024, got 1025",
@@ -489,7 +489,7 @@ def test_solve_board_bad_stdin_names_stdin():
         ["crosscheck", "x.parquet", "--out", "y.parquet", "--time-limit", "nan"],
         ["crosscheck", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
         ["grade", "x.parquet", "--out", "y.parquet", "--sample", "nan"],
-        # bounds (issue 15, item 3): jobs past MAX_JOBS, seeds past 64 bits, limits past int64
+        # bounds the options refuse: jobs past MAX_JOBS, seeds past 64 bits, limits past int64
         ["solve", "x.parquet", "--out", "y.parquet", "--jobs", "1025"],
         ["crosscheck", "x.parquet", "--out", "y.parquet", "--jobs", "1000000000000"],
         ["grade", "x.parquet", "--out", "y.parquet", "--jobs", "1025"],
@@ -508,7 +508,7 @@ def test_usage_errors_exit_2_and_write_nothing(tmp_path, monkeypatch, args):
     assert list(tmp_path.iterdir()) == []
 
 
-# --- the destination first: a bad one fails before the input is read (issue 15, item 4) ------------
+# --- the destination first: a bad one fails before the input is read, so no work is lost to it -----
 
 
 def _a_file(folder: Path) -> Path:
@@ -595,7 +595,7 @@ def test_a_bad_destination_fails_before_the_input_is_read(tmp_path, monkeypatch,
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
-# --- jobs past this machine's CPUs: capped, with a note (issue 15, item 3) --------------------------
+# --- jobs past this machine's CPUs: capped, with a note; the output is the same ---------------------
 
 
 def test_jobs_past_the_cpus_are_capped_with_a_note(tmp_path, monkeypatch):

@@ -10,10 +10,12 @@ MAX_TIME_LIMIT = 86_400.0
 """The largest CP-SAT limit accepted, in deterministic seconds per deal (about a day)."""
 
 DEFAULT_MAX_NODES = 50_000_000
-"""Solver nodes per deal: the hardest of 300,000 seeded deals needed 3.6 million."""
+"""Solver nodes per deal: many times what the hardest deal measured needed (docs/benchmarks.md gives how many)."""
 DEFAULT_MAX_POSITIONS = 22_000_000
-"""Game-tree positions entered per deal when grading: at most about 9 s on one core here."""
+"""Game-tree positions entered per deal when grading: enough to count nearly every winnable deal exactly;
+docs/benchmarks.md gives what it costs."""
 DEFAULT_TIME_LIMIT = 30.0
-"""CP-SAT deterministic seconds per deal (about 21 s of wall clock here)."""
+"""CP-SAT deterministic seconds per deal (units of work, not of wall clock): no deal measured has needed them
+all; docs/benchmarks.md gives what they cost."""
 DEFAULT_REFERENCE_NODES = 1_000_000_000
 """Nodes of the plain reference search, which settles a deal when CP-SAT cannot."""

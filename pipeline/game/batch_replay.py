@@ -1,9 +1,10 @@
 """The referee for many deals at once: board text parsed and solutions replayed with numpy, a batch at a time.
 
-:func:`pipeline.game.rules.replay` checks one solution in about 116 µs (and
-parsing its board costs 36 µs more): minutes for a million rows. A whole
-batch is checked here in a handful of array operations instead, and a row
-that fails is handed back to the plain referee for the precise message.
+:func:`pipeline.game.rules.replay` checks one solution at a time in plain
+Python, too slow for a million rows (docs/benchmarks.md gives what one
+costs). A whole batch is checked here in a handful of array operations
+instead, and a row that fails is handed back to the plain referee for the
+precise message.
 
 **Boards.** Texts come as the bytes of all of them (``data``) and where
 each starts (``offsets``, one more than there are texts), as Arrow keeps a

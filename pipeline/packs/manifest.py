@@ -272,7 +272,7 @@ def _check_values(found: Any) -> None:
 @functools.cache
 def _validator() -> Any:
     """A validator of the manifest schema whose integers are ints alone (not 3.0, not true)."""
-    import jsonschema  # type: ignore[import-untyped]  # imported on the first manifest read: it is slow to load
+    import jsonschema  # imported on the first manifest read: it is slow to load
 
     base = jsonschema.Draft202012Validator
     types = base.TYPE_CHECKER.redefine(
@@ -283,7 +283,7 @@ def _validator() -> Any:
 
 def _check_schema(found: Any) -> None:
     """Refuse ``found`` unless it is valid under the manifest schema; the most specific error is told."""
-    from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+    from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(found))
     if error is not None:

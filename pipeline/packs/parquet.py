@@ -188,9 +188,9 @@ def batches_of(
     """The rows of ``parquet`` in record batches of at most ``batch_rows``, read one row group at a time.
 
     One reader per row group: a single ``iter_batches`` over a whole file
-    keeps memory it has read (pyarrow 26 held 1.25 MB more per 10,000 rows,
-    about 100 MB over a million deals; apache/arrow#39808 reports the same of
-    datasets), while a reader per row group gives it back.
+    keeps the memory it has read, more with every row (docs/benchmarks.md
+    gives how much; apache/arrow#39808 reports the same of datasets), while
+    a reader per row group gives it back.
     """
     for group in range(parquet.num_row_groups):
         yield from parquet.iter_batches(

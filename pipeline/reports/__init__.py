@@ -6,10 +6,10 @@
 - ``charts``: a pack's difficulty histogram and scatter, as PNG files.
 - ``picture``: a deal drawn as a player sees it, as a PNG file.
 - ``gallery``: a pack as a static web site to browse and play (``gallery_site/`` holds its page and scripts).
-- ``hints``: the gallery's hints answered in Python, the reference its in-browser solver is checked against.
-- ``chromium``: headless Chromium, to test and measure the gallery in a real browser.
 
-Reports read packs and stage results; nothing below imports them.
+Reports read packs and stage results; nothing below imports them. The tools
+that test and measure the gallery (its hints answered in Python, headless
+Chromium) live outside the package, in ``tests/support/``.
 """
 
-__all__ = ["charts", "chromium", "gallery", "hints", "picture", "results", "summary", "tables"]
+__all__ = ["charts", "gallery", "picture", "results", "summary", "tables"]

@@ -1,8 +1,9 @@
 """A damaged pack folder whose manifest still matches is one error line: the pack, the file, the problem.
 
-Issue 15, item 2 (the data files): a file replaced by garbage or by a file of
-another schema, its SHA-256 updated in the manifest; a NaN difficulty; a
-tier folder that is a link out of the pack.
+The damage a checksum cannot catch, since the manifest was updated with it:
+a data file replaced by garbage or by a file of another schema, its SHA-256
+updated in the manifest; a NaN difficulty; a tier folder that is a link out
+of the pack. Each is refused when read, never a traceback or a wrong pack.
 """
 
 from __future__ import annotations

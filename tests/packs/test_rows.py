@@ -1,8 +1,9 @@
 """Every reader checks the rows it reads: allowed values, finite numbers, no contradictions, wins that replay.
 
-Issue 15, item 1: the checks themselves (:mod:`pipeline.packs.rows`), then each
-reproduction of the issue through the command line: one ``error:`` line
-naming the file and the deal, exit 1, no traceback, nothing written.
+First the checks themselves (:mod:`pipeline.packs.rows`), then bad rows
+through the command line: each is one ``error:`` line naming the file and
+the deal, exit 1, no traceback, nothing written, so a damaged file stops a
+command before its rows reach a pack, an export or a report.
 """
 
 from __future__ import annotations
@@ -259,7 +260,7 @@ def test_a_folder_s_tier_is_checked_against_the_rows(pack_rows, tmp_path):
         read_pack_folder(folder)
 
 
-# --- the issue's reproductions, through the command line ------------------------------------
+# --- bad rows through the command line: one error line, exit 1, nothing written -------------
 
 
 def fails(*args: object) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.reports.chromium import page_url
+from tests.support.chromium import page_url
 
 
 def open_gallery(page: Any, folder: Path, fragment: str = "") -> None:

@@ -1,6 +1,6 @@
 """Fixtures for the gallery: a curated pack, its gallery, and headless Chromium driven by Playwright.
 
-The browser is Debian's ``chromium`` (:mod:`pipeline.reports.chromium`). Where it is missing the browser tests are skipped
+The browser is Debian's ``chromium`` (:mod:`tests.support.chromium`). Where it is missing the browser tests are skipped
 with the reason, unless ``BLACKHOLE_REQUIRE_BROWSER=1`` (set by ``.ci/run``),
 where they fail: CI always runs them.
 """
@@ -18,9 +18,9 @@ from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import write_pack_folder
 from pipeline.packs.manifest import Origin
-from pipeline.reports.chromium import BrowserError, headless_chromium
 from pipeline.reports.gallery import Gallery, write_gallery
 from pipeline.stages.curate import curate_folder
+from tests.support.chromium import BrowserError, headless_chromium
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,7 @@ hint is measured by ``make bench`` (bench/bench_gallery.py), not here.
 
 from __future__ import annotations
 
+import doctest
 import random
 from typing import Any
 
@@ -19,8 +20,9 @@ from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import Verdict
 from pipeline.reports.gallery import cards_text
-from pipeline.reports.hints import Hint, agrees, hint_of, random_play_positions
 from tests.reports.browsing import open_gallery
+from tests.support import hints
+from tests.support.hints import Hint, agrees, hint_of, random_play_positions
 
 POSITIONS_PER_DEAL = 25  # 20 deals: 500 positions
 SOLVED, LOST = Verdict.SOLVED, Verdict.UNSOLVABLE
@@ -45,6 +47,12 @@ def positions(pack_rows: Any) -> list[tuple[Deal, list[int], Hint]]:
         for moves in random_play_positions(deal, rng, POSITIONS_PER_DEAL):
             found.append((deal, moves, hint_of(deal, moves)))
     return found
+
+
+def test_the_examples_of_the_python_hints_run():
+    """The examples in tests/support/hints.py's docstrings hold (pytest does not collect that folder)."""
+    failed, attempted = doctest.testmod(hints)
+    assert attempted and not failed
 
 
 def test_python_hints_undo_the_fewest_moves(positions):
