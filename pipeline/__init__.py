@@ -1,3 +1,98 @@
-"""blackhole: proven-winnable, graded puzzle packs for the solitaire Black Hole."""
+"""blackhole: proven-winnable, graded puzzle packs for the solitaire Black Hole.
+
+The names a program needs, importable from here (``docs/python-api.md`` shows
+each with an example)::
+
+    import pipeline as blackhole
+
+    deal = blackhole.seeded_deal(20261129, 0)        # or Deal.from_board_text(...), pysol_deal(1)
+    result = blackhole.solve(deal)                   # a SolveResult: verdict, solution, ...
+    grade = blackhole.grade(deal, result)            # a Grade: metrics, difficulty, tier
+    check = blackhole.crosscheck(deal, result)       # a Check: CP-SAT's word on the verdict
+    pack = blackhole.open_pack("output/packs/default")
+    entry = pack.find("seed-20261129-0")             # a PackEntry: deal, result, grade
+
+Each name is loaded on first use (the engine compiles with Numba, the packs
+read with Arrow), so ``import pipeline`` and ``blackhole --help`` stay quick.
+
+>>> import pipeline
+>>> pipeline.Verdict.SOLVED.value, "solve" in pipeline.__all__
+('solved', True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+# Each exported name and the module that defines it.
+_FACE = {
+    # deals
+    "Deal": "pipeline.game.deal",
+    "BoardError": "pipeline.game.deal",
+    "seeded_deal": "pipeline.game.shuffles",
+    "pysol_deal": "pipeline.game.shuffles",
+    "deal_of_id": "pipeline.game.shuffles",
+    "IllegalMove": "pipeline.game.rules",
+    "Position": "pipeline.game.rules",
+    "replay": "pipeline.game.rules",
+    # one deal through each stage
+    "solve": "pipeline.stages.one_deal",
+    "grade": "pipeline.stages.one_deal",
+    "crosscheck": "pipeline.stages.one_deal",
+    # their settings and results
+    "SolveSettings": "pipeline.stages.settings",
+    "GradeSettings": "pipeline.stages.settings",
+    "CrosscheckSettings": "pipeline.stages.settings",
+    "SolveResult": "pipeline.game.verdicts",
+    "Verdict": "pipeline.game.verdicts",
+    "Grade": "pipeline.stages.grade",
+    "GradeStatus": "pipeline.packs.labels",
+    "Tier": "pipeline.packs.labels",
+    "Tiers": "pipeline.stages.tiers",
+    "load_tiers": "pipeline.stages.tiers",
+    "Check": "pipeline.stages.crosscheck",
+    # packs
+    "open_pack": "pipeline.stages.pack_entries",
+    "Pack": "pipeline.stages.pack_entries",
+    "PackEntry": "pipeline.stages.pack_entries",
+    "PackTier": "pipeline.packs.labels",
+    "Manifest": "pipeline.packs.manifest",
+    "PackError": "pipeline.packs.parquet",
+    # errors
+    "BlackholeError": "pipeline.errors",
+    "InternalError": "pipeline.errors",
+}
+
+__all__ = ["__version__", *_FACE]
+
+if TYPE_CHECKING:
+    from pipeline.errors import BlackholeError, InternalError
+    from pipeline.game.deal import BoardError, Deal
+    from pipeline.game.rules import IllegalMove, Position, replay
+    from pipeline.game.shuffles import deal_of_id, pysol_deal, seeded_deal
+    from pipeline.game.verdicts import SolveResult, Verdict
+    from pipeline.packs.labels import GradeStatus, PackTier, Tier
+    from pipeline.packs.manifest import Manifest
+    from pipeline.packs.parquet import PackError
+    from pipeline.stages.crosscheck import Check
+    from pipeline.stages.grade import Grade
+    from pipeline.stages.one_deal import crosscheck, grade, solve
+    from pipeline.stages.pack_entries import Pack, PackEntry, open_pack
+    from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
+    from pipeline.stages.tiers import Tiers, load_tiers
+
+
+def __getattr__(name: str) -> Any:
+    """Load an exported name from its module on first use (PEP 562)."""
+    if name not in _FACE:
+        raise AttributeError(f"module 'pipeline' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_FACE[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_FACE))

@@ -1,7 +1,9 @@
 """Packs: what a pack is on disk, and reading and writing it.
 
-- ``schema``: every Parquet column once (name, type, nullability, meaning), the
-  ``Tier`` and ``GradeStatus`` enums, the pack's tiers.
+- ``schema``: every Parquet column once (name, type, nullability, meaning).
+- ``labels``: the closed sets the string columns and folders hold: ``Tier``,
+  ``GradeStatus``, ``PackTier`` (light: the command line lists them without Arrow).
+- ``formats``: ``ExportFormat``, what an export writes (light, as ``labels``).
 - ``parquet``: checked reads and atomic writes of one Parquet file, provenance metadata.
 - ``rows``: what a pack's rows may say (allowed values, finite numbers, no
   contradictions, wins that replay), checked by every reader.
@@ -15,4 +17,15 @@ Packs use the game (:mod:`pipeline.game`), never the stages: the stages add
 columns that this package declares.
 """
 
-__all__ = ["exports", "folders", "manifest", "parquet", "rows", "schema", "seen", "sources"]
+__all__ = [
+    "exports",
+    "folders",
+    "formats",
+    "labels",
+    "manifest",
+    "parquet",
+    "rows",
+    "schema",
+    "seen",
+    "sources",
+]

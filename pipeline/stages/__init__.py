@@ -1,6 +1,9 @@
 """The stages a deal goes through, each over a pack file or one deal at a time.
 
-- ``settings``: one small settings object per stage, with its defaults (light).
+- ``settings``: one small settings object per stage, with its defaults and bounds,
+  and ``PassOptions``, how a pass runs (light).
+- ``one_deal``: each stage on one deal, from Python: ``solve``, ``grade``, ``crosscheck``.
+- ``pack_entries``: a pack folder read as typed objects (``open_pack``, ``Pack``, ``PackEntry``).
 - ``sampling``: the hashed samples of the cross-check and the grader (by seed and deal id).
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
 - ``crosscheck``: CP-SAT (and the reference search) on every loss and a seeded sample of wins.
@@ -20,6 +23,8 @@ __all__ = [
     "crosscheck",
     "curate",
     "grade",
+    "one_deal",
+    "pack_entries",
     "pack_pass",
     "sampling",
     "settings",
