@@ -61,7 +61,13 @@ from typing import Any
 from pipeline.engine.budgets import MAX_BUDGET, MAX_TIME_LIMIT
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
 from pipeline.packs.schema import SOLVABLE_TIERS
-from pipeline.stages.settings import ORDERS, CrosscheckSettings, CurateSettings, GradeSettings, SolveSettings
+from pipeline.stages.settings import (
+    CrosscheckSettings,
+    CurateOrder,
+    CurateSettings,
+    GradeSettings,
+    SolveSettings,
+)
 from pipeline.toml_files import TYPE_NAMES, line_of, not_finite, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
 from pipeline.workers import MAX_JOBS
@@ -190,7 +196,7 @@ _KEYS: dict[tuple[str, str], _Key] = {
     ("grade", "sample"): _Key(float, 0.0, 1.0),
     ("grade", "seed"): _Key(int, 0, MAX_SEED),
     ("curate", "per_tier"): _Key(dict),
-    ("curate", "order"): _Key(str, choices=ORDERS),
+    ("curate", "order"): _Key(str, choices=tuple(o.value for o in CurateOrder)),
 }
 _REQUIRED = (("run", "name"), ("run", "count"))
 

@@ -33,9 +33,6 @@ class CurateOrder(str, Enum):
     PACK = "pack"
 
 
-ORDERS = tuple(order.value for order in CurateOrder)  # until the curate stage takes CurateOrder
-
-
 @dataclass(frozen=True)
 class SolveSettings:
     """The exact solver's node budget per deal; past it the verdict is ``unknown``."""

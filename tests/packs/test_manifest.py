@@ -33,13 +33,15 @@ from pipeline.packs.manifest import (
 )
 from pipeline.packs.parquet import PackError
 from pipeline.packs.schema import PACK_TIERS, SOLVABLE_TIERS
-from pipeline.stages.curate import DROP_REASONS, curate_folder
-from pipeline.stages.settings import ORDERS
+from pipeline.stages.curate import curate_folder
+from pipeline.stages.curation_rules import DROP_REASONS
+from pipeline.stages.settings import CurateOrder
 from tests.strategies import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = manifest_schema()
 SOURCE = "S/p/manifest.json"
+ORDERS = [order.value for order in CurateOrder]
 VERDICTS = tuple(verdict.value for verdict in Verdict)
 
 PACK = Manifest(
