@@ -530,7 +530,8 @@ def curate(
 ) -> None:
     """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
     from pipeline.reports import tables
-    from pipeline.stages.curate import curate_beside, parse_quotas
+    from pipeline.stages.curate import curate_beside
+    from pipeline.stages.quotas import parse_quotas
 
     with user_errors():
         quotas = None if per_tier is None else parse_quotas(per_tier)

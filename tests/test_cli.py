@@ -462,7 +462,9 @@ def test_solve_board_reads_a_board_after_a_byte_order_mark_as_import_does(tmp_pa
     piped = invoke("solve-board", "-", input="\ufeff" + WINNABLE)
     assert plain.exit_code == marked.exit_code == piped.exit_code == 0, marked.output
     untimed = [re.sub(r"seconds: [0-9.]+", "seconds: S", run.stdout) for run in (plain, marked, piped)]
-    assert untimed[0] == untimed[1] == untimed[2]  # the same board, however it arrived; only the clock differs
+    assert (
+        untimed[0] == untimed[1] == untimed[2]
+    )  # the same board, however it arrived; only the clock differs
     assert plain.stdout.startswith("solved: all 51 cards")
 
 

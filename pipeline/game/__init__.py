@@ -10,6 +10,7 @@
 - ``rules``: the referee: :class:`~pipeline.game.rules.Position`, legal moves, ``replay``.
 - ``batch_replay``: the referee for a batch of deals at once, with numpy: board
   text read and solutions judged in a few array operations, each row as ``rules`` judges it.
+- ``canonical``: a deal's identity up to suit relabelling and pile order (``canonical_key``).
 - ``verdicts``: :class:`~pipeline.game.verdicts.Verdict` and
   :class:`~pipeline.game.verdicts.SolveResult`.
 - ``stats``: win rates with their 95 % interval, and the published rate.
@@ -18,4 +19,4 @@ Everything above this package may import it; it imports only the ground floor
 (:mod:`pipeline.errors`).
 """
 
-__all__ = ["batch_replay", "cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]
+__all__ = ["batch_replay", "canonical", "cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]

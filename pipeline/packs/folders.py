@@ -217,9 +217,9 @@ class _Counts:
 
     def manifest(self, origin: Origin, files: tuple[FileEntry, ...]) -> Manifest:
         rate = win_rate(
-            solved=self.verdicts["solved"],
-            unsolvable=self.verdicts["unsolvable"],
-            unknown=self.verdicts["unknown"],
+            solved=self.verdicts[Verdict.SOLVED],
+            unsolvable=self.verdicts[Verdict.UNSOLVABLE],
+            unknown=self.verdicts[Verdict.UNKNOWN],
         )
         record = WinRateRecord(
             rate.rate, rate.low, rate.high, PUBLISHED_WIN_RATE, rate.contains(PUBLISHED_WIN_RATE)

@@ -32,10 +32,13 @@ pipeline.packs.parquet.PackError: demo/manifest.json: deals: -1 is below 0
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import math
 import re
+import types
+import typing
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -46,6 +49,7 @@ from pipeline.packs.parquet import PackError
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
 KINDS = ("pack", "curated")
+KIND_ONLY = "kind_only"  # the metadata key of an Origin field written in one kind of manifest only
 _MAX_DEPTH = 32  # the deepest nesting a manifest may have (its configs are 3 levels deep)
 
 
@@ -57,10 +61,12 @@ class Origin:
     kind: str
     blackhole_version: str
     dealing_scheme: str | None
-    config: dict[str, Any] | None = None  # a run's pack: the settings that decide the rows
-    curated_from: str | None = None  # a curated pack: the source pack's name
-    source_config: dict[str, Any] | None = None  # a curated pack: the source pack's config
-    curation: CurationRecord | None = None  # a curated pack: how it was curated
+    # The keys of one kind of manifest only, as KIND_ONLY in their metadata says. A run's pack: the
+    # settings that decide the rows. A curated pack: the source pack's name and config, how it was curated.
+    config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: "pack"})
+    curated_from: str | None = field(default=None, metadata={KIND_ONLY: "curated"})
+    source_config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: "curated"})
+    curation: CurationRecord | None = field(default=None, metadata={KIND_ONLY: "curated"})
 
 
 @dataclass(frozen=True)
@@ -114,28 +120,18 @@ class Manifest:
         return self.origin.kind
 
     def to_dict(self) -> dict[str, Any]:
-        """The manifest as the JSON object it is written as, keys in their order."""
-        origin = self.origin
-        found: dict[str, Any] = {
-            "name": origin.name,
-            "kind": origin.kind,
-            "blackhole_version": origin.blackhole_version,
-            "dealing_scheme": origin.dealing_scheme,
+        """The manifest as the JSON object it is written as: its fields in order, the origin's (of its kind) first."""
+        origin = {
+            item.name: _json_of(getattr(self.origin, item.name))
+            for item in dataclasses.fields(Origin)
+            if item.metadata.get(KIND_ONLY, self.kind) == self.kind
         }
-        if origin.kind == "pack":
-            found["config"] = origin.config
-        else:
-            found["curated_from"] = origin.curated_from
-            found["source_config"] = origin.source_config
-            found["curation"] = None if origin.curation is None else _curation_dict(origin.curation)
-        found |= {
-            "deals": self.deals,
-            "verdicts": self.verdicts,
-            "tiers": self.tiers,
-            "win_rate": None if self.win_rate is None else vars(self.win_rate).copy(),
-            "files": [vars(entry).copy() for entry in self.files],
+        rest = {
+            item.name: _json_of(getattr(self, item.name))
+            for item in dataclasses.fields(Manifest)
+            if item.name != "origin"
         }
-        return found
+        return origin | rest
 
     def to_json(self) -> str:
         """The text of ``manifest.json``."""
@@ -154,44 +150,48 @@ class Manifest:
         return _manifest_of(found)
 
 
-def _curation_dict(curation: CurationRecord) -> dict[str, Any]:
-    return {
-        "per_tier": curation.per_tier,
-        "order": curation.order,
-        "dropped": curation.dropped,
-        "shortfalls": {tier: list(pair) for tier, pair in curation.shortfalls.items()},
-    }
+def _json_of(value: Any) -> Any:
+    """``value`` as JSON data: a dataclass as an object of its fields in order, a tuple as a list."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {item.name: _json_of(getattr(value, item.name)) for item in dataclasses.fields(value)}
+    if isinstance(value, tuple | list):
+        return [_json_of(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _json_of(item) for key, item in value.items()}
+    return value
 
 
 def _manifest_of(found: dict[str, Any]) -> Manifest:
-    """The Manifest of a checked manifest object."""
-    curation = found.get("curation")
-    origin = Origin(
-        name=found["name"],
-        kind=found["kind"],
-        blackhole_version=found["blackhole_version"],
-        dealing_scheme=found["dealing_scheme"],
-        config=found.get("config"),
-        curated_from=found.get("curated_from"),
-        source_config=found.get("source_config"),
-        curation=None
-        if curation is None
-        else CurationRecord(
-            per_tier=curation["per_tier"],
-            order=curation["order"],
-            dropped=curation["dropped"],
-            shortfalls={tier: (wanted, got) for tier, (wanted, got) in curation["shortfalls"].items()},
-        ),
-    )
-    rate = found["win_rate"]
+    """The Manifest of a checked manifest object: each field built from its key as its type says."""
+    hints = typing.get_type_hints(Manifest)
     return Manifest(
-        origin=origin,
-        deals=found["deals"],
-        verdicts=found["verdicts"],
-        tiers=found["tiers"],
-        win_rate=None if rate is None else WinRateRecord(**rate),
-        files=tuple(FileEntry(**entry) for entry in found["files"]),
+        origin=_built(Origin, found),  # the origin's keys are the manifest's own
+        **{
+            item.name: _built(hints[item.name], found[item.name])
+            for item in dataclasses.fields(Manifest)
+            if item.name != "origin"
+        },
     )
+
+
+def _built(hint: Any, value: Any) -> Any:
+    """The checked JSON ``value`` as the type ``hint`` of a manifest field: dataclasses and tuples rebuilt."""
+    if value is None:
+        return None
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        [hint] = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        hints = typing.get_type_hints(hint)
+        return hint(
+            **{item.name: _built(hints[item.name], value.get(item.name)) for item in dataclasses.fields(hint)}
+        )
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) is tuple:
+        kinds = [args[0]] * len(value) if args[-1] is Ellipsis else args
+        return tuple(_built(kind, item) for kind, item in zip(kinds, value, strict=True))
+    if typing.get_origin(hint) is dict:
+        return {key: _built(args[1], item) for key, item in value.items()}
+    return value
 
 
 def manifest_schema() -> dict[str, Any]:

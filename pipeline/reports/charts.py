@@ -38,6 +38,7 @@ import pyarrow.compute as pc
 
 from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
+from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.packs.parquet import BATCH_ROWS
@@ -199,8 +200,9 @@ class BlockCounts:
         self.rows += table.num_rows
         number = (table.column("index").to_numpy() - self.first) // self.block
         verdict = table.column("verdict")
-        won = pc.equal(verdict, "solved").to_numpy(zero_copy_only=False)
-        decided = pc.is_in(verdict, pa.array(["solved", "unsolvable"])).to_numpy(zero_copy_only=False)
+        won = pc.equal(verdict, Verdict.SOLVED.value).to_numpy(zero_copy_only=False)
+        decided = pc.is_in(verdict, pa.array([Verdict.SOLVED.value, Verdict.UNSOLVABLE.value]))
+        decided = decided.to_numpy(zero_copy_only=False)
         for counter, chosen in ((self.wins, won), (self.decided, decided)):
             blocks, counts = np.unique(number[chosen], return_counts=True)
             counter.update(dict(zip(blocks.tolist(), counts.tolist(), strict=True)))

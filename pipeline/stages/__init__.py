@@ -10,7 +10,10 @@
 - ``grade``: the game-tree metrics, the difficulty score and the tier of each deal.
 - ``tiers``: the difficulty score's weights and the tier thresholds (``configs/tiers.toml``).
 - ``calibrate``: thresholds at the quartiles of a sample's scores.
-- ``curate``: graded wins, no duplicates, quotas per tier, levels in difficulty order.
+- ``curation_rules``: what a puzzle pack keeps: graded wins, undisputed, playable, no duplicates, quotas.
+- ``quotas``: the deals wanted per tier, read from ``easy=50,...`` or checked as a mapping.
+- ``difficulty_sort``: the curated order by difficulty, an external sort of a Parquet file.
+- ``curate``: a pack folder curated into a puzzle pack beside it, with levels in the curated order.
 - ``chain``: one deal through solve, cross-check and grade, the worker side of a run.
 - ``pack_pass``: the read → map → table → write path that solve, crosscheck and grade share.
 
@@ -22,10 +25,13 @@ __all__ = [
     "chain",
     "crosscheck",
     "curate",
+    "curation_rules",
+    "difficulty_sort",
     "grade",
     "one_deal",
     "pack_entries",
     "pack_pass",
+    "quotas",
     "sampling",
     "settings",
     "solve",

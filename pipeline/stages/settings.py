@@ -48,9 +48,6 @@ class CurateOrder(str, Enum):
     PACK = "pack"
 
 
-ORDERS = tuple(order.value for order in CurateOrder)  # until the curate stage takes CurateOrder
-
-
 @dataclass(frozen=True)
 class Bounds:
     """The least and greatest values a numeric setting takes (None: unbounded on that side)."""

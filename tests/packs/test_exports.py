@@ -14,7 +14,7 @@ from pipeline.game.deal import BoardError, Deal, read_boards
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, ExportError, export_pack
 from pipeline.packs.sources import imported_deals
-from pipeline.stages.curate import curate
+from tests.curation import curate
 
 DEAL_KEYS = [
     "deal_id",

@@ -6,6 +6,8 @@ import copy
 import dataclasses
 import json
 import tomllib
+import types
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.manifest import (
+    KIND_ONLY,
     KINDS,
     MANIFEST,
     MANIFEST_SCHEMA,
@@ -33,13 +36,15 @@ from pipeline.packs.manifest import (
     read_manifest,
 )
 from pipeline.packs.parquet import PackError
-from pipeline.stages.curate import DROP_REASONS, curate_folder
-from pipeline.stages.settings import ORDERS
+from pipeline.stages.curate import curate_folder
+from pipeline.stages.curation_rules import DROP_REASONS
+from pipeline.stages.settings import CurateOrder
 from tests.strategies import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = manifest_schema()
 SOURCE = "S/p/manifest.json"
+ORDERS = [order.value for order in CurateOrder]
 VERDICTS = tuple(verdict.value for verdict in Verdict)
 
 PACK = Manifest(
@@ -131,6 +136,79 @@ def test_the_schema_is_a_draft_2020_12_schema_of_every_key_the_manifest_writes()
     assert list(SCHEMA["$defs"]["file"]["properties"]) == [f.name for f in dataclasses.fields(FileEntry)]
     curation = SCHEMA["$defs"]["curation"]["properties"]
     assert list(curation) == [f.name for f in dataclasses.fields(CurationRecord)]
+
+
+def _types_of_hint(hint: Any) -> set[str] | None:
+    """The JSON types a field of type ``hint`` is written as; None for Any (a config: any JSON)."""
+    if hint is Any:
+        return None
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        found: set[str] = set()
+        for arg in typing.get_args(hint):
+            found |= {"null"} if arg is type(None) else _types_of_hint(arg) or set()
+        return found
+    if dataclasses.is_dataclass(hint) or (typing.get_origin(hint) or hint) is dict:
+        return {"object"}
+    if (typing.get_origin(hint) or hint) is tuple:
+        return {"array"}
+    return {{str: "string", bool: "boolean", int: "integer", float: "number"}[hint]}
+
+
+def _resolved(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with the keys of the definitions it refers to ($ref) under its own."""
+    if "$ref" not in node:
+        return node
+    referred = SCHEMA
+    for key in node["$ref"].removeprefix("#/").split("/"):
+        referred = referred[key]
+    return _resolved(referred) | {key: value for key, value in node.items() if key != "$ref"}
+
+
+def _schema_types(node: dict[str, Any]) -> set[str]:
+    """The JSON types the schema ``node`` allows: its type, or those of its enum's names."""
+    node = _resolved(node)
+    if "type" in node:
+        return {node["type"]} if isinstance(node["type"], str) else set(node["type"])
+    return {{str: "string", int: "integer"}[type(value)] for value in node["enum"]}
+
+
+def _fields_against(cls: type, node: dict[str, Any], where: str) -> None:
+    """Every field of the dataclass ``cls`` is a property of the object schema ``node``, in order, required,
+    of the JSON types its type hint says, and nested dataclasses likewise."""
+    node = _resolved(node)
+    hints = typing.get_type_hints(cls)
+    names = [item.name for item in dataclasses.fields(cls)]
+    assert list(node["properties"]) == names, where
+    assert node["required"] == names, where
+    for name in names:
+        hint, schema = hints[name], node["properties"][name]
+        assert _types_of_hint(hint) in (None, _schema_types(schema)), f"{where}.{name}"
+        plain = [arg for arg in typing.get_args(hint) if arg is not type(None)] or [hint]
+        if dataclasses.is_dataclass(plain[0]):
+            _fields_against(plain[0], schema, f"{where}.{name}")
+        elif typing.get_origin(hint) is tuple and dataclasses.is_dataclass(typing.get_args(hint)[0]):
+            _fields_against(typing.get_args(hint)[0], schema["items"], f"{where}.{name}[]")
+
+
+def test_the_schema_declares_every_dataclass_field_with_its_type():
+    """The dataclasses are the manifest's shape; the schema says the same, key for key and type for type."""
+    origin = [item for item in dataclasses.fields(Origin)]
+    rest = [item for item in dataclasses.fields(Manifest) if item.name != "origin"]
+    hints = typing.get_type_hints(Origin) | typing.get_type_hints(Manifest)
+    properties = SCHEMA["properties"]
+    assert list(properties) == [item.name for item in origin + rest]
+    assert SCHEMA["required"] == [item.name for item in origin + rest if KIND_ONLY not in item.metadata]
+    for kind, branch in zip(KINDS, SCHEMA["allOf"], strict=True):
+        assert branch["if"]["properties"]["kind"]["const"] == kind
+        only = [item.name for item in origin if item.metadata.get(KIND_ONLY) == kind]
+        others = [item.name for item in origin if item.metadata.get(KIND_ONLY, kind) != kind]
+        assert branch["then"]["required"] == only
+        assert all(branch["then"]["properties"][name] == {"$ref": "#/$defs/absent"} for name in others)
+    for item in origin + rest:
+        assert _types_of_hint(hints[item.name]) in (None, _schema_types(properties[item.name])), item.name
+    _fields_against(CurationRecord, properties["curation"], "curation")
+    _fields_against(WinRateRecord, properties["win_rate"], "win_rate")
+    _fields_against(FileEntry, properties["files"]["items"], "files[]")
 
 
 def test_the_schema_ships_as_package_data():

@@ -14,7 +14,8 @@ from pipeline.packs import exports
 from pipeline.packs.exports import EXPORTED_METRICS, export_pack, export_pack_folder
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin
-from pipeline.stages.curate import curate
+from pipeline.stages.settings import CurateOrder
+from tests.curation import curate
 from tests.recording import Recorder
 
 
@@ -29,7 +30,7 @@ def pack_folder(folder: Path, table: pa.Table, kind: str = "pack") -> Path:
 def packs(tmp_path_factory, pack_rows) -> dict[str, Path]:
     """The pack of tests/conftest.py, and curated packs whose tiers' levels follow one another or interleave."""
     root = tmp_path_factory.mktemp("packs")
-    interleaved = curate(pack_rows, order="pack").table
+    interleaved = curate(pack_rows, order=CurateOrder.PACK).table
     assert interleaved.column("tier").to_pylist() != sorted(interleaved.column("tier").to_pylist())
     return {
         "pack": pack_folder(root / "pack", pack_rows),

@@ -27,7 +27,9 @@ def test_calibration_splits_its_sample_into_quarters_and_keeps_the_weights(tmp_p
     target = tmp_path / "tiers.toml"
     target.write_text("[score]\ntrap_weight = 0.2\n")  # weights only: thresholds come from calibration
     deals = [seeded_deal(seed, index) for seed, index in CHEAP]
-    calibration = calibrate(target, deals, origin="cheap deals", grading=GradeSettings(max_positions=CHEAP_BUDGET))
+    calibration = calibrate(
+        target, deals, origin="cheap deals", grading=GradeSettings(max_positions=CHEAP_BUDGET)
+    )
     tiers = load_tiers(target)
     assert tiers == calibration.tiers and tiers.score == Score(trap_weight=0.2)
     assert calibration.scored == len(CHEAP)

@@ -1,4 +1,4 @@
-"""Curation: the canonical key of a deal, quota parsing, and the rules that make a puzzle pack."""
+"""Curation: the rules that make a puzzle pack, its options, and where a curated pack goes."""
 
 from __future__ import annotations
 
@@ -7,104 +7,19 @@ from pathlib import Path
 
 import pyarrow as pa
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from pipeline import __version__
 from pipeline.files import DestinationError
-from pipeline.game.cards import make_card, rank_of, suit_of
-from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
+from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import write_pack_folder
 from pipeline.packs.manifest import Origin
-from pipeline.stages.curate import (
-    CurationError,
-    QuotaError,
-    canonical_key,
-    curate,
-    curate_beside,
-    parse_quotas,
-)
-from tests.strategies import deals
-
-SPADES = 3
-EXAMPLE = Deal.from_board_text(EXAMPLE_BOARD)
-
-
-def relabelled(deal: Deal, order: tuple[int, ...]) -> Deal:
-    """``deal`` with every card's suit ``s`` replaced by ``order[s]``."""
-    return Deal(tuple(tuple(make_card(rank_of(c), order[suit_of(c)]) for c in pile) for pile in deal.piles))
-
-
-def reordered(deal: Deal, piles: list[int]) -> Deal:
-    """``deal`` with its piles in the order ``piles`` (new pile i is old pile ``piles[i]``)."""
-    return Deal(tuple(deal.piles[p] for p in piles))
-
-
-@given(deals(), st.permutations((0, 1, 2)), st.permutations(range(NUM_PILES)))
-def test_key_ignores_suit_relabelling_and_pile_order(deal, suits, piles):
-    other = reordered(relabelled(deal, (*suits, SPADES)), piles)
-    assert canonical_key(other) == canonical_key(deal)
-
-
-def test_key_of_example_with_hearts_and_diamonds_swapped_and_piles_shuffled():
-    piles = list(range(NUM_PILES))
-    random.Random(5).shuffle(piles)
-    other = reordered(relabelled(EXAMPLE, (2, 1, 0, SPADES)), piles)
-    assert other != EXAMPLE
-    assert canonical_key(other) == canonical_key(EXAMPLE)
-
-
-def swapped(deal: Deal, first: tuple[int, int], second: tuple[int, int]) -> Deal:
-    """``deal`` with the cards at (pile, place) ``first`` and ``second`` exchanged."""
-    cards = [list(pile) for pile in deal.piles]
-    (p, i), (q, j) = first, second
-    cards[p][i], cards[q][j] = cards[q][j], cards[p][i]
-    return Deal(tuple(tuple(pile) for pile in cards))
-
-
-def test_two_cards_swapped_between_piles_is_another_deal():
-    # TH (top of pile 0) and 8H (top of pile 1).
-    assert canonical_key(swapped(EXAMPLE, (0, 2), (1, 2))) != canonical_key(EXAMPLE)
-
-
-def test_two_cards_of_one_rank_swapped_is_not_a_relabelling():
-    # 5D (pile 4, bottom) and 5H (pile 7, bottom): the same game, but not one suit permutation of every card.
-    assert canonical_key(swapped(EXAMPLE, (4, 0), (7, 0))) != canonical_key(EXAMPLE)
-
-
-def test_key_tells_apart_the_piles_read_upside_down():
-    upside_down = Deal(tuple(tuple(reversed(pile)) for pile in EXAMPLE.piles))
-    assert canonical_key(upside_down) != canonical_key(EXAMPLE)
-
-
-def test_parse_quotas_reads_spaces_and_zero_in_tier_order():
-    assert parse_quotas(" expert = 0 , easy=50,medium=007") == {"easy": 50, "medium": 7, "expert": 0}
-
-
-@pytest.mark.parametrize(
-    ("text", "named"),
-    [
-        ("", "no quotas given"),
-        ("easy=5,,hard=2", "empty quota in 'easy=5,,hard=2'"),
-        ("easy=5,", "empty quota"),
-        ("easy", "'easy': expected tier=count"),
-        ("easy=", "'easy=': the count"),
-        ("easy=-1", "'easy=-1': the count"),
-        ("easy=1.5", "'easy=1.5': the count"),
-        ("easy=ten", "'easy=ten': the count"),
-        ("unsolvable=3", "'unsolvable=3': unknown tier 'unsolvable'"),
-        ("Easy=3", "'Easy=3': unknown tier 'Easy'"),
-        ("=3", "'=3': unknown tier ''"),
-        ("hard=1,easy=2,hard=3", "'hard=3': tier hard is given twice"),
-    ],
-)
-def test_parse_quotas_errors_name_the_bad_part(text, named):
-    with pytest.raises(QuotaError) as error:
-        parse_quotas(text)
-    message = str(error.value)
-    assert named in message
-    assert "\n" not in message
+from pipeline.stages.curate import curate_beside, curate_folder
+from pipeline.stages.curation_rules import CurationError, Selection
+from pipeline.stages.quotas import QuotaError
+from pipeline.stages.settings import CurateOrder
+from tests.curation import curate
+from tests.game.test_canonical import SPADES, relabelled, reordered
 
 
 def ids(table: pa.Table) -> list[str]:
@@ -129,13 +44,13 @@ def with_values(table: pa.Table, name: str, changes: dict[int, object]) -> pa.Ta
 
 
 def test_curate_drops_exactly_the_unsolvable_rows(pack_rows):
-    curation = curate(pack_rows, order="pack")
+    curation = curate(pack_rows, order=CurateOrder.PACK)
     verdicts = pack_rows.column("verdict").to_pylist()
     assert verdicts.count("unsolvable") == 3
     assert ids(curation.table) == [i for i, v in zip(ids(pack_rows), verdicts, strict=True) if v == "solved"]
-    assert curation.dropped_not_graded_win == 3
-    assert curation.dropped_disputed == curation.dropped_no_first_move == 0
-    assert curation.dropped_duplicate == curation.dropped_over_quota == 0
+    assert curation.dropped["not_a_graded_win"] == 3
+    assert curation.dropped["disputed"] == curation.dropped["no_first_move"] == 0
+    assert curation.dropped["duplicate"] == curation.dropped["over_quota"] == 0
     assert curation.shortfalls == {}
     assert curation.table.column_names == pack_rows.column_names + ["level"]
     assert curation.table.schema.metadata == pack_rows.schema.metadata
@@ -146,19 +61,19 @@ def test_curate_drops_ungraded_out_of_budget_and_moveless_rows(pack_rows):
     table = with_values(pack_rows, "tier", {solved[0]: None, solved[1]: "ungraded"})
     table = with_values(table, "grade_status", {solved[2]: "out_of_budget"})
     table = with_values(table, "first_moves", {solved[3]: 0, solved[4]: None})
-    curation = curate(table, order="pack")
+    curation = curate(table, order=CurateOrder.PACK)
     assert ids(curation.table) == [ids(pack_rows)[row] for row in solved[5:]]
-    assert curation.dropped_not_graded_win == 3 + 3
-    assert curation.dropped_no_first_move == 2
+    assert curation.dropped["not_a_graded_win"] == 3 + 3
+    assert curation.dropped["no_first_move"] == 2
 
 
 def test_curate_drops_a_win_its_cross_check_disputes(pack_rows):
     checked = [row for row, agree in enumerate(pack_rows.column("agree").to_pylist()) if agree]
     solved = set(row for row, v in enumerate(pack_rows.column("verdict").to_pylist()) if v == "solved")
     disputed = next(row for row in checked if row in solved)
-    curation = curate(with_values(pack_rows, "agree", {disputed: False}), order="pack")
+    curation = curate(with_values(pack_rows, "agree", {disputed: False}), order=CurateOrder.PACK)
     assert ids(pack_rows)[disputed] not in ids(curation.table)
-    assert curation.dropped_disputed == 1 and curation.dropped_not_graded_win == 3
+    assert curation.dropped["disputed"] == 1 and curation.dropped["not_a_graded_win"] == 3
 
 
 def duplicate_row(table: pa.Table, row: int, deal_id: str) -> pa.Table:
@@ -180,8 +95,8 @@ def test_curate_keeps_the_first_of_two_relabelled_shuffled_copies(pack_rows, cop
     copy = duplicate_row(pack_rows, original, "copy-of-medium")
     assert copy.column("board")[0].as_py() != pack_rows.column("board")[original].as_py()
     parts = [copy, pack_rows] if copy_first else [pack_rows, copy]
-    curation = curate(pa.concat_tables(parts), order="pack")
-    assert curation.dropped_duplicate == 1
+    curation = curate(pa.concat_tables(parts), order=CurateOrder.PACK)
+    assert curation.dropped["duplicate"] == 1
     kept, dropped = ids(pack_rows)[original], "copy-of-medium"
     if copy_first:
         kept, dropped = dropped, kept
@@ -191,19 +106,19 @@ def test_curate_keeps_the_first_of_two_relabelled_shuffled_copies(pack_rows, cop
 
 
 def test_curate_takes_the_first_rows_of_each_tier_and_reports_shortfalls(pack_rows):
-    curation = curate(pack_rows, per_tier={"easy": 2, "expert": 5}, order="pack")
+    curation = curate(pack_rows, per_tier={"easy": 2, "expert": 5}, order=CurateOrder.PACK)
     grouped = tiers_in_order(pack_rows)
     wanted = set(grouped["easy"][:2] + grouped["expert"])
     assert ids(curation.table) == [deal_id for deal_id in ids(pack_rows) if deal_id in wanted]
     assert curation.shortfalls == {"expert": (5, 3)}
-    assert curation.dropped_over_quota == 17 - 5
+    assert curation.dropped["over_quota"] == 17 - 5
 
 
 def test_curate_with_no_quota_for_any_tier_keeps_nothing(pack_rows):
     curation = curate(pack_rows, per_tier={})
     assert curation.table.num_rows == 0
     assert curation.table.column_names[-1] == "level"
-    assert curation.dropped_over_quota == 17
+    assert curation.dropped["over_quota"] == 17
 
 
 def test_curate_sorts_by_difficulty_and_numbers_levels_from_one(pack_rows):
@@ -221,14 +136,19 @@ def test_curate_by_difficulty_breaks_ties_by_deal_id_whatever_the_input_order(pa
     rows = list(range(pack_rows.num_rows))
     random.Random(3).shuffle(rows)
     shuffled = tied.take(rows)
-    assert ids(curate(shuffled).table) == sorted(ids(curate(tied, order="pack").table))
+    assert ids(curate(shuffled).table) == sorted(ids(curate(tied, order=CurateOrder.PACK).table))
 
 
 def test_curating_a_curated_pack_renumbers_its_levels(pack_rows):
-    once = curate(pack_rows, order="pack").table
+    once = curate(pack_rows, order=CurateOrder.PACK).table
     twice = curate(once, per_tier={"hard": 5}).table
     assert twice.column_names.count("level") == 1
     assert twice.column("level").to_pylist() == [1, 2, 3, 4, 5]
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory, pack_rows) -> Path:
+    return _pack_folder(tmp_path_factory.mktemp("packs") / "p", pack_rows)
 
 
 @pytest.mark.parametrize(
@@ -240,14 +160,15 @@ def test_curating_a_curated_pack_renumbers_its_levels(pack_rows):
         ({"per_tier": {"easy": 1.5}}, QuotaError, "easy=1.5"),
     ],
 )
-def test_curate_rejects_bad_options(pack_rows, options, error, message):
+def test_curate_folder_rejects_bad_options_before_any_work(tmp_path, pack, options, error, message):
     with pytest.raises(error, match=message):
-        curate(pack_rows, **options)
+        curate_folder(pack, tmp_path / "best", **({"per_tier": None, "order": CurateOrder.PACK} | options))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_curate_needs_a_graded_pack(pack_rows):
     with pytest.raises(CurationError, match="no column grade_status, tier, first_moves, difficulty"):
-        curate(pack_rows.select(["deal_id", "board", "verdict"]))
+        Selection(None).keep(pack_rows.select(["deal_id", "board", "verdict"]))
 
 
 def _pack_folder(folder: Path, rows: pa.Table) -> Path:

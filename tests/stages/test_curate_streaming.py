@@ -15,17 +15,21 @@ from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Manifest, Origin
 from pipeline.stages import curate as curate_module
-from pipeline.stages.curate import Selection, curate, curate_folder, sorted_by_difficulty
+from pipeline.stages.curate import curate_folder
+from pipeline.stages.curation_rules import Selection
+from pipeline.stages.difficulty_sort import sorted_by_difficulty
+from pipeline.stages.settings import CurateOrder
+from tests.curation import curate
 from tests.stages.test_curate import duplicate_row, ids, with_values
 
 BIG = {"batch_rows": 10_000, "range_rows": 100_000}
 SMALL = {"batch_rows": 3, "range_rows": 2}
 OPTIONS = [
-    {"per_tier": None, "order": "difficulty"},
-    {"per_tier": None, "order": "pack"},
-    {"per_tier": {"easy": 2, "medium": 3, "hard": 1, "expert": 9}, "order": "difficulty"},
-    {"per_tier": {"easy": 2, "expert": 9}, "order": "pack"},
-    {"per_tier": {}, "order": "difficulty"},
+    {"per_tier": None, "order": CurateOrder.DIFFICULTY},
+    {"per_tier": None, "order": CurateOrder.PACK},
+    {"per_tier": {"easy": 2, "medium": 3, "hard": 1, "expert": 9}, "order": CurateOrder.DIFFICULTY},
+    {"per_tier": {"easy": 2, "expert": 9}, "order": CurateOrder.PACK},
+    {"per_tier": {}, "order": CurateOrder.DIFFICULTY},
 ]
 TIED = 6  # winnable rows given one difficulty: ties that span ranges of SMALL's size
 
@@ -96,8 +100,8 @@ def test_streamed_curation_keeps_the_rows_curate_keeps_in_memory(tmp_path, sourc
 
 
 def test_difficulty_order_is_easiest_first_ties_by_deal_id_nulls_last(tmp_path, source):
-    curate_folder(source, tmp_path / "kept", per_tier=None, order="pack", **SMALL)
-    curate_folder(source, tmp_path / "best", per_tier=None, order="difficulty", **SMALL)
+    curate_folder(source, tmp_path / "kept", per_tier=None, order=CurateOrder.PACK, **SMALL)
+    curate_folder(source, tmp_path / "best", per_tier=None, order=CurateOrder.DIFFICULTY, **SMALL)
     kept = read_pack_folder(tmp_path / "kept", columns=["deal_id", "difficulty"]).to_pylist()
     difficulties = [row["difficulty"] for row in kept]
     assert difficulties.count(6.0) == TIED - 1  # one tied row is the disputed one
@@ -137,7 +141,7 @@ def writer_spy(monkeypatch: pytest.MonkeyPatch) -> list[pa.Table]:
     return handed
 
 
-@pytest.mark.parametrize(("order", "most"), [("difficulty", 4), ("pack", 3)])
+@pytest.mark.parametrize(("order", "most"), [(CurateOrder.DIFFICULTY, 4), (CurateOrder.PACK, 3)])
 def test_no_table_larger_than_a_range_or_a_batch_reaches_the_writer(
     tmp_path, source, monkeypatch, order, most
 ):
@@ -158,7 +162,9 @@ def test_quotas_bound_the_rows_kept_and_sorted(tmp_path, source, monkeypatch):
         return sorted_by_difficulty(path, staging, **sizes)
 
     monkeypatch.setattr(curate_module, "sorted_by_difficulty", sorting_spy)
-    curate_folder(source, tmp_path / "best", per_tier={"easy": 1, "hard": 2}, order="difficulty", **BIG)
+    curate_folder(
+        source, tmp_path / "best", per_tier={"easy": 1, "hard": 2}, order=CurateOrder.DIFFICULTY, **BIG
+    )
     assert sorted_rows == [3]  # a range could hold the whole pack, yet only the quotas' rows reach the sort
     [table] = handed
     assert sorted(table.column("tier").to_pylist()) == ["easy", "hard", "hard"]
@@ -183,7 +189,7 @@ def test_sorted_ranges_are_small_in_order_and_deleted(tmp_path):
     assert list(staging.iterdir()) == []
 
 
-@pytest.mark.parametrize("order", ["difficulty", "pack"])
+@pytest.mark.parametrize("order", list(CurateOrder))
 def test_no_temporary_files_remain_beside_the_curated_pack(tmp_path, source, order):
     curate_folder(source, tmp_path / "best", per_tier=None, order=order, **SMALL)
     assert [path.name for path in tmp_path.iterdir()] == ["best"]
@@ -193,7 +199,7 @@ def test_a_curation_clears_what_a_killed_one_left_beside_its_pack(tmp_path, sour
     stale = tmp_path / ".best.curating-x1y2"
     stale.mkdir()
     (stale / "kept.parquet").write_bytes(b"half")
-    curate_folder(source, tmp_path / "best", per_tier=None, order="difficulty", **SMALL)
+    curate_folder(source, tmp_path / "best", per_tier=None, order=CurateOrder.DIFFICULTY, **SMALL)
     assert [path.name for path in tmp_path.iterdir()] == ["best"]
 
 
@@ -207,7 +213,7 @@ def test_temporary_files_go_when_writing_the_pack_fails(tmp_path, source, monkey
 
     monkeypatch.setattr(curate_module, "write_pack_folder", failing)
     with pytest.raises(OSError, match="disk full"):
-        curate_folder(source, tmp_path / "best", per_tier=None, order="difficulty", **SMALL)
+        curate_folder(source, tmp_path / "best", per_tier=None, order=CurateOrder.DIFFICULTY, **SMALL)
     assert "kept.parquet" in staged and "range-1.parquet" in staged
     assert list(tmp_path.iterdir()) == []
 
@@ -218,5 +224,5 @@ def test_temporary_files_go_when_a_late_board_is_bad(tmp_path, rows):
     bad = pack_of(with_values(rows, "board", {last: board.replace("AH", "XX")}), tmp_path / "packs" / "bad")
     (tmp_path / "out").mkdir()
     with pytest.raises(ValueError, match="XX"):
-        curate_folder(bad, tmp_path / "out" / "best", per_tier=None, order="difficulty", **SMALL)
+        curate_folder(bad, tmp_path / "out" / "best", per_tier=None, order=CurateOrder.DIFFICULTY, **SMALL)
     assert list((tmp_path / "out").iterdir()) == []
