@@ -191,7 +191,7 @@ def generate(
     ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Deal COUNT deals into a deals pack: seeded shuffles or PySol FC's numbered deals."""
+    """Deal COUNT deals into a deals pack file: seeded shuffles or PySol FC's numbered deals."""
     if source is DealSource.SEED:
         if seed is None:
             raise typer.BadParameter("--source seed needs --seed", param_hint="--seed")
@@ -216,12 +216,15 @@ def generate(
 @app.command("import")
 def import_boards(
     boards: Annotated[
-        Path, typer.Argument(readable=False, help="Board text file (boards separated by blank lines).")
+        Path,
+        typer.Argument(
+            metavar="BOARDS", readable=False, help="Board text file (boards separated by blank lines)."
+        ),
     ],
     out: Out,
     quiet: Quiet = False,
 ) -> None:
-    """Read every board of a text file into a deals pack."""
+    """Read every board of a text file into a deals pack file."""
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
 
@@ -232,14 +235,16 @@ def import_boards(
 
 @app.command()
 def solve(
-    deals: Annotated[Path, typer.Argument(readable=False, help="Deals pack (Parquet) to solve.")],
+    deals: Annotated[
+        Path, typer.Argument(metavar="DEALS", readable=False, help="Deals pack file (Parquet) to solve.")
+    ],
     out: Out,
     jobs: Jobs = 1,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
-    """Solve every deal of a pack; write its rows, in order, with verdict columns added."""
+    """Solve every deal of a deals pack file; write its rows, in order, with verdict columns added."""
     from pipeline.reports import tables
     from pipeline.stages.solve import solve_pack
 
@@ -253,7 +258,9 @@ def solve(
 
 @app.command()
 def crosscheck(
-    solved: Annotated[Path, typer.Argument(readable=False, help="Solved pack (Parquet) to check.")],
+    solved: Annotated[
+        Path, typer.Argument(metavar="SOLVED", readable=False, help="Solved pack file (Parquet) to check.")
+    ],
     out: Out,
     jobs: Jobs = 1,
     time_limit: Annotated[
@@ -322,7 +329,9 @@ def crosscheck(
 
 @app.command()
 def grade(
-    solved: Annotated[Path, typer.Argument(readable=False, help="Solved pack (Parquet) to grade.")],
+    solved: Annotated[
+        Path, typer.Argument(metavar="SOLVED", readable=False, help="Solved pack file (Parquet) to grade.")
+    ],
     out: Out,
     jobs: Jobs = 1,
     tiers: Annotated[
@@ -402,7 +411,7 @@ def calibrate(
 @app.command("solve-board")
 def solve_board(
     board: Annotated[
-        str, typer.Argument(help="Board text file with one board, or - for standard input.")
+        str, typer.Argument(metavar="BOARD", help="Board text file with one board, or - for standard input.")
     ] = "-",
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     json_output: Annotated[
@@ -593,7 +602,10 @@ def report(
 @app.command()
 def show(
     deal_id: Annotated[
-        str, typer.Argument(help="A deal id: seed-SEED-INDEX, pysol-NUMBER, or any id of --pack.")
+        str,
+        typer.Argument(
+            metavar="DEAL_ID", help="A deal id: seed-SEED-INDEX, pysol-NUMBER, or any id of --pack."
+        ),
     ],
     png: Annotated[Path, typer.Option("--png", dir_okay=False, help="Picture to write (PNG).")],
     pack: Annotated[

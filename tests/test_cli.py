@@ -771,13 +771,22 @@ def test_ctrl_c_inside_compiled_code_exits_130_too(tmp_path, monkeypatch):
     assert result.exception is other
 
 
-def test_a_solution_the_referee_rejects_in_solve_board_keeps_its_traceback(tmp_path, monkeypatch):
-    """Not a user's error but a solver bug (docs/architecture.md): no one-line error, the exception itself."""
-    from pipeline.game.rules import IllegalMove
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_bug_in_blackhole_is_not_called_bad_input(tmp_path, monkeypatch, command):
+    """An InternalError (a solution the solver found that the rules reject, say) is this program's bug:
+    its traceback, a line that says so, and exit code INTERNAL_ERROR (70), never one ``error:`` line and 1."""
+    from pipeline.engine.solver import SolverBug
 
-    bug = IllegalMove("move 3: 9H from pile 2 does not fit on rank 5")
-    result = _invoke_raising(monkeypatch, tmp_path, "solve-board", bug, ("pipeline.engine.solver", "solve"))
-    assert result.exception is bug and "error:" not in result.output
+    bug = SolverBug(
+        "this is a bug in blackhole, not in the deal: move 3: 9H from pile 2 does not fit on rank 5"
+    )
+    target = ("pipeline.engine.solver", "solve") if command == "solve-board" else None
+    result = _invoke_raising(monkeypatch, tmp_path, command, bug, target)
+    assert result.exit_code == ExitCode.INTERNAL_ERROR == 70, result.output
+    assert "Traceback (most recent call last)" in result.stderr and "SolverBug" in result.stderr
+    assert result.stderr.rstrip().endswith("please report it with the lines above.")
+    assert "internal error: this is a bug in blackhole, not in the deal: move 3: 9H" in result.stderr
+    assert "error: " not in result.stderr.replace("internal error: ", "")
 
 
 def test_ctrl_c_names_what_is_kept(tmp_path, monkeypatch):
@@ -869,3 +878,45 @@ def test_a_run_with_jobs_past_the_cpus_is_capped_with_a_note(tmp_path, monkeypat
     assert note.startswith(f"note: 1000 jobs capped at {cpu_count()}, ")
     assert error == "error: stop here" and asked == {"jobs": 1000}
     assert invoke("run", "--config", config, "--jobs", 1025).exit_code == 2
+
+
+# --- usage and choices: what --help promises ---------------------------------------------------
+
+
+def _help(command: str) -> str:
+    """``blackhole COMMAND --help`` on a terminal wide enough that no choice list is wrapped."""
+    shown = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "400"})
+    assert shown.exit_code == 0, shown.output
+    return shown.stdout
+
+
+@pytest.mark.parametrize("command", ["export", "gallery", "report", "curate"])
+def test_a_pack_folder_argument_is_shown_as_pack(command):
+    shown = _help(command)
+    assert f"blackhole {command} [OPTIONS] {{PACK}}" in shown and "{pack}" not in shown
+
+
+@pytest.mark.parametrize("command", ["export", "gallery"])
+def test_tier_choices_are_listed_and_others_refused_as_usage(command, tmp_path):
+    assert "easy|medium|hard|expert|unsolvable|ungraded" in _help(command)
+    extra = (
+        ["--format", "json", "--out", tmp_path / "o.json"]
+        if command == "export"
+        else ["--out", tmp_path / "g"]
+    )
+    refused = invoke(command, tmp_path / "pack", "--tier", "impossible", *extra)
+    assert refused.exit_code == ExitCode.USAGE and "impossible" in refused.stderr
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("command", "choices"),
+    [
+        ("generate", "seed|pysol"),
+        ("run", "loky|dask"),
+        ("curate", "difficulty|pack"),
+        ("export", "json|boards|csv"),
+    ],
+)
+def test_every_closed_set_option_lists_its_choices(command, choices):
+    assert choices in _help(command)

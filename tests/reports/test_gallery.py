@@ -189,8 +189,8 @@ def test_the_command_writes_the_gallery_and_says_where(curated_pack, tmp_path):
 @pytest.mark.parametrize(
     ("args", "pattern"),
     [
-        (["--tier", "hardest"], "unknown tier 'hardest'"),
         (["--tier", "unsolvable"], "no deals of tier 'unsolvable'"),
+        (["--limit", "1", "--tier", "ungraded"], "no deals of tier 'ungraded'"),
     ],
 )
 def test_the_command_refuses_bad_input_in_one_line(curated_pack, tmp_path, args, pattern):
