@@ -387,17 +387,15 @@ def calibrate(
     quiet: Quiet = False,
 ) -> None:
     """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
-    from pipeline.files import check_writable
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
     from pipeline.stages.calibrate import calibrate as calibrate_tiers
 
     _note_jobs(jobs, quiet)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        check_writable(out)  # before the sample is dealt
         calibration = calibrate_tiers(
             out,
-            [seeded_deal(seed, index) for index in range(count)],
+            (seeded_deal(seed, index) for index in range(count)),
             origin=f"--seed {seed} --count {count}",
             solving=SolveSettings(max_nodes=max_nodes),
             grading=GradeSettings(max_positions=max_positions),

@@ -7,7 +7,7 @@ file are kept, so only the thresholds move.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,7 +30,7 @@ class Calibration:
 
 def calibrate(
     target: Path,
-    deals: Sequence[Deal],
+    deals: Iterable[Deal],
     *,
     origin: str,
     solving: SolveSettings = SolveSettings(),
@@ -43,8 +43,11 @@ def calibrate(
     there is none); ``origin`` says in the file where the sample came from.
     Deals whose grading ran out of budget are left out of the quartiles.
     Raises CalibrationError, before writing, when fewer than 4 deals have a score.
+    ``target`` is checked (:func:`pipeline.files.check_writable`) before the
+    first of ``deals`` (which may be a generator) is dealt.
     """
-    check_writable(target)
+    check_writable(target)  # before the sample is dealt
+    deals = list(deals)
     score = load_score(target) if Path(target).exists() else Score()
     results = solve_deals(deals, solving, options)
     grades = grade_deals(deals, results, grading, options)

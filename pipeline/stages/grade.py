@@ -43,7 +43,6 @@ from pathlib import Path
 import pyarrow as pa
 
 from pipeline.engine.gametree import WalkStatus, tree_of
-from pipeline.files import check_writable
 from pipeline.game.deal import Deal
 from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import SolveResult, Verdict
@@ -222,8 +221,8 @@ def grade_pack(
     """Grade every deal of the solved pack file ``source``, a batch at a time; write the pack file ``target`` with the grade columns.
 
     The tiers file ``settings.tiers`` is read first (ConfigError naming it),
-    once ``target`` is known to be writable and not one of the inputs,
-    unless ``tiers`` are given already loaded.
+    unless ``tiers`` are given already loaded; it is one of the pass's inputs,
+    which ``target`` may not be.
     Raises PackError naming ``source`` before any grading when it is not a
     solved pack, and PackError or BoardError naming the row of the file and
     its deal, before its batch is graded, when a row's board is bad, its
@@ -234,7 +233,6 @@ def grade_pack(
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
     """
-    check_writable(target, inputs=[source] if tiers is not None else [source, settings.tiers])
     loaded = load_tiers(settings.tiers) if tiers is None else tiers
     sample, seed = settings.sample, settings.seed
 
@@ -281,7 +279,15 @@ def grade_pack(
         )
         return written, summarize_grades(grades)
 
-    summaries = over_pack(source, target, schema=SOLVED_SCHEMA, work=work, label="grading", options=options)
+    summaries = over_pack(
+        source,
+        target,
+        schema=SOLVED_SCHEMA,
+        work=work,
+        label="grading",
+        options=options,
+        inputs=[] if tiers is not None else [settings.tiers],
+    )
     return sum(summaries, summarize_grades([]))
 
 

@@ -71,10 +71,12 @@ def over_pack(
     work: Callable[[PackBatch], tuple[pa.Table, Tally]],
     label: str = "working",
     options: PassOptions = PassOptions(),
+    inputs: Sequence[Path] = (),
 ) -> list[Tally]:
     """``work`` over the pack file ``source`` batch by batch; the tables it returns written to the pack file ``target``.
 
-    ``work(rows)`` returns the batch's output table and a small summary of
+    ``inputs`` are other files the pass reads (a tiers file), which ``target``
+    may not be either. ``work(rows)`` returns the batch's output table and a small summary of
     it; the summaries come back, one a batch (never one a row). ``target``'s
     folder is checked first, then ``source``'s columns and types (PackError),
     all before any work; each batch's nulls and boards are checked as it is
@@ -83,7 +85,7 @@ def over_pack(
     a target without rows. A progress bar of ``label`` counts the rows done
     when ``options.progress``; batches hold ``options.batch_rows`` rows.
     """
-    check_writable(target, inputs=[source])
+    check_writable(target, inputs=[source, *inputs])
     source = Path(source)
     batch_rows = BATCH_ROWS if options.batch_rows is None else options.batch_rows
     batches = _batches(source, read_pack_batches(source, schema, batch_rows=batch_rows))
