@@ -41,6 +41,7 @@ from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource
 from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
+from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, Manifest, Origin
 from pipeline.packs.parquet import read_pack, write_pack
 from pipeline.packs.sources import DealSpan, deals_table
@@ -310,7 +311,7 @@ def _scheme(config: RunConfig) -> str:
 
 
 def _origin(config: RunConfig) -> Origin:
-    return Origin(config.name, "pack", __version__, _scheme(config), config=_config_record(config))
+    return Origin(config.name, PackKind.PACK, __version__, _scheme(config), config=_config_record(config))
 
 
 def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:

@@ -49,7 +49,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.rules import IllegalMove, Position
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.formats import ExportFormat
-from pipeline.packs.labels import PACK_TIERS, UNGRADED
+from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, PackError
 
@@ -292,7 +292,7 @@ def export_pack_folder(
     """
     _check_options(fmt, tier, limit)
     check_writable(path, inputs=[folder])
-    has_level = read_manifest(folder).kind == "curated"
+    has_level = read_manifest(folder).kind is PackKind.CURATED
     columns = _folder_columns(fmt, has_level=has_level)
     if has_level:
         rows = _in_level_order(folder, columns, tier=tier, batch_rows=batch_rows)

@@ -47,6 +47,13 @@ class PackTier(str, Enum):
     UNGRADED = "ungraded"
 
 
+class PackKind(str, Enum):
+    """What a pack folder is: a run's ``pack`` (every deal), or a ``curated`` pack made from one."""
+
+    PACK = "pack"
+    CURATED = "curated"
+
+
 SOLVABLE_TIERS = tuple(tier.value for tier in Tier if tier is not Tier.UNSOLVABLE)
 PACK_TIERS = tuple(tier.value for tier in PackTier)
 UNGRADED = PackTier.UNGRADED.value

@@ -20,9 +20,10 @@ say (``deals`` equals the files' rows and the verdict and tier counts, a file
 lies in its tier's folder, no two files share a path). Anything else raises a
 one-line PackError: ``<source>: <where, as files[0].sha256>: <problem>``.
 
->>> from pipeline.packs.labels import PACK_TIERS
+>>> from pipeline.packs.labels import PACK_TIERS, PackKind
 >>> counts = {"solved": 0, "unsolvable": 0, "unknown": 0}
->>> empty = Manifest(Origin("demo", "pack", "0.1.0", "pysol-fc"), 0, counts, dict.fromkeys(PACK_TIERS, 0), None)
+>>> origin = Origin("demo", PackKind.PACK, "0.1.0", "pysol-fc")
+>>> empty = Manifest(origin, 0, counts, dict.fromkeys(PACK_TIERS, 0), None)
 >>> Manifest.from_json(empty.to_json()) == empty
 True
 >>> Manifest.from_json(empty.to_json().replace('"deals": 0', '"deals": -1'), source="demo/manifest.json")
@@ -40,15 +41,16 @@ import re
 import types
 import typing
 from dataclasses import dataclass, field
+from enum import Enum
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
 
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
-KINDS = ("pack", "curated")
 KIND_ONLY = "kind_only"  # the metadata key of an Origin field written in one kind of manifest only
 _MAX_DEPTH = 32  # the deepest nesting a manifest may have (its configs are 3 levels deep)
 
@@ -58,15 +60,15 @@ class Origin:
     """Where a pack's deals came from: its name and kind, the package and dealing scheme, the settings."""
 
     name: str
-    kind: str
+    kind: PackKind
     blackhole_version: str
     dealing_scheme: str | None
     # The keys of one kind of manifest only, as KIND_ONLY in their metadata says. A run's pack: the
     # settings that decide the rows. A curated pack: the source pack's name and config, how it was curated.
-    config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: "pack"})
-    curated_from: str | None = field(default=None, metadata={KIND_ONLY: "curated"})
-    source_config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: "curated"})
-    curation: CurationRecord | None = field(default=None, metadata={KIND_ONLY: "curated"})
+    config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: PackKind.PACK})
+    curated_from: str | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
+    source_config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
+    curation: CurationRecord | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class Manifest:
         return self.origin.name
 
     @property
-    def kind(self) -> str:
+    def kind(self) -> PackKind:
         return self.origin.kind
 
     def to_dict(self) -> dict[str, Any]:
@@ -151,7 +153,9 @@ class Manifest:
 
 
 def _json_of(value: Any) -> Any:
-    """``value`` as JSON data: a dataclass as an object of its fields in order, a tuple as a list."""
+    """``value`` as JSON data: a dataclass as an object of its fields in order, a tuple as a list, an enum as its value."""
+    if isinstance(value, Enum):
+        return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {item.name: _json_of(getattr(value, item.name)) for item in dataclasses.fields(value)}
     if isinstance(value, tuple | list):
@@ -180,6 +184,8 @@ def _built(hint: Any, value: Any) -> Any:
         return None
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         [hint] = [arg for arg in typing.get_args(hint) if arg is not type(None)]
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         hints = typing.get_type_hints(hint)
         return hint(

@@ -30,6 +30,7 @@ import pyarrow as pa
 from pipeline import __version__
 from pipeline.files import check_folder_writable, check_replaceable_folder, resolved
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
+from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, CurationRecord, Manifest, Origin, read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
 from pipeline.packs.schema import LEVEL_FIELD
@@ -101,7 +102,7 @@ def curate_folder(
             rows = read_pack_batches(kept, unchecked, batch_rows=batch_rows)
         origin = Origin(
             name=target.name,
-            kind="curated",
+            kind=PackKind.CURATED,
             blackhole_version=__version__,
             dealing_scheme=source_origin.dealing_scheme,
             curated_from=source_origin.name,

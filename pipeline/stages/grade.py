@@ -55,13 +55,6 @@ from pipeline.stages.settings import GradeSettings, PassOptions
 from pipeline.stages.tiers import Score, Tiers, load_tiers
 from pipeline.workers import map_batches
 
-_STATUS_OF_WALK = {
-    WalkStatus.EXACT: GradeStatus.EXACT,
-    WalkStatus.OUT_OF_BUDGET: GradeStatus.OUT_OF_BUDGET,
-    WalkStatus.OVERFLOW: GradeStatus.OVERFLOW,
-}
-
-
 @dataclass(frozen=True)
 class Grade:
     """One deal's grade: the game-tree metrics (None when not known), its score and tier.
@@ -147,7 +140,8 @@ def grade_deal(
     seconds = time.perf_counter() - began
     cards = WINNING_LENGTH if cards is None else cards
     if tree.status is not WalkStatus.EXACT:
-        return Grade(_STATUS_OF_WALK[tree.status], max_cards_played=cards, grade_seconds=seconds)
+        # every way a walk ends is a grade status of the same name
+        return Grade(GradeStatus[tree.status.name], max_cards_played=cards, grade_seconds=seconds)
     grade = Grade(
         GradeStatus.EXACT,
         solution_count=tree.solution_count,

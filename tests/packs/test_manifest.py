@@ -21,10 +21,9 @@ from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
-from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, PackKind
 from pipeline.packs.manifest import (
     KIND_ONLY,
-    KINDS,
     MANIFEST,
     MANIFEST_SCHEMA,
     CurationRecord,
@@ -45,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = manifest_schema()
 SOURCE = "S/p/manifest.json"
 ORDERS = [order.value for order in CurateOrder]
+KINDS = [kind.value for kind in PackKind]
 VERDICTS = tuple(verdict.value for verdict in Verdict)
 
 PACK = Manifest(

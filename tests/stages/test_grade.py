@@ -374,3 +374,9 @@ def test_a_target_without_a_folder_fails_before_any_work(solved, tmp_path):
     missing = tmp_path / "no" / "graded.parquet"
     with pytest.raises(DestinationError, match="cannot write, no directory"):
         grade_pack(solved, missing, GradeSettings(max_positions=BUDGET), tiers=TIERS)
+
+
+def test_every_way_a_walk_ends_is_a_grade_status_of_its_name():
+    from pipeline.engine.gametree import WalkStatus
+
+    assert all(GradeStatus[status.name].value == status.name.lower() for status in WalkStatus)
