@@ -32,7 +32,7 @@ from pipeline.engine.budgets import (
 )
 from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED
-from pipeline.stages.settings import DEFAULT_SAMPLE
+from pipeline.stages.settings import DEFAULT_SAMPLE, DEFAULT_TIERS
 from pipeline.workers import MAX_JOBS
 
 if TYPE_CHECKING:
@@ -318,8 +318,14 @@ def grade(
     out: Out,
     jobs: Jobs = 1,
     tiers: Annotated[
-        Path, typer.Option("--tiers", readable=False, help="Score weights and tier thresholds (TOML).")
-    ] = Path("configs/tiers.toml"),
+        Path,
+        typer.Option(
+            "--tiers",
+            readable=False,
+            show_default="pipeline/stages/tiers.toml, shipped with the package",
+            help="Score weights and tier thresholds (TOML).",
+        ),
+    ] = DEFAULT_TIERS,
     max_positions: MaxPositions = DEFAULT_MAX_POSITIONS,
     sample: Annotated[
         float,

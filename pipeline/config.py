@@ -17,6 +17,10 @@
 - ``scheduler``: with ``dask``, the address of a running scheduler
   (``tcp://host:8786``); empty (the default) starts a local cluster of ``jobs`` workers.
 - ``output``: the folder that holds ``packs/`` and ``work/`` (default ``output``).
+
+A path in a config file (``output``, ``[grade] tiers``) is read relative to the
+file's folder, so a run is the same from any working folder; a path given on
+the command line (``--set run.output=...``) is read relative to the working folder.
 - ``timings``: write each stage's seconds into the pack (default false, so the
   same config gives the same pack, byte for byte).
 
@@ -27,7 +31,8 @@
 deterministic seconds per deal) and ``reference_nodes`` (the reference
 search's budget when CP-SAT cannot tell).
 ``[grade]``: ``max_positions`` (game-tree positions per deal), ``tiers``
-(the tiers file, default ``configs/tiers.toml``), ``sample`` (share of the
+(a tiers file; default the one shipped with the package,
+:data:`~pipeline.stages.settings.DEFAULT_TIERS`), ``sample`` (share of the
 solved deals graded, 0..1, default 1; the others say ``not_sampled``) and
 ``seed`` (of that sample).
 ``[curate]``: ``per_tier`` (a table of deals wanted per tier, e.g.
@@ -51,6 +56,7 @@ pipeline.toml_files.ConfigError: x.toml:4: [run] count must be an integer, not a
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 from collections.abc import Iterable
@@ -196,12 +202,23 @@ _REQUIRED = (("run", "name"), ("run", "count"))
 
 
 def load_config(path: Path) -> RunConfig:
-    """The run configuration in the TOML file at ``path``."""
-    return parse_config(read_text(path), source=str(path))
+    """The run configuration in the TOML file at ``path``; its paths are read relative to its folder."""
+    return parse_config(read_text(path), source=str(path), folder=Path(path).parent)
 
 
-def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
-    """The run configuration in TOML ``text``; errors name ``source`` and the line."""
+def parse_config(text: str, *, source: str = "<config>", folder: Path | None = None) -> RunConfig:
+    """The run configuration in TOML ``text``; errors name ``source`` and the line.
+
+    A relative path in ``text`` (``[run] output``, ``[grade] tiers``) is read relative to ``folder``,
+    the config file's, and spelled relative to the working folder when it lies inside it; without
+    ``folder``, relative to the working folder.
+
+    >>> text = '[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\noutput = "../output"\\n'
+    >>> str(parse_config(text, folder=Path("/etc/blackhole")).output)
+    '/etc/output'
+    >>> str(parse_config(text).output)
+    '../output'
+    """
     document = parse_toml(text, source=source)
     sections = sorted({section for section, _ in _KEYS})
     values: dict[tuple[str, str], Any] = {}
@@ -220,6 +237,8 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
                     f"[{section}] has unknown key {key!r} (known: {known})", source=source, line=line
                 )
             values[section, key] = _checked(section, key, value, source, line)
+    if folder is not None:
+        values = {where: _beside(folder, value) for where, value in values.items()}
     seeded = values.get(("run", "source"), "seed") == "seed"
     for section, key in (*_REQUIRED, *((("run", "seed"),) if seeded else ())):
         if (section, key) not in values:
@@ -231,6 +250,15 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
         source=source,
         line=_line_in_section(text, "curate", "per_tier"),
     )
+
+
+def _beside(folder: Path, value: Any) -> Any:
+    """``value``, when it is a relative path, read relative to ``folder`` (spelled relative to the
+    working folder when inside it, absolute otherwise); any other value as it is."""
+    if not isinstance(value, Path) or value.is_absolute():
+        return value
+    found = Path(os.path.normpath(folder.resolve() / value))
+    return found.relative_to(Path.cwd()) if found.is_relative_to(Path.cwd()) else found
 
 
 def _line_in_section(text: str, section: str, key: str) -> int:

@@ -46,6 +46,7 @@ from pipeline.packs.parquet import read_pack, write_pack
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
+from pipeline.stages.settings import DEFAULT_TIERS
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
 from pipeline.workers import dask_cluster, progress_bar, unordered
@@ -295,11 +296,18 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
 
 
 def _config_record(config: RunConfig) -> dict[str, Any]:
-    """The config as the pack records it: every key that decides the rows (not jobs, backend, paths)."""
+    """The config as the pack records it: every key that decides the rows (not jobs, backend, paths).
+
+    ``grade.tiers`` is None for the tiers shipped with the package (:data:`DEFAULT_TIERS`), whose path
+    says where this copy is installed, not what it holds; the thresholds and weights themselves are in
+    every file's metadata (``tier_medium``, ``score_odds_weight``...).
+    """
     settings = config.settings()
     unused = "first" if config.source == "seed" else "seed"
     for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
+    if config.grade.tiers == DEFAULT_TIERS:
+        settings["grade"]["tiers"] = None
     return settings
 
 

@@ -13,7 +13,7 @@ from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.settings import CrosscheckSettings
 from pipeline.stages.tiers import load_tiers
 
-TIERS_FILE = Path(__file__).parents[1] / "configs" / "tiers.toml"
+TIERS_FILE = Path(__file__).parents[1] / "pipeline" / "stages" / "tiers.toml"
 
 
 @pytest.fixture(scope="session")

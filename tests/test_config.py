@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.config import ConfigError, RunConfig, parse_config
+from pipeline.config import ConfigError, RunConfig, load_config, parse_config
+from pipeline.stages.settings import DEFAULT_TIERS
 
 GOOD = '[run]\nname = "x"\nseed = 1\ncount = 10\n'
 
@@ -189,3 +190,47 @@ def test_a_work_folder_and_packs_live_under_output():
         Path("out/packs/n-curated"),
         Path("out/work/n"),
     )
+
+
+# --- paths in a config file ----------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config_in(folder: Path, lines: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "run.toml"
+    path.write_text(GOOD + lines, encoding="utf-8")
+    return path
+
+
+def test_paths_in_a_config_file_are_read_relative_to_its_folder(tmp_path, monkeypatch):
+    path = _config_in(tmp_path / "configs", 'output = "../out"\n[grade]\ntiers = "mine.toml"\n')
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    config = load_config(path)
+    assert (config.output, config.grade.tiers) == (tmp_path / "out", tmp_path / "configs" / "mine.toml")
+    monkeypatch.chdir(tmp_path)  # inside the working folder, spelled relative to it
+    config = load_config(Path("configs/run.toml"))
+    assert (config.output, config.grade.tiers) == (Path("out"), Path("configs/mine.toml"))
+
+
+def test_an_absolute_path_in_a_config_file_stays_as_it_is(tmp_path):
+    path = _config_in(tmp_path / "configs", f'output = "{tmp_path / "elsewhere"}"\n')
+    assert load_config(path).output == tmp_path / "elsewhere"
+
+
+def test_paths_on_the_command_line_are_read_relative_to_the_working_folder(tmp_path, monkeypatch):
+    path = _config_in(tmp_path / "configs", 'output = "../out"\n')
+    monkeypatch.chdir(tmp_path / "configs")
+    config = load_config(path).with_settings(["run.output=here", "grade.tiers=t.toml"])
+    assert (config.output, config.grade.tiers) == (Path("here"), Path("t.toml"))
+
+
+def test_the_repository_configs_write_under_its_output_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert load_config(Path("configs/default.toml")).pack_directory == Path("output/packs/default")
+    monkeypatch.chdir(tmp_path)
+    for name in ("default", "smoke", "census"):
+        config = load_config(ROOT / "configs" / f"{name}.toml")
+        assert config.output == ROOT / "output" and config.grade.tiers == DEFAULT_TIERS

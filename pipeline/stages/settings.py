@@ -23,7 +23,8 @@ from pipeline.engine.budgets import (
 
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
-DEFAULT_TIERS = Path("configs/tiers.toml")
+DEFAULT_TIERS = Path(__file__).with_name("tiers.toml")
+"""The tiers file shipped with the package, beside this module (written by ``make calibrate``)."""
 
 
 class CurateOrder(str, Enum):
