@@ -36,7 +36,8 @@ search's budget when CP-SAT cannot tell).
 solved deals graded, 0..1, default 1; the others say ``not_sampled``) and
 ``seed`` (of that sample).
 ``[curate]``: ``per_tier`` (a table of deals wanted per tier, e.g.
-``{ easy = 100, medium = 100 }``; absent: every deal that qualifies) and
+``{ easy = 100, medium = 100 }``; absent: every deal that qualifies; quotas asking for more
+deals than ``count`` are scaled down to fit, :meth:`CurateSettings.within`) and
 ``order`` (``difficulty``, the default, or ``pack``).
 
 Any key can be overridden from the command line with ``section.key=value``
@@ -354,19 +355,15 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
-    """``config`` once the keys that constrain each other agree: the deals exist, the quotas fit in the run."""
+    """``config`` once the keys that constrain each other agree: the deals exist.
+
+    Quotas asking for more deals than the run makes are not an error: the run scales them down
+    (:meth:`~pipeline.stages.settings.CurateSettings.within`) and says so.
+    """
     if config.source == "pysol" and config.first + config.count - 1 > MAX_PYSOL_DEAL:
         raise ConfigError(
             f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
             f"{MAX_PYSOL_DEAL}",
             source=source,
         )
-    if config.curate.per_tier is not None:
-        wanted = sum(count for _, count in config.curate.per_tier)
-        if wanted > config.count:
-            raise ConfigError(
-                f"[curate] per_tier asks for {wanted} deals but the run makes only {config.count}",
-                source=source,
-                line=line,
-            )
     return config

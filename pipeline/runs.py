@@ -75,6 +75,8 @@ class RunOutcome:
     seconds: float  # wall clock of the whole run
     finish_seconds: float  # of which: assembling the pack from its shards, curating it, listing disagreements
     lock_taken_over: Holder | None  # the record of a stopped run's lock that this run took over
+    scaled_quotas: tuple[tuple[str, int], ...] | None = None  # the curated quotas, when the config's asked
+    # for more deals than the run makes (CurateSettings.within); None when they were taken as they are
 
 
 def stage_settings(config: RunConfig) -> StageSettings:
@@ -184,6 +186,7 @@ def _run_locked(
         seconds=ended - began,
         finish_seconds=ended - finishing,
         lock_taken_over=taken_over,
+        scaled_quotas=_scaled_quotas(config),
     )
 
 
@@ -329,9 +332,16 @@ def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     }
 
 
+def _scaled_quotas(config: RunConfig) -> tuple[tuple[str, int], ...] | None:
+    """The quotas the run curates by, when they are not the config's (which ask for more than it makes)."""
+    fitted = config.curate.within(config.count)
+    return None if fitted == config.curate else fitted.per_tier
+
+
 def _curate(config: RunConfig, provenance: dict[str, str]) -> Manifest:
-    """Curate the finished pack into the curated pack folder; its manifest."""
-    per_tier = None if config.curate.per_tier is None else dict(config.curate.per_tier)
+    """Curate the finished pack into the curated pack folder, by quotas that fit in it; its manifest."""
+    quotas = config.curate.within(config.count).per_tier
+    per_tier = None if quotas is None else dict(quotas)
     return curate_folder(
         config.pack_directory,
         config.curated_directory,
