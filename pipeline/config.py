@@ -2,7 +2,8 @@
 
 ``[run]`` (``name`` and ``count`` are required, and ``seed`` for seeded deals):
 
-- ``name``: the pack's folder under ``output/packs`` (no slashes).
+- ``name``: the pack's folder under ``output/packs`` (no slashes, and not ending in
+  ``-curated``: the curated pack of run ``X`` is ``X-curated``).
 - ``source``: where the deals come from: ``seed`` (seeded shuffles, the default)
   or ``pysol`` (PySol FC's numbered deals).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
@@ -79,6 +80,8 @@ MAX_COUNT = 2**63 - 1  # deal indices and a pack's counts of deals are int64
 MAX_SHARD_SIZE = 100_000
 """The most deals a shard may hold: a run keeps a shard's results in memory (about 2 KB a deal) until its
 last deal is back, so 100,000 is some 200 MB; the census's shards hold 10,000."""
+CURATED_SUFFIX = "-curated"
+"""What a run's curated pack adds to its name, and so what no run's name may end in."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
@@ -110,7 +113,7 @@ class RunConfig:
     @property
     def curated_directory(self) -> Path:
         """The curated pack's folder."""
-        return self.output / "packs" / f"{self.name}-curated"
+        return self.output / "packs" / f"{self.name}{CURATED_SUFFIX}"
 
     @property
     def work_directory(self) -> Path:
@@ -249,7 +252,7 @@ def parse_config(text: str, *, source: str = "<config>", folder: Path | None = N
     return _cross_checked(
         _replaced(RunConfig(**required), values),
         source=source,
-        line=_line_in_section(text, "curate", "per_tier"),
+        line=_line_in_section(text, "run", "name"),
     )
 
 
@@ -355,7 +358,8 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
-    """``config`` once the keys that constrain each other agree: the deals exist.
+    """``config`` once the keys that constrain each other agree: the deals exist, and the name is not
+    another run's curated pack (``X-curated``, :attr:`RunConfig.curated_directory`); ``line``: the name's.
 
     Quotas asking for more deals than the run makes are not an error: the run scales them down
     (:meth:`~pipeline.stages.settings.CurateSettings.within`) and says so.
@@ -365,5 +369,12 @@ def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfi
             f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
             f"{MAX_PYSOL_DEAL}",
             source=source,
+        )
+    if config.name.endswith(CURATED_SUFFIX):
+        raise ConfigError(
+            f"[run] name {config.name!r} ends in {CURATED_SUFFIX}, which names run "
+            f"{config.name.removesuffix(CURATED_SUFFIX)!r}'s curated pack; choose another name",
+            source=source,
+            line=line,
         )
     return config

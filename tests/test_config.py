@@ -79,6 +79,10 @@ def test_a_setting_without_quotes_is_read_as_text():
         (GOOD + "[curate]\norder = 'random'\n", "x.toml:6: [curate] order must be difficulty or pack"),
         (GOOD + "[curate]\nper_tier = { easy = -1 }\n", "x.toml:6: [curate] per_tier easy must be a whole"),
         ('[run]\nname = "x"\nseed = 1\n', "x.toml:1: [run] needs 'count'"),
+        (
+            GOOD.replace('"x"', '"x-curated"'),
+            "x.toml:2: [run] name 'x-curated' ends in -curated, which names run 'x''s curated pack",
+        ),
         ("grade = 3\n" + GOOD, "x.toml:1: grade must be a [grade] table"),
         ('[run]\nname = "x"\ncount = 3\n', "x.toml:1: [run] needs 'seed'"),
         (GOOD + 'source = "deck"\n', "x.toml:5: [run] source must be seed or pysol, got 'deck'"),
@@ -150,6 +154,7 @@ def test_command_line_overrides_are_checked_like_the_file():
         ("count=3", "expected section.key=value"),
         ("solve.max_positions=3", "unknown key 'solve.max_positions'"),
         ("run.count=0", "[run] count must be at least 1"),
+        ("run.name=x-curated", "command line: [run] name 'x-curated' ends in -curated"),
         (f"run.count={'9' * 5000}", "a number too long to read (past 4,300 digits)"),
         ("run.jobs=1025", "[run] jobs must be at most 1024"),
         (f"run.shard_size={10**12}", "[run] shard_size must be at most 100000"),
@@ -259,3 +264,9 @@ def test_scaled_quotas_fill_the_run_and_never_grow(quotas, count):
     assert sum(n for _, n in fitted) == min(count, sum(quotas.values()))
     for (_, asked), (_, got) in zip(ordered, fitted, strict=True):
         assert got <= asked and abs(got - asked * min(1, count / max(1, sum(quotas.values())))) < 1 + 1e-9
+
+
+@pytest.mark.parametrize("name", ["curated", "x-curated-2", "curated-x", "x_curated", "-curate"])
+def test_a_name_that_only_looks_curated_keeps_its_folders(name):
+    config = parse_config(GOOD.replace('"x"', f'"{name}"'))
+    assert (config.pack_directory.name, config.curated_directory.name) == (name, f"{name}-curated")
