@@ -95,6 +95,7 @@ def run_lock(config: RunConfig) -> Path:
     It covers everything the run writes: its work folder, its pack and its
     curated pack. It lives in a folder of its own, since a run name may be
     any folder name: no other run's work folder or pack can be called so.
+    The folder is removed when the last run leaves it empty.
 
     >>> from pipeline.config import parse_config
     >>> str(run_lock(parse_config('[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\n')))
@@ -118,7 +119,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     settings = stage_settings(config)
     if config.backend == "dask" and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
-    with holding(run_lock(config), what=f"run {config.name!r}") as taken_over:
+    with holding(run_lock(config), what=f"run {config.name!r}", tidy=True) as taken_over:
         _check_targets(config, fresh=fresh)
         if fresh:
             _delete_work_folder(config.work_directory)

@@ -478,3 +478,4 @@ def test_a_config_run_from_another_folder_reads_its_paths_beside_it(tmp_path, mo
     assert list((tmp_path / "elsewhere").iterdir()) == []
     manifest = read_manifest(tmp_path / "out" / "packs" / "r")
     assert manifest.origin.config["grade"]["tiers"] == (str(folder / "mine.toml") if named else None)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["packs", "work"]  # no empty locks/
