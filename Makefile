@@ -40,7 +40,7 @@ bench: setup
 # The tier thresholds: quartiles of the difficulty scores of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
 calibrate: setup
-	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out configs/tiers.toml
+	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
 
 # Regenerate the generated docs: docs/cli.md from the Typer app (and ExitCode),
 # the column tables of docs/schema.md from pipeline/packs/schema.py.

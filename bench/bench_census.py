@@ -64,7 +64,11 @@ def parent_cpu_seconds() -> float:
 
 def measure(backend: str, jobs: int, count: int, output: Path) -> dict[str, Any]:
     text = CONFIG.format(
-        count=count, jobs=jobs, backend=backend, output=output, tiers=ROOT / "configs" / "tiers.toml"
+        count=count,
+        jobs=jobs,
+        backend=backend,
+        output=output,
+        tiers=ROOT / "pipeline" / "stages" / "tiers.toml",
     )
     config = parse_config(text, source="bench_census")
     cpu = parent_cpu_seconds()

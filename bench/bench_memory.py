@@ -56,9 +56,8 @@ def pack_config(folder: Path, rows: int) -> Path:
     """configs/census.toml at ``rows`` deals, writing under ``folder``."""
     text = (ROOT / "configs" / "census.toml").read_text(encoding="utf-8")
     text = text.replace("count = 1000000", f"count = {rows}").replace(
-        'output = "output"', f'output = "{folder}"'
+        'output = "../output"', f'output = "{folder}"'
     )
-    text = text.replace('tiers = "configs/tiers.toml"', f'tiers = "{ROOT / "configs" / "tiers.toml"}"')
     path = folder / "census.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -80,7 +79,7 @@ def commands(rows: int, folder: Path, census_pack: Path) -> Iterator[tuple[str, 
     ]  # fmt: skip
     yield "grade", [
         "grade", str(solved), "--out", str(folder / "graded.parquet"), "--jobs", "2", "--sample", sample,
-        "--tiers", str(ROOT / "configs" / "tiers.toml"), "--no-timings",
+        "--tiers", str(ROOT / "pipeline" / "stages" / "tiers.toml"), "--no-timings",
     ]  # fmt: skip
     if rows == 1_000_000:
         if not (census_pack / "manifest.json").exists():

@@ -37,7 +37,7 @@ def measure(jobs: int, count: int | None, output: Path) -> dict:
     if count is not None:  # a quick look: the quotas of 1,000 deals would not fit
         config = dataclasses.replace(config, curate=dataclasses.replace(config.curate, per_tier=None))
     config = dataclasses.replace(
-        config, grade=dataclasses.replace(config.grade, tiers=ROOT / "configs" / "tiers.toml")
+        config, grade=dataclasses.replace(config.grade, tiers=ROOT / "pipeline" / "stages" / "tiers.toml")
     )
     config = config.with_overrides(jobs=jobs, count=count, output=output)
     outcome = run(config, progress=True, fresh=True)

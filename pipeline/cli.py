@@ -335,7 +335,13 @@ def grade(
     out: Out,
     jobs: Jobs = 1,
     tiers: Annotated[
-        Path, typer.Option("--tiers", readable=False, help="Score weights and tier thresholds (TOML).")
+        Path,
+        typer.Option(
+            "--tiers",
+            readable=False,
+            show_default="pipeline/stages/tiers.toml, shipped with the package",
+            help="Score weights and tier thresholds (TOML).",
+        ),
     ] = GradeSettings().tiers,
     max_positions: MaxPositions = GradeSettings().max_positions,
     sample: Annotated[

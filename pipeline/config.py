@@ -2,7 +2,8 @@
 
 ``[run]`` (``name`` and ``count`` are required, and ``seed`` for seeded deals):
 
-- ``name``: the pack's folder under ``output/packs`` (no slashes).
+- ``name``: the pack's folder under ``output/packs`` (no slashes, and not ending in
+  ``-curated``: the curated pack of run ``X`` is ``X-curated``).
 - ``source``: where the deals come from: ``seed`` (seeded shuffles, the default)
   or ``pysol`` (PySol FC's numbered deals).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
@@ -17,6 +18,10 @@
 - ``scheduler``: with ``dask``, the address of a running scheduler
   (``tcp://host:8786``); empty (the default) starts a local cluster of ``jobs`` workers.
 - ``output``: the folder that holds ``packs/`` and ``work/`` (default ``output``).
+
+A path in a config file (``output``, ``[grade] tiers``) is read relative to the
+file's folder, so a run is the same from any working folder; a path given on
+the command line (``--set run.output=...``) is read relative to the working folder.
 - ``timings``: write each stage's seconds into the pack (default false, so the
   same config gives the same pack, byte for byte).
 
@@ -27,11 +32,13 @@
 deterministic seconds per deal) and ``reference_nodes`` (the reference
 search's budget when CP-SAT cannot tell).
 ``[grade]``: ``max_positions`` (game-tree positions per deal), ``tiers``
-(the tiers file, default ``configs/tiers.toml``), ``sample`` (share of the
+(a tiers file; default the one shipped with the package,
+:data:`~pipeline.stages.settings.DEFAULT_TIERS`), ``sample`` (share of the
 solved deals graded, 0..1, default 1; the others say ``not_sampled``) and
 ``seed`` (of that sample).
 ``[curate]``: ``per_tier`` (a table of deals wanted per tier, e.g.
-``{ easy = 100, medium = 100 }``; absent: every deal that qualifies) and
+``{ easy = 100, medium = 100 }``; absent: every deal that qualifies; quotas asking for more
+deals than ``count`` are scaled down to fit, :meth:`CurateSettings.within`) and
 ``order`` (``difficulty``, the default, or ``pack``).
 
 Any key can be overridden from the command line with ``section.key=value``
@@ -51,6 +58,7 @@ pipeline.toml_files.ConfigError: x.toml:4: [run] count must be an integer, not a
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 import typing
@@ -78,6 +86,8 @@ from pipeline.workers import MAX_JOBS, Backend
 MAX_SHARD_SIZE = 100_000
 """The most deals a shard may hold: a run keeps a shard's results in memory until its last deal is back, so
 the bound caps that memory (docs/benchmarks.md gives a deal's share); the census's shards hold 10,000."""
+CURATED_SUFFIX = "-curated"
+"""What a run's curated pack adds to its name, and so what no run's name may end in."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
 
 
@@ -109,7 +119,7 @@ class RunConfig:
     @property
     def curated_directory(self) -> Path:
         """The curated pack's folder."""
-        return self.output / "packs" / f"{self.name}-curated"
+        return self.output / "packs" / f"{self.name}{CURATED_SUFFIX}"
 
     @property
     def work_directory(self) -> Path:
@@ -208,12 +218,23 @@ _REQUIRED = (("run", "name"), ("run", "count"))
 
 
 def load_config(path: Path) -> RunConfig:
-    """The run configuration in the TOML file at ``path``."""
-    return parse_config(read_text(path), source=str(path))
+    """The run configuration in the TOML file at ``path``; its paths are read relative to its folder."""
+    return parse_config(read_text(path), source=str(path), folder=Path(path).parent)
 
 
-def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
-    """The run configuration in TOML ``text``; errors name ``source`` and the line."""
+def parse_config(text: str, *, source: str = "<config>", folder: Path | None = None) -> RunConfig:
+    """The run configuration in TOML ``text``; errors name ``source`` and the line.
+
+    A relative path in ``text`` (``[run] output``, ``[grade] tiers``) is read relative to ``folder``,
+    the config file's, and spelled relative to the working folder when it lies inside it; without
+    ``folder``, relative to the working folder.
+
+    >>> text = '[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\noutput = "../output"\\n'
+    >>> str(parse_config(text, folder=Path("/etc/blackhole")).output)
+    '/etc/output'
+    >>> str(parse_config(text).output)
+    '../output'
+    """
     document = parse_toml(text, source=source)
     sections = sorted({section for section, _ in _KEYS})
     values: dict[tuple[str, str], Any] = {}
@@ -232,6 +253,8 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
                     f"[{section}] has unknown key {key!r} (known: {known})", source=source, line=line
                 )
             values[section, key] = _checked(section, key, value, source, line)
+    if folder is not None:
+        values = {where: _beside(folder, value) for where, value in values.items()}
     seeded = values.get(("run", "source"), DealSource.SEED) == DealSource.SEED
     for section, key in (*_REQUIRED, *((("run", "seed"),) if seeded else ())):
         if (section, key) not in values:
@@ -241,8 +264,17 @@ def parse_config(text: str, *, source: str = "<config>") -> RunConfig:
     return _cross_checked(
         _replaced(RunConfig(**required), values),
         source=source,
-        line=_line_in_section(text, "curate", "per_tier"),
+        line=_line_in_section(text, "run", "name"),
     )
+
+
+def _beside(folder: Path, value: Any) -> Any:
+    """``value``, when it is a relative path, read relative to ``folder`` (spelled relative to the
+    working folder when inside it, absolute otherwise); any other value as it is."""
+    if not isinstance(value, Path) or value.is_absolute():
+        return value
+    found = Path(os.path.normpath(folder.resolve() / value))
+    return found.relative_to(Path.cwd()) if found.is_relative_to(Path.cwd()) else found
 
 
 def _line_in_section(text: str, section: str, key: str) -> int:
@@ -342,19 +374,23 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
 
 
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
-    """``config`` once the keys that constrain each other agree: the deals exist, the quotas fit in the run."""
+    """``config`` once the keys that constrain each other agree: the deals exist, and the name is not
+    another run's curated pack (``X-curated``, :attr:`RunConfig.curated_directory`); ``line``: the name's.
+
+    Quotas asking for more deals than the run makes are not an error: the run scales them down
+    (:meth:`~pipeline.stages.settings.CurateSettings.within`) and says so.
+    """
     if config.source is DealSource.PYSOL and config.first + config.count - 1 > MAX_PYSOL_DEAL:
         raise ConfigError(
             f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
             f"{MAX_PYSOL_DEAL}",
             source=source,
         )
-    if config.curate.per_tier is not None:
-        wanted = sum(count for _, count in config.curate.per_tier)
-        if wanted > config.count:
-            raise ConfigError(
-                f"[curate] per_tier asks for {wanted} deals but the run makes only {config.count}",
-                source=source,
-                line=line,
-            )
+    if config.name.endswith(CURATED_SUFFIX):
+        raise ConfigError(
+            f"[run] name {config.name!r} ends in {CURATED_SUFFIX}, which names run "
+            f"{config.name.removesuffix(CURATED_SUFFIX)!r}'s curated pack; choose another name",
+            source=source,
+            line=line,
+        )
     return config

@@ -84,16 +84,27 @@ class Holder:
 
 
 @contextmanager
-def holding(path: Path, *, what: str) -> Iterator[Holder | None]:
+def holding(path: Path, *, what: str, tidy: bool = False) -> Iterator[Holder | None]:
     """Hold the lock file ``path`` while the block runs; LockedError, naming ``what`` and the holder, when it is held.
 
     Yields the holder recorded in a lock file that a killed process of this
     host left behind, now taken over, or None. The lock is let go and the
     file deleted when the block ends, also on error and Ctrl-C. The folder
-    of ``path`` is made when missing.
+    of ``path`` is made when missing; with ``tidy`` (a folder of lock files
+    alone) it is removed again when the last holder leaves it empty.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with _held(path, what) as left:
+            yield left
+    finally:
+        if tidy:
+            _remove_if_empty(path.parent)
+
+
+@contextmanager
+def _held(path: Path, what: str) -> Iterator[Holder | None]:
+    """:func:`holding` but for the tidying of the folder."""
     descriptor = _locked_descriptor(path, what)
     left = Holder.from_text(_read(descriptor))
     me = Holder.of_this_process()
@@ -115,10 +126,23 @@ def holding(path: Path, *, what: str) -> Iterator[Holder | None]:
         _let_go(descriptor, path, delete=True)
 
 
+def _remove_if_empty(folder: Path) -> None:
+    """Remove ``folder`` when it is empty. ``rmdir`` refuses a folder holding anything, so a lock file
+    another holder has made meanwhile keeps it; one about to be made finds it gone and makes it again."""
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
 def _locked_descriptor(path: Path, what: str) -> int:
     """An open descriptor of the file at ``path``, locked; LockedError when another holds it."""
     while True:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except FileNotFoundError:  # the folder was removed by a holder leaving it empty: make it again
+            continue
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -47,6 +47,7 @@ from pipeline.packs.parquet import read_pack, write_pack
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
+from pipeline.stages.settings import DEFAULT_TIERS
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
 from pipeline.workers import Backend, dask_cluster, progress_bar, unordered
@@ -75,6 +76,8 @@ class RunOutcome:
     seconds: float  # wall clock of the whole run
     finish_seconds: float  # of which: assembling the pack from its shards, curating it, listing disagreements
     lock_taken_over: Holder | None  # the record of a stopped run's lock that this run took over
+    scaled_quotas: tuple[tuple[str, int], ...] | None = None  # the curated quotas, when the config's asked
+    # for more deals than the run makes (CurateSettings.within); None when they were taken as they are
 
 
 def stage_settings(config: RunConfig) -> StageSettings:
@@ -93,6 +96,7 @@ def run_lock(config: RunConfig) -> Path:
     It covers everything the run writes: its work folder, its pack and its
     curated pack. It lives in a folder of its own, since a run name may be
     any folder name: no other run's work folder or pack can be called so.
+    The folder is removed when the last run leaves it empty.
 
     >>> from pipeline.config import parse_config
     >>> str(run_lock(parse_config('[run]\\nname = "demo"\\nseed = 1\\ncount = 5\\n')))
@@ -116,7 +120,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     settings = stage_settings(config)
     if config.backend is Backend.DASK and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
-    with holding(run_lock(config), what=f"run {config.name!r}") as taken_over:
+    with holding(run_lock(config), what=f"run {config.name!r}", tidy=True) as taken_over:
         _check_targets(config, fresh=fresh)
         if fresh:
             _delete_work_folder(config.work_directory)
@@ -186,6 +190,7 @@ def _run_locked(
         seconds=ended - began,
         finish_seconds=ended - finishing,
         lock_taken_over=taken_over,
+        scaled_quotas=_scaled_quotas(config),
     )
 
 
@@ -298,11 +303,18 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
 
 
 def _config_record(config: RunConfig) -> dict[str, Any]:
-    """The config as the pack records it: every key that decides the rows (not jobs, backend, paths)."""
+    """The config as the pack records it: every key that decides the rows (not jobs, backend, paths).
+
+    ``grade.tiers`` is None for the tiers shipped with the package (:data:`DEFAULT_TIERS`), whose path
+    says where this copy is installed, not what it holds; the thresholds and weights themselves are in
+    every file's metadata (``tier_medium``, ``score_odds_weight``...).
+    """
     settings = config.settings()
     unused = "first" if config.source is DealSource.SEED else "seed"
     for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
+    if config.grade.tiers == DEFAULT_TIERS:
+        settings["grade"]["tiers"] = None
     return settings
 
 
@@ -324,9 +336,16 @@ def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     }
 
 
+def _scaled_quotas(config: RunConfig) -> tuple[tuple[str, int], ...] | None:
+    """The quotas the run curates by, when they are not the config's (which ask for more than it makes)."""
+    fitted = config.curate.within(config.count)
+    return None if fitted == config.curate else fitted.per_tier
+
+
 def _curate(config: RunConfig, provenance: dict[str, str]) -> Manifest:
-    """Curate the finished pack into the curated pack folder; its manifest."""
-    per_tier = None if config.curate.per_tier is None else dict(config.curate.per_tier)
+    """Curate the finished pack into the curated pack folder, by quotas that fit in it; its manifest."""
+    quotas = config.curate.within(config.count).per_tier
+    per_tier = None if quotas is None else dict(quotas)
     return curate_folder(
         config.pack_directory,
         config.curated_directory,

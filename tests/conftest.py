@@ -13,7 +13,7 @@ from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.settings import CrosscheckSettings
 from pipeline.stages.tiers import load_tiers
 
-TIERS_FILE = Path(__file__).parents[1] / "configs" / "tiers.toml"
+TIERS_FILE = Path(__file__).parents[1] / "pipeline" / "stages" / "tiers.toml"
 
 # The tests import tests/support/ as tests.support.X; collected for its doctests, it would be imported
 # a second time as support.X, with classes of its own (a second BrowserError among the error classes).

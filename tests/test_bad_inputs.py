@@ -78,7 +78,7 @@ def built(tmp_path_factory, pack_rows) -> Path:
         pack, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
     )
     curate_folder(pack, folder / "packs" / "c", per_tier=None, order="difficulty")
-    shutil.copyfile(ROOT / "configs" / "tiers.toml", folder / "tiers.toml")
+    shutil.copyfile(ROOT / "pipeline" / "stages" / "tiers.toml", folder / "tiers.toml")
     return folder
 
 

@@ -20,6 +20,7 @@ from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.deal import EXAMPLE_BOARD
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seeded_deal
+from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 
@@ -186,21 +187,35 @@ def test_configs_are_valid_runs():
     default = load_config(ROOT / "configs" / "default.toml")
     assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 1000, 2)
     assert default.solve.max_nodes == DEFAULT_MAX_NODES and default.timings is False
-    assert str(default.output) == "output" and (ROOT / default.grade.tiers).is_file()
+    assert default.output.resolve() == ROOT / "output" and default.grade.tiers.is_file()
     assert dict(default.curate.per_tier) == {"easy": 100, "medium": 100, "hard": 100, "expert": 100}
     smoke = load_config(ROOT / "configs" / "smoke.toml")
     assert smoke.count <= 20 and smoke.count > smoke.shard_size
 
 
 def test_run_smoke_config(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    tiers = ROOT / "configs" / "tiers.toml"
-    result = ok("run", "--config", ROOT / "configs" / "smoke.toml", "--set", f"grade.tiers='{tiers}'")
+    monkeypatch.chdir(tmp_path)  # another folder: the config's own paths are read beside it
+    result = ok("run", "--config", ROOT / "configs" / "smoke.toml", "--set", "run.output=output")
     packs = tmp_path / "output" / "packs"
     assert sorted(p.name for p in packs.iterdir()) == ["smoke", "smoke-curated"]
     assert "Run smoke" in result.stdout and "86.94%" in result.stdout
     assert "curated pack output/packs/smoke-curated: 8 deals" in result.stdout
     assert "deals" in result.stderr  # the progress display
+
+
+def test_a_run_whose_quotas_ask_for_more_than_its_count_scales_them_and_says_so(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    quick = "[crosscheck]\nsample = 0.0\nloss_sample = 0.0\n[grade]\nsample = 0.0\n"
+    config = _config(tmp_path, GOOD_RUN + quick + "[curate]\nper_tier = { easy = 2, hard = 1 }\n")
+    result = ok("run", "--config", config)
+    notes = [line for line in result.stderr.splitlines() if "per_tier" in line]
+    assert notes == [
+        "[curate] per_tier asks for more deals than the run makes (2): scaled down to easy 2, hard 0"
+    ]
+    curation = read_manifest(tmp_path / "output" / "packs" / "x-curated").origin.curation
+    assert curation.per_tier == {"easy": 2, "hard": 0}  # 4/3 and 2/3 rounded down; the deal left goes to easy
+    again = ok("run", "--config", config, "--set", "curate.per_tier={ easy = 1 }")
+    assert "per_tier" not in again.stderr  # quotas that fit: no note
 
 
 # --- user errors: one line, exit 1, nothing written ---------------------------------------------
@@ -284,10 +299,6 @@ USER_ERRORS = {
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "[grade]\nmax_nodes = 5\n")],
         r"bad\.toml:6: \[grade\] has unknown key 'max_nodes'",
     ),
-    "run-impossible-quota": (
-        lambda d: ["run", "--config", _config(d, GOOD_RUN + "[curate]\nper_tier = { easy = 2, hard = 1 }\n")],
-        r"bad\.toml:6: \[curate\] per_tier asks for 3 deals but the run makes only 2",
-    ),
     "run-quota-unknown-tier": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "[curate]\nper_tier = { unsolvable = 1 }\n")],
         r"bad\.toml:6: \[curate\] per_tier has unknown tier 'unsolvable'",
@@ -299,10 +310,6 @@ USER_ERRORS = {
     "run-set-wrong-type": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "crosscheck.sample=often"],
         r"--set crosscheck\.sample=often: \[crosscheck\] sample must be a number, not a string",
-    ),
-    "run-set-quota-too-big": (
-        lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", "curate.per_tier={ easy = 3 }"],
-        r"command line: \[curate\] per_tier asks for 3 deals but the run makes only 2",
     ),
     "run-nan-sample": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN + "[crosscheck]\nsample = nan\n")],
@@ -347,7 +354,7 @@ USER_ERRORS = {
         r"sub: is a directory",
     ),
     "grade-a-folder": (
-        lambda d: ["grade", _folder(d), "--tiers", ROOT / "configs/tiers.toml", "--out", d / "o.parquet"],
+        lambda d: ["grade", _folder(d), "--out", d / "o.parquet"],
         r"sub: is a directory",
     ),
     "grade-tiers-a-folder": (
@@ -685,7 +692,7 @@ COMMANDS = {
     "grade": (
         "pipeline.stages.grade",
         "grade_pack",
-        lambda d: [d / "solved.parquet", "-o", d / "o.parquet", "--tiers", ROOT / "configs" / "tiers.toml"],
+        lambda d: [d / "solved.parquet", "-o", d / "o.parquet"],
     ),
     "calibrate": (
         "pipeline.stages.calibrate",

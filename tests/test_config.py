@@ -5,8 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from pipeline.config import ConfigError, RunConfig, parse_config
+from pipeline.config import ConfigError, RunConfig, load_config, parse_config
+from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings
 
 GOOD = '[run]\nname = "x"\nseed = 1\ncount = 10\n'
 
@@ -75,11 +78,11 @@ def test_a_setting_without_quotes_is_read_as_text():
         (GOOD + 'backend = "ray"\n', "x.toml:5: [run] backend must be loky or dask, got 'ray'"),
         (GOOD + "[curate]\norder = 'random'\n", "x.toml:6: [curate] order must be difficulty or pack"),
         (GOOD + "[curate]\nper_tier = { easy = -1 }\n", "x.toml:6: [curate] per_tier easy must be a whole"),
-        (
-            GOOD + "[curate]\nper_tier = { easy = 6, hard = 5 }\n",
-            "asks for 11 deals but the run makes only 10",
-        ),
         ('[run]\nname = "x"\nseed = 1\n', "x.toml:1: [run] needs 'count'"),
+        (
+            GOOD.replace('"x"', '"x-curated"'),
+            "x.toml:2: [run] name 'x-curated' ends in -curated, which names run 'x''s curated pack",
+        ),
         ("grade = 3\n" + GOOD, "x.toml:1: grade must be a [grade] table"),
         ('[run]\nname = "x"\ncount = 3\n', "x.toml:1: [run] needs 'seed'"),
         (GOOD + 'source = "deck"\n', "x.toml:5: [run] source must be seed or pysol, got 'deck'"),
@@ -151,7 +154,7 @@ def test_command_line_overrides_are_checked_like_the_file():
         ("count=3", "expected section.key=value"),
         ("solve.max_positions=3", "unknown key 'solve.max_positions'"),
         ("run.count=0", "[run] count must be at least 1"),
-        ("run.count=2", "[curate] per_tier asks for 3 deals but the run makes only 2"),
+        ("run.name=x-curated", "command line: [run] name 'x-curated' ends in -curated"),
         (f"run.count={'9' * 5000}", "a number too long to read (past 4,300 digits)"),
         ("run.jobs=1025", "[run] jobs must be at most 1024"),
         (f"run.shard_size={10**12}", "[run] shard_size must be at most 100000"),
@@ -189,3 +192,81 @@ def test_a_work_folder_and_packs_live_under_output():
         Path("out/packs/n-curated"),
         Path("out/work/n"),
     )
+
+
+# --- paths in a config file ----------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config_in(folder: Path, lines: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "run.toml"
+    path.write_text(GOOD + lines, encoding="utf-8")
+    return path
+
+
+def test_paths_in_a_config_file_are_read_relative_to_its_folder(tmp_path, monkeypatch):
+    path = _config_in(tmp_path / "configs", 'output = "../out"\n[grade]\ntiers = "mine.toml"\n')
+    (tmp_path / "other").mkdir()
+    monkeypatch.chdir(tmp_path / "other")
+    config = load_config(path)
+    assert (config.output, config.grade.tiers) == (tmp_path / "out", tmp_path / "configs" / "mine.toml")
+    monkeypatch.chdir(tmp_path)  # inside the working folder, spelled relative to it
+    config = load_config(Path("configs/run.toml"))
+    assert (config.output, config.grade.tiers) == (Path("out"), Path("configs/mine.toml"))
+
+
+def test_an_absolute_path_in_a_config_file_stays_as_it_is(tmp_path):
+    path = _config_in(tmp_path / "configs", f'output = "{tmp_path / "elsewhere"}"\n')
+    assert load_config(path).output == tmp_path / "elsewhere"
+
+
+def test_paths_on_the_command_line_are_read_relative_to_the_working_folder(tmp_path, monkeypatch):
+    path = _config_in(tmp_path / "configs", 'output = "../out"\n')
+    monkeypatch.chdir(tmp_path / "configs")
+    config = load_config(path).with_settings(["run.output=here", "grade.tiers=t.toml"])
+    assert (config.output, config.grade.tiers) == (Path("here"), Path("t.toml"))
+
+
+def test_the_repository_configs_write_under_its_output_from_any_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    assert load_config(Path("configs/default.toml")).pack_directory == Path("output/packs/default")
+    monkeypatch.chdir(tmp_path)
+    for name in ("default", "smoke", "census"):
+        config = load_config(ROOT / "configs" / f"{name}.toml")
+        assert config.output == ROOT / "output" and config.grade.tiers == DEFAULT_TIERS
+
+
+# --- quotas that ask for more deals than the run makes ---------------------------------------------
+
+
+@pytest.mark.parametrize("count", [1, 3, 7, 200, 399, 400, 1000])
+def test_the_default_config_takes_any_count_its_quotas_scaled_to_fit(count, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    config = load_config(Path("configs/default.toml")).with_settings([f"run.count={count}"])
+    assert dict(config.curate.per_tier) == dict.fromkeys(("easy", "medium", "hard", "expert"), 100)
+    fitted = dict(config.curate.within(count).per_tier)
+    assert sum(fitted.values()) == min(count, 400)
+    assert max(fitted.values()) - min(fitted.values()) <= 1 and list(fitted) == list(
+        dict(config.curate.per_tier)
+    )
+
+
+@given(
+    st.dictionaries(st.sampled_from(["easy", "medium", "hard", "expert"]), st.integers(0, 10**6), min_size=1),
+    st.integers(1, 10**7),
+)
+def test_scaled_quotas_fill_the_run_and_never_grow(quotas, count):
+    ordered = tuple((tier, quotas[tier]) for tier in ("easy", "medium", "hard", "expert") if tier in quotas)
+    fitted = CurateSettings(per_tier=ordered).within(count).per_tier
+    assert [tier for tier, _ in fitted] == [tier for tier, _ in ordered]
+    assert sum(n for _, n in fitted) == min(count, sum(quotas.values()))
+    for (_, asked), (_, got) in zip(ordered, fitted, strict=True):
+        assert got <= asked and abs(got - asked * min(1, count / max(1, sum(quotas.values())))) < 1 + 1e-9
+
+
+@pytest.mark.parametrize("name", ["curated", "x-curated-2", "curated-x", "x_curated", "-curate"])
+def test_a_name_that_only_looks_curated_keeps_its_folders(name):
+    config = parse_config(GOOD.replace('"x"', f'"{name}"'))
+    assert (config.pack_directory.name, config.curated_directory.name) == (name, f"{name}-curated")

@@ -42,7 +42,7 @@ board_files = (
 
 
 def test_every_config_of_the_repository_is_fuzzed():
-    assert {path.name for path in CONFIGS} >= {"default.toml", "smoke.toml", "tiers.toml"}
+    assert {path.name for path in CONFIGS} >= {"default.toml", "smoke.toml"}
 
 
 # --- board text ---------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ def test_any_toml_document_is_a_config_or_a_config_error(document):
         assert parse_config(toml_text(written)) == config
 
 
-@pytest.mark.parametrize("name", [path.name for path in CONFIGS if path.name != "tiers.toml"])
+@pytest.mark.parametrize("name", [path.name for path in CONFIGS])
 @given(data=st.data())
 def test_an_edited_config_is_a_config_or_a_config_error(name, data):
     _config_or_error(data.draw(edited((ROOT / "configs" / name).read_text(encoding="utf-8"))))
@@ -220,7 +220,7 @@ def test_every_config_key_takes_every_edge_value_or_gives_a_config_error(key):
 @pytest.mark.parametrize("key", [f"{table}.{key}" for table, keys in TIERS_KEYS.items() for key in keys])
 def test_every_tiers_key_takes_every_edge_value_or_gives_a_config_error(key):
     table, name = key.split(".")
-    good = (ROOT / "configs" / "tiers.toml").read_text(encoding="utf-8")
+    good = (ROOT / "pipeline" / "stages" / "tiers.toml").read_text(encoding="utf-8")
     for value in EDGE_VALUES:
         try:
             _tiers_or_error(re.sub(rf"(?m)^{name} = .*$", f"{name} = {value}".replace("\\", "\\\\"), good))
@@ -249,7 +249,7 @@ def test_any_toml_document_is_tiers_or_a_config_error(document):
     _tiers_or_error(toml_text(document))
 
 
-@given(edited((ROOT / "configs" / "tiers.toml").read_text(encoding="utf-8")))
+@given(edited((ROOT / "pipeline" / "stages" / "tiers.toml").read_text(encoding="utf-8")))
 def test_an_edited_tiers_file_is_tiers_or_a_config_error(text):
     _tiers_or_error(text)
 

@@ -77,3 +77,34 @@ def test_a_lock_file_of_another_host_is_refused_and_kept(tmp_path):
     path.unlink()
     with holding(path, what="run 't'"):
         pass
+
+
+def test_a_tidy_holder_removes_the_folder_it_leaves_empty_and_keeps_one_in_use(tmp_path):
+    first, second = tmp_path / "locks" / "a.lock", tmp_path / "locks" / "b.lock"
+    with holding(first, what="run 'a'", tidy=True):
+        with holding(second, what="run 'b'", tidy=True):
+            pass
+        assert first.parent.is_dir()  # 'a' still holds its lock there
+    assert not first.parent.exists()
+    with pytest.raises(ValueError), holding(first, what="run 'a'", tidy=True):
+        raise ValueError
+    assert not first.parent.exists()  # on error too
+
+
+def test_a_holder_whose_folder_is_removed_as_it_opens_makes_it_again(tmp_path, monkeypatch):
+    """The race of two runs: one removes the empty folder between the other's mkdir and open."""
+    import pipeline.locks as locks
+
+    path, opened = tmp_path / "locks" / "t.lock", []
+    real_open = os.open
+
+    def open_after_a_removal(name, *args):
+        if not opened:
+            opened.append(name)
+            path.parent.rmdir()  # what a holder leaving meanwhile does
+        return real_open(name, *args)
+
+    monkeypatch.setattr(locks.os, "open", open_after_a_removal)
+    with holding(path, what="run 't'", tidy=True):
+        assert path.exists()
+    assert opened and not path.parent.exists()

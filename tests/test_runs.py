@@ -31,6 +31,7 @@ from pipeline.packs.parquet import PackError, read_pack
 from pipeline.packs.sources import pysol_deals, seeded_deals
 from pipeline.runs import WORK_RECORD, RunError, run, run_lock
 from pipeline.stages.sampling import graded
+from pipeline.stages.settings import DEFAULT_TIERS
 
 ROOT = Path(__file__).parents[1]
 BLACKHOLE = Path(sys.executable).parent / "blackhole"
@@ -52,7 +53,7 @@ sample = 0.25
 
 [grade]
 max_positions = 2000000
-tiers = "{ROOT / "configs" / "tiers.toml"}"
+tiers = "{ROOT / "pipeline" / "stages" / "tiers.toml"}"
 
 [curate]
 per_tier = {{ easy = 2, medium = 2, hard = 2, expert = 2 }}
@@ -104,6 +105,7 @@ def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
         assert json.loads(provenance[b"blackhole_config"]) == manifest.origin.config
         assert provenance[b"dealing_scheme"] == b"blackhole-sha256-v1"
         assert provenance[b"grade_max_positions"] == b"2000000"
+    assert manifest.origin.config["grade"]["tiers"] is None  # the packaged tiers: no path of this machine
 
 
 def test_the_manifest_counts_what_pyarrow_and_duckdb_read(finished):
@@ -393,7 +395,7 @@ def _small_config(folder: Path, run_keys: str, grade_keys: str = "") -> Path:
     path = folder / "run.toml"
     path.write_text(
         f'[run]\nname = "s"\nshard_size = 2\njobs = 1\noutput = "{folder / "output"}"\n{run_keys}\n'
-        f'[crosscheck]\nsample = 0.0\n[grade]\ntiers = "{ROOT / "configs" / "tiers.toml"}"\n{grade_keys}\n'
+        f'[crosscheck]\nsample = 0.0\n[grade]\ntiers = "{ROOT / "pipeline" / "stages" / "tiers.toml"}"\n{grade_keys}\n'
     )
     return path
 
@@ -457,3 +459,23 @@ def test_a_run_with_both_samples_and_grading_at_zero_only_solves(tmp_path):
     # each task timed itself: the workers' busy time holds every stage's time, and the finish is part of the run
     assert sum(outcome.stage_seconds.values()) <= outcome.busy_seconds < outcome.seconds * config.jobs
     assert 0 < outcome.finish_seconds < outcome.seconds
+
+
+@pytest.mark.parametrize("named", [False, True])
+def test_a_config_run_from_another_folder_reads_its_paths_beside_it(tmp_path, monkeypatch, named):
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    shutil.copyfile(DEFAULT_TIERS, folder / "mine.toml")
+    tiers = 'tiers = "mine.toml"' if named else ""
+    (folder / "run.toml").write_text(
+        f'[run]\nname = "r"\nseed = {SEED}\ncount = 2\noutput = "../out"\n'
+        f"[crosscheck]\nsample = 0.0\nloss_sample = 0.0\n[grade]\nsample = 0.0\n{tiers}\n"
+    )
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    result = CliRunner().invoke(app, ["run", "--config", str(folder / "run.toml"), "-q"])
+    assert result.exit_code == 0, result.output
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+    manifest = read_manifest(tmp_path / "out" / "packs" / "r")
+    assert manifest.origin.config["grade"]["tiers"] == (str(folder / "mine.toml") if named else None)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["packs", "work"]  # no empty locks/

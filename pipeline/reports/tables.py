@@ -157,6 +157,12 @@ def run_notes(outcome: RunOutcome) -> list[str]:
         notes.append(f"took over the lock left by a run that was stopped ({outcome.lock_taken_over})")
     if outcome.resumed_shards:
         notes.append(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done")
+    if outcome.scaled_quotas is not None:
+        scaled = ", ".join(f"{tier} {count}" for tier, count in outcome.scaled_quotas)
+        notes.append(
+            f"[curate] per_tier asks for more deals than the run makes ({outcome.manifest.deals}): "
+            f"scaled down to {scaled}"
+        )
     notes.append(f"wrote {outcome.pack} and {outcome.curated}")
     return notes
 

@@ -8,7 +8,7 @@
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
 - ``crosscheck``: CP-SAT (and the reference search) on every loss and a seeded sample of wins.
 - ``grade``: the game-tree metrics, the difficulty score and the tier of each deal.
-- ``tiers``: the difficulty score's weights and the tier thresholds (``configs/tiers.toml``).
+- ``tiers``: the difficulty score's weights and the tier thresholds (``tiers.toml``, shipped beside it).
 - ``calibrate``: thresholds at the quartiles of a sample's scores.
 - ``curation_rules``: what a puzzle pack keeps: graded wins, undisputed, playable, no duplicates, quotas.
 - ``quotas``: the deals wanted per tier, read from ``easy=50,...`` or checked as a mapping.

@@ -1,7 +1,7 @@
 """Calibrating the tiers: thresholds at the quartiles of the difficulty scores of a sample of deals.
 
 ``make calibrate`` (``blackhole calibrate``) solves and grades a seeded
-sample and writes ``configs/tiers.toml``; the score's weights of an existing
+sample and writes ``pipeline/stages/tiers.toml``, the tiers shipped with the package; the score's weights of an existing
 file are kept, so only the thresholds move.
 """
 

@@ -55,6 +55,7 @@ from pipeline.stages.settings import GradeSettings, PassOptions
 from pipeline.stages.tiers import Score, Tiers, load_tiers
 from pipeline.workers import map_batches
 
+
 @dataclass(frozen=True)
 class Grade:
     """One deal's grade: the game-tree metrics (None when not known), its score and tier.

@@ -20,7 +20,7 @@ engine.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -38,7 +38,8 @@ from pipeline.workers import MAX_JOBS, Backend
 
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
-DEFAULT_TIERS = Path("configs/tiers.toml")
+DEFAULT_TIERS = Path(__file__).with_name("tiers.toml")
+"""The tiers file shipped with the package, beside this module (written by ``make calibrate``)."""
 
 
 class CurateOrder(str, Enum):
@@ -109,6 +110,34 @@ class CurateSettings:
 
     per_tier: tuple[tuple[str, int], ...] | None = None
     order: CurateOrder = CurateOrder.DIFFICULTY
+
+    def within(self, count: int) -> CurateSettings:
+        """These settings with quotas that ask for at most ``count`` deals, the pack's size.
+
+        Quotas asking for more are scaled down in proportion, each rounded down; the
+        deals that rounding leaves over go one each, in tier order, to the tiers it cut.
+
+        >>> quotas = (("easy", 100), ("medium", 100), ("hard", 100), ("expert", 100))
+        >>> CurateSettings(per_tier=quotas).within(200).per_tier
+        (('easy', 50), ('medium', 50), ('hard', 50), ('expert', 50))
+        >>> CurateSettings(per_tier=quotas).within(7).per_tier
+        (('easy', 2), ('medium', 2), ('hard', 2), ('expert', 1))
+        >>> CurateSettings(per_tier=(("easy", 3), ("hard", 1))).within(12).per_tier
+        (('easy', 3), ('hard', 1))
+        """
+        wanted = sum(quota for _, quota in self.per_tier or ())
+        if self.per_tier is None or wanted <= count:
+            return self
+        scaled = [
+            (tier, quota * count // wanted, quota * count % wanted > 0) for tier, quota in self.per_tier
+        ]
+        left = count - sum(quota for _, quota, _ in scaled)
+        fitted = []
+        for tier, quota, cut in scaled:
+            extra = 1 if cut and left > 0 else 0
+            left -= extra
+            fitted.append((tier, quota + extra))
+        return replace(self, per_tier=tuple(fitted))
 
 
 @dataclass(frozen=True)

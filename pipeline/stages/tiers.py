@@ -19,7 +19,8 @@ Tiers cut the scores at three thresholds, each the lowest score of its tier:
 exactly at a threshold belongs to the tier it starts. An unsolvable deal is
 in the tier ``unsolvable`` and has no score.
 
-Weights and thresholds live in a TOML file (``configs/tiers.toml``, written by
+Weights and thresholds live in a TOML file (``tiers.toml`` beside this module, shipped with the package
+as :data:`~pipeline.stages.settings.DEFAULT_TIERS` and written by
 ``blackhole calibrate`` at the quartiles of a sample's scores, so that
 solvable deals fall into roughly equal quarters)::
 

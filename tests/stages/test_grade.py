@@ -10,6 +10,8 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import tomllib
+from importlib import resources
 from pathlib import Path
 
 import pyarrow as pa
@@ -30,9 +32,9 @@ from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.crosscheck import checked_table
 from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
-from pipeline.stages.settings import GradeSettings, PassOptions
+from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions
 from pipeline.stages.solve import solve_deals, solved_table
-from pipeline.stages.tiers import Score, Tiers
+from pipeline.stages.tiers import Score, Tiers, load_tiers
 from tests.stages.samples import (
     BUDGET,
     CHEAP,
@@ -326,7 +328,23 @@ def test_the_grade_command_writes_the_pack_and_a_summary(solved, graded, tmp_pat
 def test_the_command_defaults_are_the_modules():
     params = {param.name: param for param in typer.main.get_command(app).commands["grade"].params}
     assert params["max_positions"].default == DEFAULT_MAX_POSITIONS
-    assert str(params["tiers"].default) == "configs/tiers.toml"
+    assert params["tiers"].default == DEFAULT_TIERS
+
+
+def test_the_default_tiers_ship_with_the_package():
+    assert DEFAULT_TIERS == Path(resources.files("pipeline.stages").joinpath("tiers.toml"))
+    assert load_tiers(DEFAULT_TIERS).medium > 0
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "tiers.toml" in pyproject["tool"]["setuptools"]["package-data"]["pipeline.stages"]
+
+
+def test_the_command_grades_from_any_folder_with_the_packaged_tiers(solved, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no configs/ here
+    result = invoke("grade", solved, "--out", "g.parquet", "--max-positions", BUDGET, "--no-timings")
+    assert result.exit_code == 0, result.output
+    assert metadata(pq.read_table(tmp_path / "g.parquet"))["tier_medium"] == repr(
+        load_tiers(DEFAULT_TIERS).medium
+    )
 
 
 GRADE_ERRORS = {

@@ -18,7 +18,7 @@ from pipeline.stages.solve import solve_pack
 from pipeline.stages.tiers import load_tiers
 
 SEED, COUNT = 77, 18  # 18 deals of seed 77: 15 wins, 3 losses (rows 4, 16 and 17)
-TIERS_FILE = Path(__file__).resolve().parents[2] / "configs" / "tiers.toml"
+TIERS_FILE = Path(__file__).resolve().parents[2] / "pipeline" / "stages" / "tiers.toml"
 MAX_POSITIONS = 2_000_000
 GRADE_COLUMNS = ["deal_id", "grade_status", "solution_count", "winnable_states", "difficulty", "tier"]
 

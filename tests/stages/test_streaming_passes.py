@@ -36,7 +36,7 @@ MAX_NODES = 20_000  # the 23 deals: 20 solved, 3 unsolvable (rows 0, 5 and 19)
 SAMPLE = 0.2  # with seed 0, checks the 3 unsolvable rows and solved row 2
 MAX_POSITIONS = 20_000  # 4 rows graded exactly (the 3 unsolvable and one win), 19 out of budget
 TIERS = Tiers(medium=8.0, hard=9.0, expert=10.0)
-TIERS_FILE = Path(__file__).resolve().parents[2] / "configs" / "tiers.toml"
+TIERS_FILE = Path(__file__).resolve().parents[2] / "pipeline" / "stages" / "tiers.toml"
 
 
 def run_solve(source: Path, target: Path, **options: Any) -> Any:

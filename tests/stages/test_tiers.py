@@ -68,10 +68,10 @@ def test_the_file_round_trips_and_weights_default():
 
 
 def test_the_project_tiers_file_is_calibrated():
-    tiers = load_tiers(ROOT / "configs" / "tiers.toml")
+    tiers = load_tiers(ROOT / "pipeline" / "stages" / "tiers.toml")
     assert tiers.score == Score()
     assert 0 < tiers.medium < tiers.hard < tiers.expert
-    assert "blackhole calibrate" in (ROOT / "configs" / "tiers.toml").read_text()
+    assert "blackhole calibrate" in (ROOT / "pipeline" / "stages" / "tiers.toml").read_text()
 
 
 TIER_ERRORS = {
