@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import enum
 import json
 import tomllib
 import types
@@ -147,6 +148,8 @@ def _types_of_hint(hint: Any) -> set[str] | None:
         for arg in typing.get_args(hint):
             found |= {"null"} if arg is type(None) else _types_of_hint(arg) or set()
         return found
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):  # written as its value (PackKind)
+        return {_types_of_hint(type(next(iter(hint)).value)).pop()}
     if dataclasses.is_dataclass(hint) or (typing.get_origin(hint) or hint) is dict:
         return {"object"}
     if (typing.get_origin(hint) or hint) is tuple:
