@@ -43,7 +43,7 @@ from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, Manifest, Origin
-from pipeline.packs.parquet import read_pack, write_pack
+from pipeline.packs.parquet import read_pack_file, write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
@@ -163,7 +163,7 @@ def _run_locked(
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes, busy in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)
-            write_pack(table, _shard_path(work, shard))
+            write_pack_file(table, _shard_path(work, shard))
             busy_seconds += busy
             for outcome in outcomes:
                 for stage, seconds in zip(STAGES, outcome.seconds, strict=True):
@@ -264,7 +264,7 @@ def _shard_path(work: Path, shard: int) -> Path:
 def _shard_tables(work: Path, shards: int) -> Iterator[pa.Table]:
     """Every shard's rows, in shard order, one at a time."""
     for shard in range(shards):
-        yield read_pack(_shard_path(work, shard))
+        yield read_pack_file(_shard_path(work, shard))
 
 
 def _record(config: RunConfig, settings: StageSettings) -> dict[str, Any]:

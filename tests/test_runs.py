@@ -27,7 +27,7 @@ from pipeline.locks import Holder, holding
 from pipeline.packs.folders import pack_dataset, read_pack_folder, sha256_of
 from pipeline.packs.labels import PACK_TIERS
 from pipeline.packs.manifest import read_manifest
-from pipeline.packs.parquet import PackError, read_pack
+from pipeline.packs.parquet import PackError, read_pack_file
 from pipeline.packs.sources import pysol_deals, seeded_deals
 from pipeline.runs import WORK_RECORD, RunError, run, run_lock
 from pipeline.stages.sampling import graded
@@ -299,7 +299,9 @@ def test_of_two_runs_at_once_the_second_refuses_naming_the_first(tmp_path):
     assert first.returncode == 130, stderr
     assert not lock.exists()
     shards = sorted(work.glob("shard-*.parquet"))
-    assert shards and all(read_pack(shard).num_rows == 2 for shard in shards)  # the first run's shards, whole
+    assert shards and all(
+        read_pack_file(shard).num_rows == 2 for shard in shards
+    )  # the first run's shards, whole
     assert sorted(p.name for p in work.iterdir()) == sorted([WORK_RECORD] + [p.name for p in shards])
     assert not (tmp_path / "output" / "packs").exists()
 

@@ -1,11 +1,13 @@
-"""Packs as Parquet files: checked reads, atomic writes, columns and provenance metadata.
+"""Pack files: one Parquet file of a pack's rows, read checked and written atomically, with its provenance metadata.
 
-Every column is declared in :mod:`pipeline.packs.schema`; this module reads
-a file and checks it holds a schema's columns with the right types and no
+A *pack file* is what ``generate``, ``import``, ``solve``, ``crosscheck`` and
+``grade`` read and write; a *pack folder* (a run's, tier-partitioned, with
+its manifest) is :mod:`pipeline.packs.folders`' business. Every column is
+declared in :mod:`pipeline.packs.schema`; this module reads a pack file and checks it holds a schema's columns with the right types and no
 nulls where none may be, and that its rows say nothing they may not
 (:func:`check_rows`) when it has verdicts
-(:func:`read_pack`, :func:`read_pack_batches`), writes a table whole or not at
-all (:func:`write_pack`, zstd), adds columns (:func:`with_columns`) and keeps
+(:func:`read_pack_file`, :func:`read_pack_file_batches`), writes a table whole or not at
+all (:func:`write_pack_file`, zstd), adds columns (:func:`with_columns`) and keeps
 the schema metadata that says where a file came from: ``blackhole_version``
 (the package that wrote it), ``dealing_scheme`` (``blackhole-sha256-v1``,
 ``pysol-fc`` or ``import``) and the settings of each stage that ran
@@ -35,7 +37,7 @@ from pipeline.packs.schema import DEALS_SCHEMA
 
 
 class PackError(BlackholeError, ValueError):
-    """A file that is not a pack this package can read; the message names the file."""
+    """A pack file or folder this package cannot read; the message names the file."""
 
 
 def unreadable(path: Path, error: Exception) -> PackError:
@@ -78,14 +80,14 @@ def metadata(table: pa.Table) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in raw.items() if k != b"pandas"}
 
 
-def write_pack(table: pa.Table, path: Path) -> None:
+def write_pack_file(table: pa.Table, path: Path) -> None:
     """Write ``table`` to ``path`` (zstd) atomically (:func:`replacing`): all of it or, on any error, nothing."""
     path = check_writable(path)
     with replacing(path) as sink:
         pq.write_table(table, sink, compression="zstd")
 
 
-def read_pack(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
+def read_pack_file(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
     """The table in the Parquet file at ``path``, checked to hold ``schema``'s columns, and its rows checked.
 
     Raises PackError naming the file when it is missing, not Parquet, lacks a
@@ -136,14 +138,14 @@ def deals_of(table: pa.Table, *, source: str, start: int = 0) -> list[Deal]:
 BATCH_ROWS = 10_000  # rows a streaming read or write holds at a time; also the row group size it writes
 
 
-def read_pack_batches(
+def read_pack_file_batches(
     path: Path,
     schema: pa.Schema = DEALS_SCHEMA,
     *,
     batch_rows: int = BATCH_ROWS,
     columns: Sequence[str] | None = None,
 ) -> Iterator[pa.Table]:
-    """The rows of the Parquet file at ``path`` in tables of at most ``batch_rows``, checked as :func:`read_pack` checks.
+    """The rows of the Parquet file at ``path`` in tables of at most ``batch_rows``, checked as :func:`read_pack_file` checks.
 
     The file's columns and types are checked before the first batch (PackError
     naming the file), nulls where none may be and the rows as each batch is
@@ -198,7 +200,7 @@ def batches_of(
         )
 
 
-def pack_rows(path: Path) -> int:
+def pack_file_row_count(path: Path) -> int:
     """The number of rows in the Parquet file at ``path`` (read off its footer; PackError when unreadable)."""
     rows: int = _open_parquet(path).metadata.num_rows
     return rows
@@ -217,7 +219,7 @@ def _open_parquet(path: Path) -> pq.ParquetFile:
 
 
 @contextmanager
-def writing_pack(path: Path) -> Iterator[Callable[[pa.Table], None]]:
+def writing_pack_file(path: Path) -> Iterator[Callable[[pa.Table], None]]:
     """A function that appends a table's rows to the Parquet file ``path``, which appears when the block ends.
 
     Each call writes its rows as row groups (zstd) of at most
@@ -225,7 +227,7 @@ def writing_pack(path: Path) -> Iterator[Callable[[pa.Table], None]]:
     later tables are cast to it. The file is staged beside ``path``
     (``.<name>.tmp-<pid>``), flushed to disk and renamed over it: on any error
     ``path`` is untouched. A block that writes no table leaves ``path``
-    untouched too; use :func:`write_pack` for a table that may be empty.
+    untouched too; use :func:`write_pack_file` for a table that may be empty.
     """
     path = check_writable(path)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")

@@ -32,7 +32,7 @@ from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
 from pipeline.game.pysol import pysol_cards_of
 from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource, pysol_deal, seeded_deal
-from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack
+from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack_file
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 from pipeline.packs.seen import SeenNumbers, text_number
 
@@ -261,7 +261,7 @@ def write_deals(
     (:func:`seeded_deals`) when ``seed`` is given, else ``count`` PySol FC
     deals from ``first`` (:func:`pysol_deals`, default 1). Memory holds one
     batch whatever the count. The file appears when the last batch is written
-    (:func:`writing_pack`), or not at all: a bad board anywhere in ``boards``
+    (:func:`writing_pack_file`), or not at all: a bad board anywhere in ``boards``
     leaves none.
     """
     check_writable(path, inputs=[] if boards is None else [boards])
@@ -274,7 +274,7 @@ def write_deals(
         runs = _runs(1 if first is None else first, count, batch_rows)
         tables = (pysol_deals(first=at, count=size) for at, size in runs)
     written = 0
-    with writing_pack(path) as write:
+    with writing_pack_file(path) as write:
         for table in tables:
             write(table)
             written += table.num_rows

@@ -32,7 +32,7 @@ from pipeline.files import check_folder_writable, check_replaceable_folder, reso
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, CurationRecord, Manifest, Origin, read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
+from pipeline.packs.parquet import BATCH_ROWS, read_pack_file_batches, writing_pack_file
 from pipeline.packs.schema import LEVEL_FIELD
 from pipeline.stages.curation_rules import CurationError, Selection
 from pipeline.stages.difficulty_sort import RANGE_ROWS, sorted_by_difficulty
@@ -99,7 +99,7 @@ def curate_folder(
             rows = sorted_by_difficulty(kept, staging, batch_rows=batch_rows, range_rows=range_rows)
         else:
             unchecked = pa.schema([])  # our own temporary file: no columns to check
-            rows = read_pack_batches(kept, unchecked, batch_rows=batch_rows)
+            rows = read_pack_file_batches(kept, unchecked, batch_rows=batch_rows)
         origin = Origin(
             name=target.name,
             kind=PackKind.CURATED,
@@ -130,7 +130,7 @@ def _select(source: Path, kept: Path, selection: Selection, *, batch_rows: int) 
     (``selection.kept`` is 0), ``kept`` is no Parquet file to read.
     """
     schema_metadata = None
-    with writing_pack(kept) as write:
+    with writing_pack_file(kept) as write:
         for number, batch in enumerate(pack_folder_batches(source, batch_rows=batch_rows)):
             if number == 0:
                 schema_metadata = batch.schema.metadata

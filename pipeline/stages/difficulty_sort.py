@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline.packs.parquet import BATCH_ROWS, read_pack_batches, writing_pack
+from pipeline.packs.parquet import BATCH_ROWS, read_pack_file_batches, writing_pack_file
 
 RANGE_ROWS = 100_000  # rows sorted in memory at a time
 DIFFICULTY_ORDER = [("difficulty", "ascending"), ("deal_id", "ascending")]  # as pyarrow's sort_keys
@@ -44,9 +44,9 @@ def sorted_by_difficulty(
     del keys
     ranges = [staging / f"range-{number}.parquet" for number in range(-(-len(ranks) // range_rows))]
     with ExitStack() as stack:
-        writers = [stack.enter_context(writing_pack(part)) for part in ranges]
+        writers = [stack.enter_context(writing_pack_file(part)) for part in ranges]
         start = 0
-        for batch in read_pack_batches(path, _UNCHECKED, batch_rows=batch_rows):
+        for batch in read_pack_file_batches(path, _UNCHECKED, batch_rows=batch_rows):
             batch_ranks = ranks[start : start + batch.num_rows]
             start += batch.num_rows
             ranked = batch.append_column(_RANK, pa.array(batch_ranks))

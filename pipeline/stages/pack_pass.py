@@ -27,11 +27,11 @@ from pipeline.packs.parquet import (
     BATCH_ROWS,
     PackError,
     deals_of,
-    pack_rows,
-    read_pack,
-    read_pack_batches,
-    write_pack,
-    writing_pack,
+    pack_file_row_count,
+    read_pack_file,
+    read_pack_file_batches,
+    write_pack_file,
+    writing_pack_file,
 )
 from pipeline.packs.seen import SeenNumbers, text_number
 from pipeline.stages.settings import PassOptions
@@ -88,16 +88,16 @@ def over_pack(
     check_writable(target, inputs=[source, *inputs])
     source = Path(source)
     batch_rows = BATCH_ROWS if options.batch_rows is None else options.batch_rows
-    batches = _batches(source, read_pack_batches(source, schema, batch_rows=batch_rows))
+    batches = _batches(source, read_pack_file_batches(source, schema, batch_rows=batch_rows))
     first = next(batches, None)  # the columns, and the first batch's rows, checked before any work
-    if first is None:  # writing_pack writes nothing without a table: write the empty one whole
-        written, summary = work(PackBatch(source, 0, read_pack(source, schema), []))
-        write_pack(written, target)
+    if first is None:  # writing_pack_file writes nothing without a table: write the empty one whole
+        written, summary = work(PackBatch(source, 0, read_pack_file(source, schema), []))
+        write_pack_file(written, target)
         return [summary]
     summaries = []
     with (
-        progress_bar(pack_rows(source), label=label, enabled=options.progress) as advance,
-        writing_pack(target) as write,
+        progress_bar(pack_file_row_count(source), label=label, enabled=options.progress) as advance,
+        writing_pack_file(target) as write,
     ):
         for rows in itertools.chain([first], batches):
             written, summary = work(replace(rows, advance=advance))
@@ -131,7 +131,7 @@ def _refuse_repeat(source: Path, row: int, deal_id: str) -> None:
     64-bit number (about once in 10**19 pairs) are let through.
     """
     start = 0
-    for table in read_pack_batches(source, pa.schema([]), columns=["deal_id"]):
+    for table in read_pack_file_batches(source, pa.schema([]), columns=["deal_id"]):
         for at, found in enumerate(table.column("deal_id").to_pylist()):
             if start + at >= row:
                 return

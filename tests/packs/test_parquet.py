@@ -16,11 +16,11 @@ from pipeline.packs.parquet import (
     PackError,
     deals_of,
     metadata,
-    pack_rows,
-    read_pack,
-    read_pack_batches,
-    write_pack,
-    writing_pack,
+    pack_file_row_count,
+    read_pack_file,
+    read_pack_file_batches,
+    write_pack_file,
+    writing_pack_file,
 )
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 from pipeline.packs.sources import imported_deals, pysol_deals, seeded_deals
@@ -89,8 +89,8 @@ def test_imported_repeat_names_both_lines(tmp_path):
 def test_round_trip_keeps_schema_metadata_and_uses_zstd(tmp_path):
     table = seeded_deals(seed=9, count=4)
     path = tmp_path / "deals.parquet"
-    write_pack(table, path)
-    back = read_pack(path)
+    write_pack_file(table, path)
+    back = read_pack_file(path)
     assert back.equals(table)
     assert back.schema.equals(table.schema, check_metadata=True)
     meta = pq.ParquetFile(path).metadata
@@ -129,18 +129,18 @@ def test_solved_table_without_timings_and_resolving_replaces_results():
 
 def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
     path = tmp_path / "deals.parquet"
-    write_pack(seeded_deals(seed=1, count=1), path)
+    write_pack_file(seeded_deals(seed=1, count=1), path)
     before = path.read_bytes()
     unwritable = pa.table({"when": pa.array([(1, 2, 3)], pa.month_day_nano_interval())})
     with pytest.raises(pa.ArrowNotImplementedError):
-        write_pack(unwritable, path)
+        write_pack_file(unwritable, path)
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["deals.parquet"]
 
 
 def test_write_into_a_missing_folder_is_a_destination_error(tmp_path):
     with pytest.raises(DestinationError, match="no directory"):
-        write_pack(seeded_deals(seed=1, count=1), tmp_path / "nowhere" / "deals.parquet")
+        write_pack_file(seeded_deals(seed=1, count=1), tmp_path / "nowhere" / "deals.parquet")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -175,7 +175,7 @@ def test_read_pack_errors_name_the_file(tmp_path, make, message):
     make(tmp_path)
     path = tmp_path / "pack.parquet"
     with pytest.raises(PackError) as caught:
-        read_pack(path)
+        read_pack_file(path)
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
     assert "\n" not in str(caught.value)
@@ -193,7 +193,7 @@ def test_bad_board_in_a_pack_names_file_and_row(tmp_path):
 def test_duckdb_reads_a_pack_in_row_order(tmp_path):
     duckdb = pytest.importorskip("duckdb")
     path = tmp_path / "solved.parquet"
-    write_pack(solved_table(seeded_deals(seed=5, count=2), [UNSOLVABLE, SOLVED], max_nodes=10), path)
+    write_pack_file(solved_table(seeded_deals(seed=5, count=2), [UNSOLVABLE, SOLVED], max_nodes=10), path)
     rows = duckdb.sql(f"select deal_id, verdict, len(solution) from '{path}'").fetchall()
     assert rows == [("seed-5-0", "unsolvable", 0), ("seed-5-1", "solved", 51)]
 
@@ -201,27 +201,27 @@ def test_duckdb_reads_a_pack_in_row_order(tmp_path):
 def test_every_board_round_trips_through_a_pack(tmp_path):
     deals = [Deal.from_board_text(b) for b in pysol_deals(first=1, count=3).column("board").to_pylist()]
     path = tmp_path / "p.parquet"
-    write_pack(pysol_deals(first=1, count=3), path)
-    assert deals_of(read_pack(path), source="p") == deals == [pysol_deal(n) for n in (1, 2, 3)]
+    write_pack_file(pysol_deals(first=1, count=3), path)
+    assert deals_of(read_pack_file(path), source="p") == deals == [pysol_deal(n) for n in (1, 2, 3)]
 
 
 def test_streamed_writes_and_reads_give_the_rows_back_a_row_group_at_a_time(tmp_path):
     table = seeded_deals(seed=7, count=25)
-    with writing_pack(tmp_path / "deals.parquet") as write:
+    with writing_pack_file(tmp_path / "deals.parquet") as write:
         for start in range(0, 25, 10):
             write(table.slice(start, 10))  # row groups of 10, 10 and 5
     assert [group.num_rows for group in _row_groups(tmp_path / "deals.parquet")] == [10, 10, 5]
-    batches = list(read_pack_batches(tmp_path / "deals.parquet", batch_rows=7))
+    batches = list(read_pack_file_batches(tmp_path / "deals.parquet", batch_rows=7))
     assert [batch.num_rows for batch in batches] == [7, 3, 7, 3, 5]  # never across a row group
     assert pa.concat_tables(batches).equals(table)
     assert batches[0].schema.metadata == table.schema.metadata
-    assert pack_rows(tmp_path / "deals.parquet") == 25
+    assert pack_file_row_count(tmp_path / "deals.parquet") == 25
 
 
 def test_a_streamed_write_that_fails_or_writes_nothing_leaves_no_file(tmp_path):
-    with writing_pack(tmp_path / "none.parquet"):
+    with writing_pack_file(tmp_path / "none.parquet"):
         pass
-    with pytest.raises(KeyError), writing_pack(tmp_path / "failed.parquet") as write:
+    with pytest.raises(KeyError), writing_pack_file(tmp_path / "failed.parquet") as write:
         write(seeded_deals(seed=7, count=3))
         raise KeyError("late")
     assert list(tmp_path.iterdir()) == []
@@ -233,14 +233,14 @@ def test_a_streamed_read_checks_columns_first_and_nulls_batch_by_batch(tmp_path)
     broken = table.set_column(
         table.column_names.index("board"), "board", pa.array(board[:9] + [None] + board[10:], pa.string())
     )
-    write_pack(broken, tmp_path / "nulls.parquet")
-    batches = read_pack_batches(tmp_path / "nulls.parquet", batch_rows=5)
+    write_pack_file(broken, tmp_path / "nulls.parquet")
+    batches = read_pack_file_batches(tmp_path / "nulls.parquet", batch_rows=5)
     assert next(batches).num_rows == 5  # the first batch has no null: it comes before the error
     with pytest.raises(PackError, match="column 'board' has 1 null values"):
         next(batches)
-    write_pack(table.drop_columns(["board"]), tmp_path / "short.parquet")
+    write_pack_file(table.drop_columns(["board"]), tmp_path / "short.parquet")
     with pytest.raises(PackError, match="missing column 'board'"):
-        next(read_pack_batches(tmp_path / "short.parquet"))
+        next(read_pack_file_batches(tmp_path / "short.parquet"))
 
 
 def _row_groups(path):

@@ -23,7 +23,14 @@ from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs import folders
 from pipeline.packs.folders import pack_folder_batches, read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin
-from pipeline.packs.parquet import PackError, batches_of, check_rows, read_pack, read_pack_batches, write_pack
+from pipeline.packs.parquet import (
+    PackError,
+    batches_of,
+    check_rows,
+    read_pack_file,
+    read_pack_file_batches,
+    write_pack_file,
+)
 from pipeline.packs.rows import row_problem
 from pipeline.packs.schema import SOLVED_SCHEMA
 
@@ -191,19 +198,19 @@ def test_a_column_of_another_type_is_named(pack_rows):
 
 def test_the_file_readers_check_rows_with_verdicts_and_read_what_the_checks_need(pack_rows, tmp_path):
     path = tmp_path / "w.parquet"
-    write_pack(reversed_solution(pack_rows, 12).select(SOLVED_SCHEMA.names), path)
+    write_pack_file(reversed_solution(pack_rows, 12).select(SOLVED_SCHEMA.names), path)
     with pytest.raises(PackError, match=r"w\.parquet\[12\]: deal seed-77-12: the solution does not replay"):
-        read_pack(path, SOLVED_SCHEMA)
+        read_pack_file(path, SOLVED_SCHEMA)
     with pytest.raises(PackError, match=r"w\.parquet\[12\]: deal seed-77-12: the solution does not replay"):
-        list(read_pack_batches(path, SOLVED_SCHEMA, batch_rows=5, columns=["index"]))
-    batches = list(read_pack_batches(path, pa.schema([]), batch_rows=5, columns=["index"]))  # unchecked
+        list(read_pack_file_batches(path, SOLVED_SCHEMA, batch_rows=5, columns=["index"]))
+    batches = list(read_pack_file_batches(path, pa.schema([]), batch_rows=5, columns=["index"]))  # unchecked
     assert [batch.column_names for batch in batches] == [["index"]] * 4
 
 
 def test_a_checked_read_hands_back_only_the_columns_asked_for(pack_rows, tmp_path):
     path = tmp_path / "w.parquet"
-    write_pack(pack_rows.select(SOLVED_SCHEMA.names), path)
-    batches = list(read_pack_batches(path, SOLVED_SCHEMA, batch_rows=8, columns=["nodes", "index"]))
+    write_pack_file(pack_rows.select(SOLVED_SCHEMA.names), path)
+    batches = list(read_pack_file_batches(path, SOLVED_SCHEMA, batch_rows=8, columns=["nodes", "index"]))
     assert [batch.column_names for batch in batches] == [["nodes", "index"]] * 3
     assert pa.concat_tables(batches).equals(pack_rows.select(["nodes", "index"]))
 
@@ -281,7 +288,7 @@ def solved_pack(pack_rows, tmp_path):
     solved = pack_rows.select(SOLVED_SCHEMA.names)
 
     def write(table: pa.Table = solved) -> Path:
-        write_pack(table, path)
+        write_pack_file(table, path)
         return path
 
     return solved, write

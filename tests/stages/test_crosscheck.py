@@ -13,7 +13,7 @@ from pipeline.errors import ExitCode
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.parquet import PackError, write_pack
+from pipeline.packs.parquet import PackError, write_pack_file
 from pipeline.packs.schema import CHECK_FIELDS
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages import crosscheck
@@ -28,7 +28,7 @@ AGREEMENT_DEALS = 310  # the first 310 deals of the seed hold 40 unsolvable ones
 def _solved_pack(path, *, seed: int, count: int, start: int = 0):
     deals = seeded_deals(seed=seed, count=count, start=start)
     results = solve_deals([seeded_deal(seed, start + i) for i in range(count)])
-    write_pack(solved_table(deals, results, max_nodes=50_000_000, timings=False), path)
+    write_pack_file(solved_table(deals, results, max_nodes=50_000_000, timings=False), path)
     return [result.verdict for result in results]
 
 
@@ -41,7 +41,7 @@ def _with_verdict(path, row: int, verdict: Verdict) -> None:
         values[row] = value
         index = table.column_names.index(name)
         table = table.set_column(index, table.schema.field(name), pa.array(values, table[name].type))
-    write_pack(table, path)
+    write_pack_file(table, path)
 
 
 @pytest.fixture(scope="module")
@@ -207,7 +207,7 @@ def test_the_checked_pack_is_the_same_bytes_for_one_or_two_jobs(small_pack, tmp_
 
 def test_a_deals_pack_is_not_a_solved_pack(tmp_path):
     path = tmp_path / "deals.parquet"
-    write_pack(seeded_deals(seed=1, count=2), path)
+    write_pack_file(seeded_deals(seed=1, count=2), path)
     with pytest.raises(PackError, match="missing column 'verdict'"):
         crosscheck_pack(path, tmp_path / "checked.parquet")
     result = CliRunner().invoke(app, ["crosscheck", str(path), "--out", str(tmp_path / "c.parquet")])

@@ -27,7 +27,7 @@ from pipeline.files import DestinationError
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.labels import GradeStatus, Tier
-from pipeline.packs.parquet import PackError, metadata, write_pack
+from pipeline.packs.parquet import PackError, metadata, write_pack_file
 from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.crosscheck import checked_table
@@ -65,7 +65,7 @@ def _solved_pack(path: Path) -> Path:
         table = table.set_column(
             index, table.schema.field(name), pa.array(values, table.schema.field(name).type)
         )
-    write_pack(table, path)
+    write_pack_file(table, path)
     return path
 
 
@@ -219,7 +219,7 @@ def test_a_small_budget_gives_out_of_budget_and_no_tier():
 def test_rows_keep_their_order_and_jobs_do_not_matter(solved, graded, tmp_path):
     reversed_pack = tmp_path / "reversed.parquet"
     source = pq.read_table(solved)
-    write_pack(source.take(list(reversed(range(len(ROWS))))), reversed_pack)
+    write_pack_file(source.take(list(reversed(range(len(ROWS))))), reversed_pack)
     grade_pack(
         reversed_pack, tmp_path / "one.parquet", GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS
     )
@@ -241,7 +241,7 @@ def test_timings_are_the_walks_seconds(solved, tmp_path):
 
 def test_a_checked_pack_keeps_its_columns_and_a_graded_one_is_regraded(solved, graded, tmp_path):
     checked = tmp_path / "checked.parquet"
-    write_pack(checked_table(pq.read_table(solved), [None] * len(ROWS)), checked)
+    write_pack_file(checked_table(pq.read_table(solved), [None] * len(ROWS)), checked)
     grade_pack(checked, tmp_path / "a.parquet", GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS)
     from_checked = pq.read_table(tmp_path / "a.parquet")
     solved_columns = len(SOLVED_SCHEMA)
@@ -250,7 +250,7 @@ def test_a_checked_pack_keeps_its_columns_and_a_graded_one_is_regraded(solved, g
     ]
     assert from_checked.drop([field.name for field in CHECK_FIELDS]).equals(graded)
     regraded_path = tmp_path / "b.parquet"
-    write_pack(graded, tmp_path / "graded.parquet")
+    write_pack_file(graded, tmp_path / "graded.parquet")
     grade_pack(
         tmp_path / "graded.parquet", regraded_path, GradeSettings(max_positions=BUDGET), UNTIMED, tiers=TIERS
     )
@@ -264,7 +264,7 @@ def test_a_solution_that_does_not_replay_stops_before_grading(solved, tmp_path):
     solutions[row] = solutions[row][1:] + solutions[row][:1]
     index = table.column_names.index("solution")
     field = table.schema.field("solution")
-    write_pack(table.set_column(index, field, pa.array(solutions, field.type)), tmp_path / "bad.parquet")
+    write_pack_file(table.set_column(index, field, pa.array(solutions, field.type)), tmp_path / "bad.parquet")
     with pytest.raises(PackError, match=rf"bad\.parquet\[{row}\]: deal [^:]+: the solution does not replay"):
         grade_pack(
             tmp_path / "bad.parquet",
@@ -371,7 +371,7 @@ def _write(path: Path, text: str) -> Path:
 
 def _deals_pack(folder: Path) -> Path:
     path = folder / "deals.parquet"
-    write_pack(seeded_deals(seed=1, count=2), path)
+    write_pack_file(seeded_deals(seed=1, count=2), path)
     return path
 
 

@@ -8,7 +8,7 @@ import pytest
 from pipeline.engine.solver import solve
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.parquet import write_pack
+from pipeline.packs.parquet import write_pack_file
 from pipeline.packs.schema import SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.settings import PassOptions, SolveSettings
@@ -59,7 +59,7 @@ def test_progress_bar_goes_to_stderr(capsys):
 
 def test_solve_pack_keeps_rows_and_order(tmp_path, expected):
     source, target = tmp_path / "deals.parquet", tmp_path / "solved.parquet"
-    write_pack(seeded_deals(seed=SEED, count=len(DEALS)), source)
+    write_pack_file(seeded_deals(seed=SEED, count=len(DEALS)), source)
     tally = solve_pack(source, target, SolveSettings(max_nodes=MAX_NODES), PassOptions(jobs=2, timings=False))
     assert tally.counts == {verdict: [r.verdict for r in expected].count(verdict) for verdict in Verdict}
     table = pq.read_table(target)

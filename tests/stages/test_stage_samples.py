@@ -7,7 +7,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.packs.parquet import write_pack
+from pipeline.packs.parquet import write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table, seeded_deals
 from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.crosscheck import crosscheck_pack, sampled
@@ -26,7 +26,7 @@ GRADE_COLUMNS = ["deal_id", "grade_status", "solution_count", "winnable_states",
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("samples")
-    write_pack(seeded_deals(seed=SEED, count=COUNT), folder / "deals.parquet")
+    write_pack_file(seeded_deals(seed=SEED, count=COUNT), folder / "deals.parquet")
     solve_pack(folder / "deals.parquet", folder / "solved.parquet", options=PassOptions(timings=False))
     return folder / "solved.parquet"
 

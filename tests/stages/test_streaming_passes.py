@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import BoardError
-from pipeline.packs.parquet import PackError, write_pack
+from pipeline.packs.parquet import PackError, write_pack_file
 from pipeline.packs.schema import SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages import crosscheck, grade, pack_pass, solve
@@ -66,7 +66,7 @@ PASSES: dict[str, tuple[ModuleType, Callable[..., Any], str]] = {
 @pytest.fixture(scope="module")
 def deals(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("streaming") / "deals.parquet"
-    write_pack(seeded_deals(seed=SEED, count=COUNT), path)
+    write_pack_file(seeded_deals(seed=SEED, count=COUNT), path)
     return path
 
 
@@ -99,12 +99,12 @@ def recording_batches(monkeypatch, module: ModuleType) -> list[int]:
 @pytest.fixture
 def small_batches(monkeypatch) -> None:
     """Every pass reads its source BATCH rows at a time, whatever batch size it asks for."""
-    read = pack_pass.read_pack_batches
+    read = pack_pass.read_pack_file_batches
 
-    def read_pack_batches(path: Path, schema: pa.Schema, *, batch_rows: int) -> Any:
+    def read_pack_file_batches(path: Path, schema: pa.Schema, *, batch_rows: int) -> Any:
         return read(path, schema, batch_rows=BATCH)
 
-    monkeypatch.setattr(pack_pass, "read_pack_batches", read_pack_batches)
+    monkeypatch.setattr(pack_pass, "read_pack_file_batches", read_pack_file_batches)
 
 
 @pytest.mark.parametrize("stage", PASSES)
@@ -152,7 +152,9 @@ def test_the_tally_of_batches_is_the_summary_of_every_result(deals, tmp_path):
 def _with_column(path: Path, name: str, values: list[Any], target: Path) -> Path:
     table = pq.read_table(path)
     field = table.schema.field(name)
-    write_pack(table.set_column(table.column_names.index(name), field, pa.array(values, field.type)), target)
+    write_pack_file(
+        table.set_column(table.column_names.index(name), field, pa.array(values, field.type)), target
+    )
     return target
 
 
@@ -181,7 +183,7 @@ def test_a_solution_that_does_not_replay_in_a_later_batch_is_named_by_its_row(so
 
 def test_an_empty_pack_gives_an_empty_pack_with_every_pass_s_schema(deals, solved, tmp_path):
     empty = tmp_path / "deals.parquet"
-    write_pack(pq.read_table(deals).slice(0, 0), empty)
+    write_pack_file(pq.read_table(deals).slice(0, 0), empty)
     run_solve(empty, tmp_path / "solved.parquet", batch_rows=BATCH)
     run_crosscheck(tmp_path / "solved.parquet", tmp_path / "checked.parquet", batch_rows=BATCH)
     run_grade(tmp_path / "solved.parquet", tmp_path / "graded.parquet", batch_rows=BATCH)
