@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError, ExitCode, InternalError
-from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
+from pipeline.game.shuffles import MAX_PYSOL_DEAL, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PackTier
@@ -59,33 +60,34 @@ def _bounds(settings: type, name: str) -> dict[str, Any]:
     return {"min": declared.lowest, "max": declared.highest}
 
 
+def _setting(settings: type, name: str, help: str, *short: str) -> Any:
+    """The option of the settings field ``name``: its flag (``max_nodes``: ``--max-nodes``), bounds and help."""
+    return typer.Option(f"--{name.replace('_', '-')}", *short, **_bounds(settings, name), help=help)
+
+
 # Options shared by several commands: spelled and explained once.
 Out = Annotated[
     Path, typer.Option("--out", "-o", dir_okay=False, help="Parquet file to write (replaced whole).")
 ]
 Jobs = Annotated[
     int,
-    typer.Option(
-        "--jobs",
+    _setting(
+        PassOptions,
+        "jobs",
+        "Worker processes; more than this machine's CPUs start as many as it has (the output is the same).",
         "-j",
-        **_bounds(PassOptions, "jobs"),
-        help="Worker processes; more than this machine's CPUs start as many as it has (the output is the same).",
     ),
 ]
 MaxNodes = Annotated[
     int,
-    typer.Option(
-        "--max-nodes",
-        **_bounds(SolveSettings, "max_nodes"),
-        help="Search nodes allowed per deal; past them the verdict is unknown.",
-    ),
+    _setting(SolveSettings, "max_nodes", "Search nodes allowed per deal; past them the verdict is unknown."),
 ]
 MaxPositions = Annotated[
     int,
-    typer.Option(
-        "--max-positions",
-        **_bounds(GradeSettings, "max_positions"),
-        help="Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
+    _setting(
+        GradeSettings,
+        "max_positions",
+        "Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
@@ -179,15 +181,15 @@ def _show(*renderables: RenderableType) -> None:
 @app.command()
 def generate(
     out: Out,
-    count: Annotated[int, typer.Option("--count", "-n", min=1, help="How many deals.")],
+    count: Annotated[int, _setting(RunConfig, "count", "How many deals.", "-n")],
     source: Annotated[
         DealSource, typer.Option(help="seed: seeded shuffles; pysol: PySol FC deal numbers.")
     ] = DealSource.SEED,
-    seed: Annotated[int | None, typer.Option(min=0, max=MAX_SEED, help="Root seed (--source seed).")] = None,
+    seed: Annotated[int | None, _setting(RunConfig, "seed", "Root seed (--source seed).")] = None,
     start: Annotated[int, typer.Option(min=0, max=MAX_INT64, help="First deal index (--source seed).")] = 0,
     first: Annotated[
         int | None,
-        typer.Option(min=1, max=MAX_PYSOL_DEAL, help="First PySol FC deal number (--source pysol)."),
+        _setting(RunConfig, "first", "First PySol FC deal number (--source pysol)."),
     ] = None,
     quiet: Quiet = False,
 ) -> None:
@@ -265,41 +267,29 @@ def crosscheck(
     jobs: Jobs = 1,
     time_limit: Annotated[
         float,
-        typer.Option(
-            "--time-limit",
-            **_bounds(CrosscheckSettings, "time_limit"),
-            help="CP-SAT deterministic seconds per deal (units of work, not of wall clock); past them the reference search decides.",
+        _setting(
+            CrosscheckSettings,
+            "time_limit",
+            "CP-SAT deterministic seconds per deal (units of work, not of wall clock); past them the reference search decides.",
         ),
     ] = CrosscheckSettings().time_limit,
     sample: Annotated[
         float,
-        typer.Option(
-            "--sample",
-            **_bounds(CrosscheckSettings, "sample"),
-            help="Share of solved deals to check (every unsolvable one is).",
-        ),
+        _setting(CrosscheckSettings, "sample", "Share of solved deals to check (every unsolvable one is)."),
     ] = CrosscheckSettings().sample,
     seed: Annotated[
         int,
-        typer.Option(
-            "--seed", **_bounds(CrosscheckSettings, "seed"), help="Seed of the sample of solved deals."
-        ),
+        _setting(CrosscheckSettings, "seed", "Seed of the sample of solved deals."),
     ] = 0,
     loss_sample: Annotated[
         float,
-        typer.Option(
-            "--loss-sample",
-            **_bounds(CrosscheckSettings, "loss_sample"),
-            help="Share of unsolvable deals to check (default: every one).",
+        _setting(
+            CrosscheckSettings, "loss_sample", "Share of unsolvable deals to check (default: every one)."
         ),
     ] = CrosscheckSettings().loss_sample,
     reference_nodes: Annotated[
         int,
-        typer.Option(
-            "--reference-nodes",
-            **_bounds(CrosscheckSettings, "reference_nodes"),
-            help="Node budget of the reference search.",
-        ),
+        _setting(CrosscheckSettings, "reference_nodes", "Node budget of the reference search."),
     ] = CrosscheckSettings().reference_nodes,
     timings: Timings = True,
     quiet: Quiet = False,
@@ -346,15 +336,11 @@ def grade(
     max_positions: MaxPositions = GradeSettings().max_positions,
     sample: Annotated[
         float,
-        typer.Option(
-            "--sample",
-            **_bounds(GradeSettings, "sample"),
-            help="Share of solved deals to walk; the others say not_sampled.",
-        ),
+        _setting(GradeSettings, "sample", "Share of solved deals to walk; the others say not_sampled."),
     ] = GradeSettings().sample,
     seed: Annotated[
         int,
-        typer.Option("--seed", **_bounds(GradeSettings, "seed"), help="Seed of the sample of solved deals."),
+        _setting(GradeSettings, "seed", "Seed of the sample of solved deals."),
     ] = 0,
     timings: Timings = True,
     quiet: Quiet = False,
@@ -383,7 +369,7 @@ def calibrate(
             help="Tiers file (TOML) to write; an existing one's weights are kept.",
         ),
     ],
-    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Root seed of the sample deals.")],
+    seed: Annotated[int, _setting(RunConfig, "seed", "Root seed of the sample deals.")],
     count: Annotated[
         int, typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals.")
     ],
@@ -450,11 +436,11 @@ def run(
     config: Annotated[Path, typer.Option("--config", "-c", readable=False, help="Run configuration (TOML).")],
     jobs: Annotated[
         int | None,
-        typer.Option(
-            "--jobs",
+        _setting(
+            RunConfig,
+            "jobs",
+            "Override [run] jobs: worker processes; more than this machine's CPUs start as many as it has (the packs are the same).",
             "-j",
-            **_bounds(PassOptions, "jobs"),
-            help="Override [run] jobs: worker processes; more than this machine's CPUs start as many as it has (the packs are the same).",
         ),
     ] = None,
     backend: Annotated[

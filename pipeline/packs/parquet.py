@@ -1,17 +1,17 @@
 """Pack files: one Parquet file of a pack's rows, read checked and written atomically, with its provenance metadata.
 
 A *pack file* is what ``generate``, ``import``, ``solve``, ``crosscheck`` and
-``grade`` read and write; a *pack folder* (a run's, tier-partitioned, with
-its manifest) is :mod:`pipeline.packs.folders`' business. Every column is
-declared in :mod:`pipeline.packs.schema`; this module reads a pack file and checks it holds a schema's columns with the right types and no
-nulls where none may be, and that its rows say nothing they may not
-(:func:`check_rows`) when it has verdicts
-(:func:`read_pack_file`, :func:`read_pack_file_batches`), writes a table whole or not at
-all (:func:`write_pack_file`, zstd), adds columns (:func:`with_columns`) and keeps
-the schema metadata that says where a file came from: ``blackhole_version``
-(the package that wrote it), ``dealing_scheme`` (``blackhole-sha256-v1``,
-``pysol-fc`` or ``import``) and the settings of each stage that ran
-(``max_nodes``, ...).
+``grade`` read and write; a *pack folder* (a run's, tier-partitioned, with its
+manifest) is :mod:`pipeline.packs.folders`' business. Every column is declared
+in :mod:`pipeline.packs.schema`; this module reads a pack file and checks it
+holds a schema's columns with the right types and no nulls where none may be,
+and that its rows say nothing they may not (:func:`check_rows`) when it has
+verdicts (:func:`read_pack_file`, :func:`read_pack_file_batches`), writes a
+table whole or not at all (:func:`write_pack_file`, zstd), adds columns
+(:func:`with_columns`) and keeps the schema metadata that says where a file
+came from: ``blackhole_version`` (the package that wrote it),
+``dealing_scheme`` (``blackhole-sha256-v1``, ``pysol-fc`` or ``import``) and
+the settings of each stage that ran (``max_nodes``, ...).
 
 >>> from pipeline.packs.sources import seeded_deals
 >>> metadata(seeded_deals(seed=7, count=2))["dealing_scheme"]
