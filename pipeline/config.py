@@ -18,12 +18,12 @@
 - ``scheduler``: with ``dask``, the address of a running scheduler
   (``tcp://host:8786``); empty (the default) starts a local cluster of ``jobs`` workers.
 - ``output``: the folder that holds ``packs/`` and ``work/`` (default ``output``).
+- ``timings``: write each stage's seconds into the pack (default false, so the
+  same config gives the same pack, byte for byte).
 
 A path in a config file (``output``, ``[grade] tiers``) is read relative to the
 file's folder, so a run is the same from any working folder; a path given on
 the command line (``--set run.output=...``) is read relative to the working folder.
-- ``timings``: write each stage's seconds into the pack (default false, so the
-  same config gives the same pack, byte for byte).
 
 ``[solve]``: ``max_nodes``, the solver's node budget per deal.
 ``[crosscheck]``: ``sample`` (share of solved deals checked, 0..1),
