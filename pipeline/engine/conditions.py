@@ -250,8 +250,9 @@ def walk_orders(counts: np.ndarray, foundation: int, end_ranks: int, orders: np.
 
     Like :func:`euler_walkable`, it solves for the edge counts once and
     then, per end, only flips the signs of the edges crossed once or never,
-    as bit sets (150 ns a call on random walks, against 213 ns solving for
-    each end anew, measured; 7 % of a game tree walk).
+    as bit sets: faster than solving for each end anew, and it is called
+    often enough in a game-tree walk to matter (docs/benchmarks.md gives
+    both figures).
 
     >>> import numpy as np
     >>> orders = np.zeros((4, 3), dtype=np.int64)

@@ -15,44 +15,33 @@ Gent et al., "Search in the patience game Black Hole" (AI Communications,
 - in each pile the top card comes before the middle one, and the middle one
   before the bottom one.
 
-Measured on 40 seeded deals (33 winnable, 7 lost), one CP-SAT worker, this
-project's 2-core machine; medians (max) in seconds:
+Probing in presolve and the LP relaxation are switched off. With CP-SAT's
+default parameters most of a winnable deal's time went to probing before the
+search began, while the search itself needs few conflicts. Of the models and
+parameters tried (this model with default parameters, with presolve off and
+with a fixed search over ``card_at``; time-indexed booleans with default
+parameters and with neither probing nor LP), this one found wins fastest and
+proved losses as fast as any; docs/benchmarks.md has the table.
 
-=================================================  ==============  ============
-model and parameters                               winnable        lost
-=================================================  ==============  ============
-position model, default parameters                 1.66 (1.87)     0.015 (1.35)
-position model, presolve off                       1.91 (2.19)     0.033 (2.02)
-position model, fixed search over ``card_at``      3.20 (3 over 20 s limit)
-time-indexed booleans, default parameters          1.54 (2.59)     0.11 (3.33)
-time-indexed booleans, no probing, no LP           0.82 (1.29)     0.14 (3.30)
-position model, no probing, no LP (kept)           0.65 (0.80)     0.014 (0.95)
-=================================================  ==============  ============
-
-With default parameters most of a winnable deal's time went to probing in
-presolve (0.77 of 0.96 s before search on one deal); the search itself needs
-a few hundred conflicts. So probing and the LP relaxation are switched off.
-(A second job used the other core during these runs.)
-
-Proving a deal lost is another matter: there, one round of probing pays for
-itself. On 600 PySol FC losses (numbers 10,001 on), with a second job on the
-other core, CP-SAT took 50.8 s in all with probing off, 37.9 s with
-``probing_level=1`` and 40.6 s at the default level 2; on 40 wins it took
-20.1 s off and 41.9 s at level 1. So :func:`cpsat_solve` takes the level, and
-the cross-check asks for :data:`LOSS_PROBING` when the verdict it checks is a
-loss. It changes how fast the answer comes, not what the answer is.
+Proving a deal lost is another matter: there one round of probing pays for
+itself, proving losses faster than none and than CP-SAT's default level of 2,
+while on wins it costs time (docs/benchmarks.md gives both). So
+:func:`cpsat_solve` takes the level, and the cross-check asks for
+:data:`LOSS_PROBING` when the verdict it checks is a loss. It changes how fast
+the answer comes, not what the answer is.
 
 Symmetry breaking was tried and left out. Of two piles holding the same
 ranks, the lower-numbered one may be made to play each level first (sound:
 the pile swap of :mod:`pipeline.engine.search`'s dominance proof turns any win into
-one where it does), but on 16 seeded deals that have such twins (1 deal in
-20) the medians were 0.56 s with it and 0.55 s without: no gain to show.
+one where it does), but on the seeded deals that have such twins it made no
+difference to show (docs/benchmarks.md).
 
 The time limit is CP-SAT's *deterministic* time, so that the same deal and
 limit give the same answer on every run and machine (a pack must not depend
-on how busy the machine was); here it ran at about 1.4 units per wall-clock
-second. A wall-clock cap of ``WALL_FACTOR`` times the limit guards against a
-stalled machine; only that cap could make an answer depend on timing.
+on how busy the machine was); docs/benchmarks.md gives how it compared with
+the wall clock on this project's machine. A wall-clock cap of
+``WALL_FACTOR`` times the limit guards against a stalled machine; only that
+cap could make an answer depend on timing.
 
 >>> from pipeline.game.shuffles import seeded_deal
 >>> result = cpsat_solve(seeded_deal(1, 0), time_limit=30)
@@ -76,7 +65,7 @@ from pipeline.game.verdicts import Verdict
 FOUNDATION_RANK = rank_of(ACE_OF_SPADES)  # the card on the foundation at the start
 WALL_FACTOR = 4.0
 LOSS_PROBING = 1
-"""The presolve probing level that proves losses fastest (see the table above)."""
+"""The presolve probing level that proves losses fastest (see the module docstring)."""
 ONE_APART = [
     (a, b) for a in range(NUM_RANKS) for b in range(NUM_RANKS) if (a - b) % NUM_RANKS in (1, NUM_RANKS - 1)
 ]

@@ -25,7 +25,7 @@ future, move for move, so they share one record, and ``winnable_states`` and
 lossy cache (the transposition table of :mod:`pipeline.engine.kernel`): one
 forgotten is proved again. A small filter of every stored key (two bits in
 one word) answers "never stored" for most lookups without touching either
-table: 2.36 of 3.41 million on seed 1's deal 0.
+table (docs/benchmarks.md gives how many on one deal).
 
 The other numbers follow the same backward recurrence as the counts, so one
 walk gives them all: the legal moves summed along every winning line from a
@@ -163,13 +163,13 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation).
 
     The tables are NumPy arrays made here rather than in compiled code,
-    where ``np.zeros`` writes every byte (20 ms for these sizes): NumPy's
-    come from the kernel already zeroed, a page at a time as they are first
-    touched, so a small tree pays for the little it uses and a median one
-    never waits for a table to double (4 % faster on near-median deals than
-    starting at 4,096 records, measured). So the loop itself, :func:`_walk`,
-    returns when a table should double, the table is doubled here, and it
-    carries on from the state kept in the arrays.
+    where ``np.zeros`` writes every byte: NumPy's come from the kernel
+    already zeroed, a page at a time as they are first touched, so a small
+    tree pays for the little it uses and a median one never waits for a
+    table to double (near-median deals walk faster than with tables that
+    start small; docs/benchmarks.md gives both figures). So the loop itself,
+    :func:`_walk`, returns when a table should double, the table is doubled
+    here, and it carries on from the state kept in the arrays.
     """
     table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
     lost = np.zeros(MAX_SLOTS, dtype=np.int64)
@@ -426,7 +426,7 @@ def _seen_word(key) -> int:
 
 @numba.njit(cache=True, _nrt=False)
 def _seen_marks(key) -> int:
-    """``key``'s two marks in its word: on seed 1's deal 0 they let 142,000 false alarms through, one let 268,000."""
+    """``key``'s two marks in its word: two let fewer false alarms through than one (docs/benchmarks.md gives how many)."""
     mixed = slot_for(key, -1)
     return (1 << (mixed & 63)) | (1 << ((mixed >> 6) & 63))
 

@@ -209,8 +209,9 @@ def new_table() -> np.ndarray:
     costliest result seen there and the second the newest, and a forgotten
     position is simply searched again, so the search stays exact. Measured on
     the hardest deals, an 8 MiB table that forgets beats exact tables several
-    times its size: nearly every lookup of those went to main memory (about
-    170 ns here), and a lookup is what the search does at every position.
+    times its size: nearly every lookup of those went to main memory, and a
+    lookup is what the search does at every position (docs/benchmarks.md
+    gives what a lookup cost and what the change saved).
 
     The table starts small, so a short search touches little memory, and
     doubles (keeping what it holds) each time it has taken as many stores as

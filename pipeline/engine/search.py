@@ -10,8 +10,8 @@ without reaching the target, so they are seldom searched twice. Its key
 (:func:`pipeline.engine.kernel.layout_weights`) is an exact number for the multiset of remaining
 piles, as rank sequences, with the foundation rank above bit 51: positions
 that differ only by which of two piles with the same ranks left is which are
-one game, and share a key (on the slowest deal known this cut the positions
-searched from 10.8 to 7.0 million). A move changes the key by a step looked
+one game, and share a key (docs/benchmarks.md gives what that saved on the
+slowest deal known). A move changes the key by a step looked
 up per pile and height. Positions with at most ``kernel.UNSTORED`` cards left are
 not stored: they are cheaper to search again than to look up.
 
@@ -35,14 +35,15 @@ line's length, so it holds for any target.
 the target cannot be reached: for a win, the Euler walk condition with the
 last card a bottom card (or rank reachability alone), and the rank order
 condition, which checks the piles against the order the walk's edge counts
-impose (on the slowest deal known it cut the positions searched from 7.0 to
-3.4 million); for a target that spares cards, the cards outside reachable
+impose (docs/benchmarks.md gives what it cut on the slowest deal known); for
+a target that spares cards, the cards outside reachable
 ranks must not outnumber the spares, and with one spare card the rest must
 make an Euler walk.
 
-Speed notes, each measured (``make bench``): the helpers are compiled with
-``_nrt=False`` and the loop never rebinds an array, because Numba's atomic
-reference counts on array arguments otherwise took 40 % of the time; the
+Speed notes, each measured (``make bench``; docs/benchmarks.md has the
+figures for the first two): the helpers are compiled with ``_nrt=False`` and the loop never
+rebinds an array, because Numba's atomic reference counts on array
+arguments otherwise took a large share of the time; the
 table of searched positions is a small lossy cache
 (the transposition table of :mod:`pipeline.engine.kernel`), since a main-memory load per position cost
 more than searching forgotten positions again; and a child's slot is
