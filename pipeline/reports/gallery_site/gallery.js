@@ -892,11 +892,11 @@
     parts.push(element("h4", null, "Difficulty " + fixed2(deal.difficulty)));
     const terms = scoreTerms(deal);
     if (terms) {
-      parts.push(paragraph("The score adds three terms:"));
+      parts.push(paragraph("What makes it this hard, the weightiest first:"));
       parts.push(terms);
     }
     parts.push(element("h4", null, "How the deal plays"));
-    parts.push(factsList(deal));
+    parts.push(factsList(deal, !terms));
     return parts;
   }
 
@@ -919,44 +919,40 @@
     return ranges[tier] ? "(" + ranges[tier] + " in this pack)." : "";
   }
 
-  // The score's three terms in words, each with its weight and its share of the score.
+  // The score's three parts as a player meets them, in words, the one that weighs most first.
+  // The weights only order them: what a player reads is what happens at the table, not a formula.
   function scoreTerms(deal) {
     const score = DATA.score;
     const p = deal.random_win_probability;
     const share = deal.winnable_share;
     if (!score || !p || !share || deal.traps === null) return null;
+    const reasons = [
+      {
+        weight: -Math.log10(p) * score.odds_weight,
+        text: "A player picking legal moves at random wins " + oddsText(p) + " games.",
+      },
+      {
+        weight: -Math.log10(share) * score.share_weight,
+        text:
+          "Slips are costly: of the positions one move off a winning line, only " + percentText(share) +
+          " can still be won.",
+      },
+      { weight: deal.traps * score.trap_weight, text: trapsText(deal.traps) },
+    ];
+    reasons.sort((a, b) => b.weight - a.weight);
     const list = element("ul", "score-terms");
-    const odds = -Math.log10(p);
-    const unwinnable = -Math.log10(share);
-    list.append(
-      scoreTerm("random play wins " + oddsText(p) + " games", odds, score.odds_weight, "-log10 of the odds"),
-      scoreTerm(
-        "only " + percentText(share) + " of the positions one move from a winnable one can still be won",
-        unwinnable,
-        score.share_weight,
-        "-log10 of the share"
-      ),
-      trapTerm(deal.traps, score.trap_weight)
-    );
-    const total = element("li", "score-total", "total → " + fixed2(deal.difficulty));
-    list.append(total);
+    list.append(...reasons.map((reason) => element("li", null, reason.text)));
     return list;
   }
 
-  function scoreTerm(words, raw, weight, what) {
-    const item = element("li", null, words + " → " + (raw * weight).toFixed(2));
-    const weighted = weight === 1 ? "" : " × weight " + weight;
-    const detail = what + " " + raw.toFixed(2) + weighted;
-    item.append(" ", element("span", "term-detail", "(" + detail + ")"));
-    return item;
+  function trapsText(traps) {
+    if (traps === 0) return "The solution passes no trap: no single move along it loses the deal.";
+    const where = traps === 1 ? "a position" : "positions";
+    return "The solution passes " + plural(traps, "trap") + ": " + where + " where one of the moves you can play loses the deal.";
   }
 
-  function trapTerm(traps, weight) {
-    const term = (traps * weight).toFixed(2);
-    return element("li", null, plural(traps, "trap") + " along the solution × " + weight + " → " + term);
-  }
-
-  function factsList(deal) {
+  // The deal's facts; random play's odds among them unless the score's reasons said them already.
+  function factsList(deal, withOdds = true) {
     const list = element("ul", "facts");
     const add = (text) => text && list.append(element("li", null, text));
     const count = countText(deal.solution_count);
@@ -965,7 +961,7 @@
       add(count + ways + " to win (distinct winning orders of the 51 moves)");
     }
     const odds = oddsText(deal.random_win_probability);
-    if (odds) add("Random play: a player picking any legal move wins " + odds + " games");
+    if (odds && withOdds) add("Random play: a player picking any legal move wins " + odds + " games");
     if (deal.first_moves !== null && deal.winning_first_moves !== null) add(firstMovesText(deal));
     if (deal.forced_moves !== null && deal.decisions !== null) {
       add(
