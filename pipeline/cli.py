@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from pipeline.config import RunConfig
+from pipeline.config import RunConfig, load_config
 from pipeline.errors import BlackholeError, ExitCode, InternalError
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, DealSource
 from pipeline.limits import MAX_INT64
@@ -54,15 +54,12 @@ MAX_CALIBRATION_COUNT = 100_000
 game tree, so its cost grows with the sample (docs/benchmarks.md gives what ``make calibrate``'s 2,000 cost)."""
 
 
-def _bounds(settings: type, name: str) -> dict[str, Any]:
-    """Typer's ``min`` and ``max`` for an option, from the bounds the settings field ``name`` declares."""
-    declared = bounds_of(settings, name)
-    return {"min": declared.lowest, "max": declared.highest}
-
-
 def _setting(settings: type, name: str, help: str, *short: str) -> Any:
-    """The option of the settings field ``name``: its flag (``max_nodes``: ``--max-nodes``), bounds and help."""
-    return typer.Option(f"--{name.replace('_', '-')}", *short, **_bounds(settings, name), help=help)
+    """The option of the settings field ``name``: its flag (``max_nodes``: ``--max-nodes``), the bounds the
+    field declares (Typer's ``min`` and ``max``) and ``help``."""
+    bounds = bounds_of(settings, name)
+    flag = f"--{name.replace('_', '-')}"
+    return typer.Option(flag, *short, min=bounds.lowest, max=bounds.highest, help=help)
 
 
 # Options shared by several commands: spelled and explained once.
@@ -470,7 +467,6 @@ def run(
     An interrupted run resumes where it stopped when run again with the same settings.
     """
     from pipeline import runs
-    from pipeline.config import load_config
     from pipeline.reports import tables
 
     if scheduler is not None and backend is None:

@@ -47,7 +47,7 @@ from pipeline.packs.parquet import read_pack_file, write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
-from pipeline.stages.settings import DEFAULT_TIERS
+from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
 from pipeline.workers import Backend, dask_cluster, progress_bar, unordered
@@ -174,7 +174,8 @@ def _run_locked(
     manifest = write_pack_folder(
         config.pack_directory, _shard_tables(work, shards), origin=_origin(config), provenance=provenance
     )
-    curated_manifest = _curate(config, provenance)
+    curating = config.curate.within(config.count)  # quotas that fit in the pack
+    curated_manifest = _curate(config, curating, provenance)
     disagreements = _disagreements(config.pack_directory)
     ended = time.perf_counter()
     return RunOutcome(
@@ -190,7 +191,7 @@ def _run_locked(
         seconds=ended - began,
         finish_seconds=ended - finishing,
         lock_taken_over=taken_over,
-        scaled_quotas=_scaled_quotas(config),
+        scaled_quotas=None if curating == config.curate else curating.per_tier,
     )
 
 
@@ -336,21 +337,14 @@ def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     }
 
 
-def _scaled_quotas(config: RunConfig) -> tuple[tuple[str, int], ...] | None:
-    """The quotas the run curates by, when they are not the config's (which ask for more than it makes)."""
-    fitted = config.curate.within(config.count)
-    return None if fitted == config.curate else fitted.per_tier
-
-
-def _curate(config: RunConfig, provenance: dict[str, str]) -> Manifest:
-    """Curate the finished pack into the curated pack folder, by quotas that fit in it; its manifest."""
-    quotas = config.curate.within(config.count).per_tier
-    per_tier = None if quotas is None else dict(quotas)
+def _curate(config: RunConfig, curating: CurateSettings, provenance: dict[str, str]) -> Manifest:
+    """Curate the finished pack into the curated pack folder by ``curating`` (quotas that fit in it); its manifest."""
+    per_tier = None if curating.per_tier is None else dict(curating.per_tier)
     return curate_folder(
         config.pack_directory,
         config.curated_directory,
         per_tier=per_tier,
-        order=config.curate.order,
+        order=curating.order,
         provenance=provenance,
     )
 

@@ -87,7 +87,7 @@ def export_pack(
     The file is replaced atomically (:func:`pipeline.files.replacing`): all of
     it or, on any error, nothing.
     """
-    _check_options(fmt, tier, limit)
+    fmt = _checked_options(fmt, tier, limit)
     for name in ("deal_id", "board"):
         if name not in table.column_names:
             raise ExportError(f"the table has no column {name!r}, so it is not a pack")
@@ -95,24 +95,26 @@ def export_pack(
     return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names)
 
 
-def _check_options(fmt: ExportFormat | str, tier: str | None, limit: int | None) -> None:
-    if fmt not in tuple(ExportFormat):
+def _checked_options(fmt: ExportFormat | str, tier: str | None, limit: int | None) -> ExportFormat:
+    """``fmt`` as an :class:`ExportFormat`, once it, ``tier`` and ``limit`` are known to be good; else ExportError."""
+    try:
+        chosen = ExportFormat(fmt)
+    except ValueError:
         known = ", ".join(known.value for known in ExportFormat)
-        raise ExportError(f"unknown export format {fmt!r} (formats: {known})")
+        raise ExportError(f"unknown export format {fmt!r} (formats: {known})") from None
     if tier is not None and tier not in PACK_TIERS:
         raise ExportError(f"unknown tier {tier!r} (tiers: {', '.join(PACK_TIERS)})")
     if limit is not None and limit < 0:
         raise ExportError(f"limit must be at least 0, got {limit}")
+    return chosen
 
 
-def _write_rows(
-    path: Path, fmt: ExportFormat | str, rows: Iterable[dict[str, Any]], *, has_level: bool
-) -> int:
+def _write_rows(path: Path, fmt: ExportFormat, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
     """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
     path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
-        written = _WRITERS[ExportFormat(fmt)](text, rows, has_level=has_level)
+        written = _WRITERS[fmt](text, rows, has_level=has_level)
         text.flush()
         text.detach()
     return written
@@ -290,7 +292,7 @@ def export_pack_folder(
     order, so when the tiers' levels interleave the files are merged, each
     read on its own (:func:`_in_level_order`).
     """
-    _check_options(fmt, tier, limit)
+    fmt = _checked_options(fmt, tier, limit)
     check_writable(path, inputs=[folder])
     has_level = read_manifest(folder).kind is PackKind.CURATED
     columns = _folder_columns(fmt, has_level=has_level)
@@ -301,10 +303,10 @@ def export_pack_folder(
     return _write_rows(path, fmt, _first(rows, limit), has_level=has_level)
 
 
-def _folder_columns(fmt: ExportFormat | str, *, has_level: bool) -> list[str]:
+def _folder_columns(fmt: ExportFormat, *, has_level: bool) -> list[str]:
     """The columns of a pack folder that an export as ``fmt`` reads (``tier`` comes with every batch).
 
-    >>> _folder_columns("boards", has_level=True)
+    >>> _folder_columns(ExportFormat.BOARDS, has_level=True)
     ['deal_id', 'board', 'level']
     """
     written = ["deal_id", "board"] if fmt == ExportFormat.BOARDS else [*_DOCUMENT_COLUMNS, *EXPORTED_METRICS]

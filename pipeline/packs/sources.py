@@ -235,12 +235,11 @@ class DealSpan:
 def deals_table(span: DealSpan, boards: list[str] | pa.Array) -> pa.Table:
     """The deals table of ``span`` with its deals' ``boards`` (board text, in order), as the sources write it."""
     indices = list(range(span.start, span.start + span.count))
-    if span.source == DealSource.PYSOL:
-        return _deals_table(
-            span.ids(), DealSource.PYSOL.value, [None] * span.count, indices, boards, PYSOL_SCHEME
-        )
+    source = DealSource(span.source)
+    seeded = source is DealSource.SEED
+    seeds = [span.seed if seeded else None] * span.count
     return _deals_table(
-        span.ids(), DealSource.SEED.value, [span.seed] * span.count, indices, boards, SEEDED_SCHEME
+        span.ids(), source.value, seeds, indices, boards, SEEDED_SCHEME if seeded else PYSOL_SCHEME
     )
 
 

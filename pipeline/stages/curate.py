@@ -50,10 +50,11 @@ def checked_order(order: CurateOrder | str) -> CurateOrder:
     ...
     pipeline.stages.curation_rules.CurationError: unknown order 'random' (orders: difficulty, pack)
     """
-    orders = [choice.value for choice in CurateOrder]
-    if order not in orders:
-        raise CurationError(f"unknown order {order!r} (orders: {', '.join(orders)})")
-    return CurateOrder(order)
+    try:
+        return CurateOrder(order)
+    except ValueError:
+        orders = ", ".join(choice.value for choice in CurateOrder)
+        raise CurationError(f"unknown order {order!r} (orders: {orders})") from None
 
 
 def curate_folder(

@@ -24,13 +24,12 @@ from pipeline.errors import BlackholeError
 from pipeline.game.canonical import canonical_key
 from pipeline.game.deal import Deal
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.labels import SOLVABLE_TIERS, GradeStatus, Tier
+from pipeline.packs.labels import SOLVABLE_TIERS, GradeStatus
 from pipeline.packs.schema import LEVEL_FIELD
 
 NEEDED_COLUMNS = ("deal_id", "board", "verdict", "grade_status", "tier", "first_moves", "difficulty")
 # What rules 1 (twice), 2, 3 and 4 drop, as the manifest names it.
 DROP_REASONS = ("not_a_graded_win", "disputed", "no_first_move", "duplicate", "over_quota")
-_WINNABLE = tuple(tier for tier in Tier if tier is not Tier.UNSOLVABLE)  # the tiers a puzzle pack ships
 
 
 class CurationError(BlackholeError, ValueError):
@@ -70,7 +69,7 @@ class Selection:
             if not (
                 column["verdict"][row] == Verdict.SOLVED
                 and column["grade_status"][row] == GradeStatus.EXACT
-                and tier in _WINNABLE
+                and tier in SOLVABLE_TIERS
             ):
                 reason = "not_a_graded_win"
             elif agree[row] is False:  # a verdict its cross-check contradicts is no puzzle to ship

@@ -52,6 +52,7 @@ from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import graded
 from pipeline.stages.settings import GradeSettings, PassOptions
+from pipeline.stages.solve import RESULT_COLUMNS, result_of_row
 from pipeline.stages.tiers import Score, Tiers, load_tiers
 from pipeline.workers import map_batches
 
@@ -233,16 +234,7 @@ def grade_pack(
 
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
         table = batch.table
-        found = [
-            SolveResult(Verdict(verdict), tuple(moves), nodes, 0.0, cards)
-            for verdict, moves, nodes, cards in zip(
-                table.column("verdict").to_pylist(),
-                table.column("solution").to_pylist(),
-                table.column("nodes").to_pylist(),
-                table.column("max_cards_played").to_pylist(),
-                strict=True,
-            )
-        ]
+        found = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
         ids = table.column("deal_id").to_pylist()
         chosen = [
             row

@@ -20,12 +20,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.game.deal import Deal
-from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.game.verdicts import SolveResult
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import GradeStatus, PackTier, Tier
 from pipeline.packs.manifest import Manifest, read_manifest
 from pipeline.packs.parquet import PackError
 from pipeline.stages.grade import Grade
+from pipeline.stages.solve import result_of_row
 
 _GRADE_COLUMNS = tuple(declared.name for declared in fields(Grade))
 
@@ -50,13 +51,7 @@ class PackEntry:
     @classmethod
     def from_row(cls, row: dict[str, Any], *, source: str = "<pack>") -> PackEntry:
         """The entry of a pack folder's row (a dict of its columns, ``tier`` among them)."""
-        result = SolveResult(
-            Verdict(row["verdict"]),
-            tuple(row["solution"]),
-            row["nodes"],
-            row["seconds"] or 0.0,
-            row["max_cards_played"],
-        )
+        result = result_of_row(row)
         values: dict[str, Any] = {name: row.get(name) for name in _GRADE_COLUMNS}
         values["grade_status"] = GradeStatus(row["grade_status"])
         values["tier"] = None if row["tier"] in (None, PackTier.UNGRADED) else Tier(row["tier"])

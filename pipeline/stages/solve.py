@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +87,25 @@ def solved_table(
         "max_cards_played": [result.max_cards_played for result in results],
     }
     return with_metadata(with_columns(deals, RESULT_FIELDS, columns), max_nodes=str(max_nodes))
+
+
+RESULT_COLUMNS = tuple(field.name for field in RESULT_FIELDS)
+
+
+def result_of_row(row: Mapping[str, Any]) -> SolveResult:
+    """The :class:`SolveResult` a solved pack's row records (its columns by name; ``seconds`` 0.0 when the
+    pack was written without timings).
+
+    >>> result_of_row({"verdict": "unsolvable", "solution": [], "nodes": 4, "seconds": None, "max_cards_played": 3})
+    SolveResult(verdict=<Verdict.UNSOLVABLE: 'unsolvable'>, solution=(), nodes=4, seconds=0.0, max_cards_played=3)
+    """
+    return SolveResult(
+        Verdict(row["verdict"]),
+        tuple(row["solution"]),
+        row["nodes"],
+        row["seconds"] or 0.0,
+        row["max_cards_played"],
+    )
 
 
 def solve_pack(
