@@ -72,12 +72,12 @@ from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.labels import SOLVABLE_TIERS
 from pipeline.stages.settings import (
-    Bounds,
     CrosscheckSettings,
     CurateSettings,
     GradeSettings,
     SolveSettings,
     bounded,
+    field_bounds,
 )
 from pipeline.toml_files import TYPE_NAMES, line_of, not_finite, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
@@ -99,7 +99,7 @@ class RunConfig:
     source: DealSource = DealSource.SEED
     seed: int = bounded(0, 0, MAX_SEED)
     first: int = bounded(1, 1, MAX_PYSOL_DEAL)
-    count: int = field(metadata={"bounds": Bounds(1, MAX_INT64)})
+    count: int = bounded(dataclasses.MISSING, 1, MAX_INT64)  # required
     shard_size: int = bounded(50, 1, MAX_SHARD_SIZE)
     jobs: int = bounded(1, 1, MAX_JOBS)
     backend: Backend = Backend.LOKY
@@ -189,7 +189,7 @@ class _Key:
 
 def _key_of(declared: dataclasses.Field[Any], hint: Any) -> _Key:
     """The :class:`_Key` of a settings field: its type (an enum's members are read as their text) and bounds."""
-    bounds: Bounds = declared.metadata.get("bounds", Bounds())
+    bounds = field_bounds(declared)
     if isinstance(hint, type) and issubclass(hint, Enum):
         return _Key(str, choices=hint)
     # the one optional setting, per_tier, is a TOML table of quotas

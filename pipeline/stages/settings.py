@@ -57,17 +57,25 @@ class Bounds:
     highest: int | float | None = None
 
 
+_BOUNDS = "bounds"  # the field metadata key a setting's Bounds are declared under
+
+
 def bounded(default: Any, lowest: float | None, highest: float | None) -> Any:
-    """A dataclass field with ``default`` whose :class:`Bounds` are ``lowest`` and ``highest``."""
-    return field(default=default, metadata={"bounds": Bounds(lowest, highest)})
+    """A dataclass field with ``default`` (``dataclasses.MISSING``: none) whose :class:`Bounds` are ``lowest`` and ``highest``."""
+    return field(default=default, metadata={_BOUNDS: Bounds(lowest, highest)})
+
+
+def field_bounds(declared: dataclasses.Field[Any]) -> Bounds:
+    """The bounds the dataclass field ``declared`` declares (unbounded when none)."""
+    found: Bounds = declared.metadata.get(_BOUNDS, Bounds())
+    return found
 
 
 def bounds_of(settings: type, name: str) -> Bounds:
     """The bounds declared for the field ``name`` of the dataclass ``settings`` (unbounded when none)."""
     for declared in dataclasses.fields(settings):
         if declared.name == name:
-            found: Bounds = declared.metadata.get("bounds", Bounds())
-            return found
+            return field_bounds(declared)
     raise KeyError(f"{settings.__name__} has no field {name!r}")
 
 
