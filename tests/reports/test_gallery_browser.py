@@ -499,11 +499,19 @@ def test_the_grade_explains_the_score_and_finds_the_graders_traps(page, gallery,
         grade = page.text_content("#grade")
         assert f"Difficulty {pack_deal.difficulty:.2f}" in grade
         assert page.text_content("#grade .tier-badge") == pack_deal.tier
-        traps = "no trap" if pack_deal.traps == 0 else f"{pack_deal.traps} trap" + ("s" * (pack_deal.traps != 1))
-        assert f"The solution passes {traps}" in grade and "A player picking legal moves at random wins" in grade
+        traps = (
+            "no trap" if pack_deal.traps == 0 else f"{pack_deal.traps} trap" + ("s" * (pack_deal.traps != 1))
+        )
+        assert (
+            f"The solution passes {traps}" in grade and "A player picking legal moves at random wins" in grade
+        )
         reasons = page.text_content("#grade .score-terms")
-        assert not any(formula in reasons for formula in ("log10", "×", "→", "weight")), reasons  # words, not a formula
-        assert "log10" not in grade.split("All the numbers")[0]  # the raw columns, one click away, keep their names
+        assert not any(formula in reasons for formula in ("log10", "×", "→", "weight")), (
+            reasons
+        )  # words, not a formula
+        assert (
+            "log10" not in grade.split("All the numbers")[0]
+        )  # the raw columns, one click away, keep their names
         steps = page.eval_on_selector_all(
             "#traps-list li", "items => items.map(li => Number(li.dataset.step))"
         )
