@@ -363,7 +363,7 @@ def calibrate(
             "--out",
             "-o",
             dir_okay=False,
-            help="Tiers file (TOML) to write; an existing one's weights are kept.",
+            help="Tiers file (TOML) to write; an existing one's reference player and figure are kept.",
         ),
     ],
     seed: Annotated[int, _setting(RunConfig, "seed", "Root seed of the sample deals.")],
@@ -375,7 +375,7 @@ def calibrate(
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     quiet: Quiet = False,
 ) -> None:
-    """Set the tier thresholds at the quartiles of the scores of COUNT seeded deals."""
+    """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles."""
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
     from pipeline.stages.calibrate import calibrate as calibrate_tiers
@@ -390,8 +390,11 @@ def calibrate(
             grading=GradeSettings(max_positions=max_positions),
             options=PassOptions(jobs=jobs, progress=not quiet),
         )
-    _note(f"wrote {out}: thresholds from {calibration.scored} scored deals", quiet)
-    typer.echo(tables.quartiles_line(calibration.tiers))
+    _note(f"wrote {out}: thresholds from {calibration.scored} graded deals", quiet)
+    if calibration.before is not None and calibration.grades_before is not None:
+        typer.echo(f"before: {tables.thresholds_line(calibration.before)}")
+        _show(tables.grades_table(f"Seed {seed}, {count} deals: the tiers before", calibration.grades_before))
+    typer.echo(tables.thresholds_line(calibration.tiers))
     _show(tables.grades_table(f"Calibration: seed {seed}, {count} deals", calibration.grades))
 
 

@@ -81,9 +81,11 @@ from pipeline.engine.kernel import (
     slot_for,
     take,
 )
+from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.search import MEMO_SIZE, Reduction, hopeless
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
 
@@ -104,12 +106,15 @@ class WalkStatus(IntEnum):
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _COUNT_LIMIT = 1 << 62
 _FIRST_CAPACITY = 1 << 20  # records, and slots of lost_children: a median deal never doubles them
+# a position's player figures: each player's (win chance, dead ends), in the order of PLAYERS
+_FIGURES = 2 * PLAYER_COUNT
 # a record of the table of winnable positions, in words: key + 1 (0: empty), then its solution count,
-# random-play odds, and the legal moves summed along every winning line from it (floats, as their bits)
-_RECORD = 4
-_RECORD_COUNT, _RECORD_ODDS, _RECORD_LINE_MOVES = 1, 2, 3
-_KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED = range(8)  # a frame's fields
-_FRAME_FIELDS = 8
+# the legal moves summed along every winning line from it, and its player figures (floats, as their bits);
+# the first figure is random play's win chance
+_RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 1, 2, 3
+_RECORD = _RECORD_FIGURES + _FIGURES
+_KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS = range(9)  # a frame's fields
+_FRAME_FIELDS = 9  # _WINNERS: the bit set of piles whose move leads to a win
 _ODDS, _LINE_MOVES = range(2)  # a frame's float fields: its children's sums
 _FRAME_FLOATS = 2
 _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN = range(5)  # the loop's kept scalars
@@ -140,6 +145,7 @@ class Tree:
     traps: int  # along ``line``: decisions with a move after which no win exists
     first_trap: int  # along ``line``: moves played before the first trap, -1 if none
     positions: int  # positions the walk entered: what ``max_positions`` bounds
+    players: tuple[PlayerFigures, ...] = ()  # each player's figures from the start, in the order of PLAYERS
 
 
 def tree_of(
@@ -151,16 +157,21 @@ def tree_of(
     path = np.array(line, dtype=np.int64)
     numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions)
     status, solutions, probability, winnable, reachable = numbers[:5]
-    on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[5:]
+    on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[5:14]
+    figures = numbers[14]
+    players = tuple(
+        PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
+    )
     return Tree(
         WalkStatus(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
         float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
-        int(traps), int(first_trap), int(positions),
+        int(traps), int(first_trap), int(positions), players,
     )  # fmt: skip
 
 
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
-    """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation).
+    """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation);
+    the players' figures last, as one array (win chance, dead ends for each player).
 
     The tables are NumPy arrays made here rather than in compiled code,
     where ``np.zeros`` writes every byte: NumPy's come from the kernel
@@ -185,6 +196,11 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     tally = np.zeros(_TALLY, dtype=np.int64)
     frames = np.zeros((remaining + 1, _FRAME_FIELDS), dtype=np.int64)
     frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
+    children = np.zeros((remaining + 1, NUM_PILES, _FIGURES), dtype=np.float64)  # figures of winning moves
+    figures = np.zeros(_FIGURES, dtype=np.float64)  # the figures of the position just decided
+    chances = np.zeros((PLAYER_COUNT, NUM_PILES), dtype=np.float64)
+    legal = np.zeros((1, NUM_PILES), dtype=np.int64)
+    reach, stack, nexts, depth_counts = new_scratch()
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
     tops = free_cards(ranks, heights)
@@ -192,13 +208,13 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
         ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, frames, moves,
-        scalars, memo_keys, memo, memo_orders,
+        scalars, memo_keys, memo, memo_orders, figures,
     )  # fmt: skip
     while status == GROW:
         status = _walk(
             ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
-            max_positions,
+            max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
@@ -214,7 +230,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
 @numba.njit(cache=True, _nrt=False)
 def _begin(
     ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, frames, moves, scalars,
-    memo_keys, memo, memo_orders,
+    memo_keys, memo, memo_orders, figures,
 ):  # fmt: skip
     """Tally the start position and enter it: EXACT if that decides it (won or lost), else GROW to walk on."""
     for pile in range(NUM_PILES):
@@ -228,8 +244,9 @@ def _begin(
         ranks, heights, tops, counts, tally, foundation, remaining, memo_keys, memo, memo_orders, moves, 0
     )  # fmt: skip
     if entered < 0:  # decided at once: won (no card left) or lost
-        won = 1 if entered == _WON else 0
-        scalars[_STORED] = _store(table, table.view(np.float64), key, won, float(won), 0.0)
+        if entered == _WON:
+            _won_figures(figures)
+            scalars[_STORED] = _store(table, table.view(np.float64), key, 1, 0.0, figures)
         return WalkStatus.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
     return GROW
@@ -239,12 +256,15 @@ def _begin(
 def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
+    children, figures, chances, legal, reach, stack, nexts, depth_counts,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
 
     ``frames[depth]`` is the position at ``depth`` on the current line: its
     key, whether it is known winnable (then every legal move is counted), its
-    moves still to try, and the sums of its children's numbers so far.
+    moves still to try, the sums of its children's numbers so far, and which
+    of its moves lead to a win, whose player figures are in ``children[depth]``.
+    A decided position's figures are passed up in ``figures``.
     """
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
     status = GROW
@@ -260,6 +280,7 @@ def _walk(
             if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
                 sibling = child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                 _prefetch_lookups(table, lost, seen, sibling)
+            played = pile
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
             if _seen(seen, child):
@@ -270,8 +291,10 @@ def _walk(
                     if table[slot] != 0:
                         known = True
                         found = table[slot + _RECORD_COUNT]
-                        probability = table_floats[slot + _RECORD_ODDS]
                         line_moves = table_floats[slot + _RECORD_LINE_MOVES]
+                        for index in range(_FIGURES):
+                            figures[index] = table_floats[slot + _RECORD_FIGURES + index]
+                        probability = figures[0]
             if not known and remaining - depth - 1 > 0:
                 known = not _any_move_after(ranks, heights, tops, pile)
             if not known:
@@ -289,7 +312,7 @@ def _walk(
                     depth += 1
                     frame = frames[depth]
                     frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
-                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = 0
+                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = frame[_WINNERS] = 0
                     frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
                     _prefetch_lookups(
                         table, lost, seen, child_key(ranks, steps, heights, child, moves[depth, 0])
@@ -299,14 +322,20 @@ def _walk(
                 found = 1 if entered == _WON else 0
                 probability, line_moves = float(found), 0.0
                 if found:
-                    stored += _store(table, table_floats, child, 1, 1.0, 0.0)
+                    _won_figures(figures)
+                    stored += _store(table, table_floats, child, 1, 0.0, figures)
                     _see(seen, child)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
             if found:
+                _position_figures(
+                    ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth, frame[_WINNERS],
+                    children[depth], figures, chances, legal, reach, stack, nexts, depth_counts,
+                )  # fmt: skip
                 probability = sums[_ODDS] / frame[_LEGAL]
+                figures[0] = probability  # random play's, summed in the order of the moves, as it always was
                 line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
-                stored += _store(table, table_floats, frame[_KEY], found, probability, line_moves)
+                stored += _store(table, table_floats, frame[_KEY], found, line_moves, figures)
                 _see(seen, frame[_KEY])
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
             else:
@@ -321,7 +350,8 @@ def _walk(
             depth -= 1
             frame = frames[depth]
             sums = frame_floats[depth]
-            _unplay(ranks, heights, tops, counts, bottoms, tally, frame[_PLAYED])
+            played = frame[_PLAYED]
+            _unplay(ranks, heights, tops, counts, bottoms, tally, played)
         if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
             scalars[_LOST_CHILDREN] += set_add(lost_children, child)
         if found > 0:
@@ -335,6 +365,9 @@ def _walk(
                 frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
                 frame[_NEXT] = 0
             frame[_SOLUTIONS] += found
+            frame[_WINNERS] |= 1 << played
+            for index in range(_FIGURES):
+                children[depth, played, index] = figures[index]
             sums[_ODDS] += probability
             sums[_LINE_MOVES] += line_moves
             if frame[_SOLUTIONS] > _COUNT_LIMIT:
@@ -470,15 +503,55 @@ def _slot(table, key) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _store(table, table_floats, key, count, probability, line_moves) -> int:
+def _store(table, table_floats, key, count, line_moves, figures) -> int:
     """Store the numbers of the winnable position ``key`` (see _RECORD); 1 if it is new."""
     slot = _slot(table, key)
     new = 1 if table[slot] == 0 else 0
     table[slot] = key + 1
     table[slot + _RECORD_COUNT] = count
-    table_floats[slot + _RECORD_ODDS] = probability
     table_floats[slot + _RECORD_LINE_MOVES] = line_moves
+    for index in range(_FIGURES):
+        table_floats[slot + _RECORD_FIGURES + index] = figures[index]
     return new
+
+
+@numba.njit(cache=True, _nrt=False)
+def _won_figures(figures) -> None:
+    """Every player's figures in a won position: a sure win, no dead end."""
+    for row in range(PLAYER_COUNT):
+        figures[2 * row] = 1.0
+        figures[2 * row + 1] = 0.0
+
+
+@numba.njit(cache=True, _nrt=False)
+def _position_figures(
+    ranks, heights, tops, foundation, remaining, winners, children, figures, chances, legal, reach, stack,
+    nexts, depth_counts,
+):  # fmt: skip
+    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``).
+
+    A player wins with the chance of the move chosen times that move's win
+    chance (0 for a move with no win behind it). With undo, a move with no win
+    behind it is one dead end and a new choice from here: the tries until a
+    winning move are geometric, ``lost / good`` dead ends on average (``good``
+    the chance of choosing a winning move, ``lost`` that of the others), and
+    then the dead ends of the winning move chosen, each in proportion to its chance.
+    """
+    count = fill_moves(ranks, heights, tops, foundation, 0, legal, 0)
+    fill_chances(ranks, heights, tops, remaining, legal, 0, count, chances, reach, stack, nexts, depth_counts)
+    for row in range(PLAYER_COUNT):
+        win = good = lost = ahead = 0.0
+        for index in range(count):
+            pile = legal[0, index]
+            chance = chances[row, index]
+            if (winners >> pile) & 1:
+                win += chance * children[pile, 2 * row]
+                ahead += chance * children[pile, 2 * row + 1]
+                good += chance
+            else:
+                lost += chance
+        figures[2 * row] = win
+        figures[2 * row + 1] = (lost + ahead) / good
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -521,7 +594,10 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     start_slot = _slot(table, start_key)
     total = table[start_slot + _RECORD_COUNT]
     floats = table.view(np.float64)
-    probability = floats[start_slot + _RECORD_ODDS]
+    figures = np.zeros(_FIGURES, dtype=np.float64)
+    for index in range(_FIGURES):  # a lost start: no win, and dead ends without end
+        figures[index] = floats[start_slot + _RECORD_FIGURES + index] if total > 0 else (np.inf if index % 2 else 0.0)
+    probability = figures[0]
     winnable = scalars[_STORED] if total > 0 else 0
     won = 0  # winnable positions with no card left: one per foundation rank a line can end on
     for foundation in range(NUM_RANKS):
@@ -563,5 +639,5 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
         heights[pile] -= 1
     return (
         status, total, probability, winnable, reachable, on_lines, on_winnable,
-        winning_first, first, forced, decisions, traps, first_trap, scalars[_NODES],
+        winning_first, first, forced, decisions, traps, first_trap, scalars[_NODES], figures,
     )  # fmt: skip

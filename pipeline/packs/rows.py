@@ -41,6 +41,7 @@ import pyarrow.compute as pc
 
 from pipeline.game.batch_replay import board_cards, failed_replays
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.players import PLAYERS
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, replay
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, GradeStatus, Tier
@@ -62,7 +63,9 @@ ALLOWED = {
 RANGES: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("index", "nodes", "winnable_states", "reachable_states"), (0, None)),
     **dict.fromkeys(("seconds", "cpsat_seconds", "grade_seconds", "log10_solutions"), (0, None)),
-    **dict.fromkeys(("winnable_share", "random_win_probability"), (0, 1)),
+    **dict.fromkeys(("winnable_share", *(player.win_column for player in PLAYERS)), (0, 1)),
+    **dict.fromkeys((player.dead_ends_column for player in PLAYERS), (0, None)),
+    "tree_score": (0, None),
     **dict.fromkeys(("first_moves", "winning_first_moves"), (0, NUM_PILES)),  # one move a pile at most
     **dict.fromkeys(("branching_winning_lines", "branching_winnable"), (0, NUM_PILES)),
     **dict.fromkeys(

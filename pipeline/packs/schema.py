@@ -30,6 +30,8 @@ from collections.abc import Iterable
 
 import pyarrow as pa
 
+from pipeline.game.players import PLAYERS
+
 IMPORT_SCHEME = "import"  # the dealing scheme of imported boards (the others are in pipeline.game.shuffles)
 
 
@@ -108,7 +110,19 @@ GRADE_FIELDS = (
     column("winnable_states", pa.int64(), "positions from which a win exists"),
     column("reachable_states", pa.int64(), "the start and every position one move from a winnable one"),
     column("winnable_share", pa.float64(), "winnable_states / reachable_states"),
-    column("random_win_probability", pa.float64(), "chance that uniformly random legal moves win"),
+    *(
+        figure
+        for player in PLAYERS
+        for figure in (
+            column(player.win_column, pa.float64(), f"chance that one attempt by {player.words} wins, without undo"),
+            column(
+                player.dead_ends_column,
+                pa.float64(),
+                f"expected times {player.words} gets stuck before the win, undoing each time to the last "
+                "position a win was open from",
+            ),
+        )
+    ),
     column(
         "branching_winning_lines",
         pa.float64(),
@@ -123,7 +137,18 @@ GRADE_FIELDS = (
     column("decisions", pa.int8(), "positions of the solution with more than one legal move"),
     column("traps", pa.int8(), "decisions with a move after which no win exists"),
     column("first_trap", pa.int8(), "moves played before the first trap; null when there is none"),
-    column("difficulty", pa.float64(), "the difficulty score; null unless solvable and exact"),
+    column(
+        "difficulty",
+        pa.float64(),
+        "the reference player's figure the tiers are cut on (the graded pack's difficulty_player and "
+        "difficulty_figure; by default lookahead-2's dead ends); null unless solvable and exact",
+    ),
+    column(
+        "tree_score",
+        pa.float64(),
+        "the difficulty of earlier versions: -log10 random_win_probability + 0.5 * -log10 winnable_share "
+        "+ 0.1 * traps; null unless solvable and exact",
+    ),
     column("tier", pa.string(), "easy, medium, hard, expert or unsolvable; null when not exact"),
     column("grade_seconds", pa.float64(), "seconds of the tree walk; null when none ran or without timings"),
 )

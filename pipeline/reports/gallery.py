@@ -55,7 +55,7 @@ from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
-from pipeline.stages.tiers import THRESHOLDS, WEIGHTS
+from pipeline.stages.tiers import THRESHOLDS
 
 SITE = Path(__file__).with_name("gallery_site")
 PAGE = "index.html"
@@ -138,7 +138,9 @@ def gallery_data(
         "title": title,
         "pack": pack,
         "kind": kind,
-        "score": {name: float(provenance[f"score_{name}"]) for name in WEIGHTS} if graded else None,
+        "difficulty": (
+            {"player": provenance["difficulty_player"], "figure": provenance["difficulty_figure"]} if graded else None
+        ),
         "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
         "tier_order": list(PACK_TIERS),
         "columns": list(COLUMNS),

@@ -107,9 +107,16 @@ def manifest_table(title: str, manifest: Manifest) -> Table:
     return table
 
 
-def quartiles_line(tiers: Tiers) -> str:
-    """The thresholds a calibration set: ``quartiles: medium 1.5, hard 2.5, expert 4.0``."""
-    return f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}"
+def thresholds_line(tiers: Tiers) -> str:
+    """The thresholds a calibration set, in the reference's words:
+    ``thresholds (dead ends of lookahead-2, with undo): medium 3, hard 8, expert 20``."""
+    reference = tiers.difficulty
+    undo = reference.figure.value == "dead_ends"
+    figure, way = ("dead ends", "with undo") if undo else ("attempts", "without undo")
+    return (
+        f"thresholds ({figure} of {reference.player.value}, {way}): "
+        f"medium {tiers.medium:g}, hard {tiers.hard:g}, expert {tiers.expert:g}"
+    )
 
 
 def crosscheck_note(out: Path, outcome: CrosscheckOutcome) -> str:

@@ -1,8 +1,11 @@
-"""Calibrating the tiers: thresholds at the quartiles of the difficulty scores of a sample of deals.
+"""Calibrating the tiers: how a sample of deals falls into them, and thresholds moved to round values
+near the sample's quartiles.
 
 ``make calibrate`` (``blackhole calibrate``) solves and grades a seeded
-sample and writes ``pipeline/stages/tiers.toml``, the tiers shipped with the package; the score's weights of an existing
-file are kept, so only the thresholds move.
+sample and writes ``pipeline/stages/tiers.toml``, the tiers shipped with the
+package. The reference (player and figure) of an existing file is kept, so
+only the thresholds move, each to the round value nearest a quartile of the
+sample's difficulties (:func:`pipeline.stages.tiers.calibrated`).
 """
 
 from __future__ import annotations
@@ -16,16 +19,18 @@ from pipeline.game.deal import Deal
 from pipeline.stages.grade import Grade, grade_deals
 from pipeline.stages.settings import GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals
-from pipeline.stages.tiers import Score, Tiers, calibrated, load_score, write_tiers
+from pipeline.stages.tiers import Difficulty, Tiers, calibrated, load_tiers, write_tiers
 
 
 @dataclass(frozen=True)
 class Calibration:
-    """The tiers a calibration wrote, and its sample's grades under them."""
+    """The tiers a calibration wrote, and its sample's grades under them and under the tiers it replaced."""
 
     tiers: Tiers
     grades: list[Grade]
-    scored: int  # the solvable deals graded exactly, whose scores set the thresholds
+    scored: int  # the solvable deals graded exactly, whose difficulties set the thresholds
+    before: Tiers | None = None  # the tiers of the file it replaced, None when there was none
+    grades_before: list[Grade] | None = None  # the sample's grades under ``before``
 
 
 def calibrate(
@@ -37,26 +42,36 @@ def calibrate(
     grading: GradeSettings = GradeSettings(),
     options: PassOptions = PassOptions(),
 ) -> Calibration:
-    """Solve and grade the sample ``deals``, and write tiers to ``target`` at the quartiles of their scores.
+    """Solve and grade the sample ``deals``, and write tiers to ``target`` at round values near the quartiles
+    of their difficulties.
 
-    The score weights of an existing ``target`` are kept (the defaults when
-    there is none); ``origin`` says in the file where the sample came from.
-    Deals whose grading ran out of budget are left out of the quartiles.
-    Raises CalibrationError, before writing, when fewer than 4 deals have a score.
+    The reference of an existing ``target`` is kept (the default when there
+    is none), and the sample is also tiered by its old thresholds, so that a
+    caller can show how it fell before; ``origin`` says in the file where the
+    sample came from. Deals whose grading ran out of budget are left out of
+    the quartiles. Raises CalibrationError, before writing, when fewer than 4
+    deals have a difficulty.
     ``target`` is checked (:func:`pipeline.files.check_writable`) before the
     first of ``deals`` (which may be a generator) is dealt.
     """
     check_writable(target)  # before the sample is dealt
     deals = list(deals)
-    score = load_score(target) if Path(target).exists() else Score()
+    before = load_tiers(target) if Path(target).exists() else None
+    reference = before.difficulty if before is not None else Difficulty()
     results = solve_deals(deals, solving, options)
     grades = grade_deals(deals, results, grading, options)
-    scores = [grade.scored(score) for grade in grades]
-    difficulties = [difficulty for difficulty in scores if difficulty is not None]
-    tiers = calibrated(score, difficulties)
+    found = [grade.difficulty_by(reference) for grade in grades]
+    difficulties = [difficulty for difficulty in found if difficulty is not None]
+    tiers = calibrated(reference, difficulties)
     note = (
         f"Written by blackhole calibrate ({origin}, --max-positions {grading.max_positions}): the thresholds\n"
-        f"are the quartiles of the scores of the {len(difficulties)} solvable deals graded exactly."
+        f"are the round values nearest the quartiles of the {len(difficulties)} solvable deals graded exactly."
     )
     write_tiers(tiers, target, note=note)
-    return Calibration(tiers, [grade.tiered(tiers) for grade in grades], len(difficulties))
+    return Calibration(
+        tiers,
+        [grade.tiered(tiers) for grade in grades],
+        len(difficulties),
+        before,
+        None if before is None else [grade.tiered(before) for grade in grades],
+    )

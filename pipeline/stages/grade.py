@@ -1,4 +1,4 @@
-"""Grading a solved pack: game-tree metrics, a difficulty score and a tier for every deal.
+"""Grading a solved pack: game-tree metrics, every player model's figures, a difficulty and a tier for every deal.
 
 For each ``solved`` row, :func:`pipeline.engine.gametree.tree_of` walks the deal's
 whole game tree from the start, counting exactly; forced moves, decisions and
@@ -7,9 +7,10 @@ The walk has a budget of positions, not of seconds, so a graded pack is the
 same bytes whatever the machine's load. When the budget runs out, or a count
 would pass 2**62, no tree metric is written (never an estimate): the row says
 ``out_of_budget`` or ``overflow`` and has no tier. An ``unsolvable`` row needs
-no walk: no line wins, no first move wins, random play never wins. An
-``unknown`` row is not graded. The score and tiers are those of
-:mod:`pipeline.stages.tiers`.
+no walk: no line wins, no first move wins, no player ever wins. An
+``unknown`` row is not graded. The players are those of
+:mod:`pipeline.game.players`; the difficulty, the tree score and the tiers
+those of :mod:`pipeline.stages.tiers`.
 
 The graded pack is the solved (or cross-checked) pack with the columns of
 :data:`pipeline.packs.schema.GRADE_FIELDS` added (``docs/schema.md`` lists
@@ -44,6 +45,7 @@ import pyarrow as pa
 
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.labels import GradeStatus, Tier
@@ -53,16 +55,18 @@ from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import graded
 from pipeline.stages.settings import GradeSettings, PassOptions
 from pipeline.stages.solve import RESULT_COLUMNS, result_of_row
-from pipeline.stages.tiers import Score, Tiers, load_tiers
+from pipeline.stages.tiers import Difficulty, Tiers, load_tiers, tree_score
 from pipeline.workers import map_batches
 
 
 @dataclass(frozen=True)
 class Grade:
-    """One deal's grade: the game-tree metrics (None when not known), its score and tier.
+    """One deal's grade: the game-tree metrics (None when not known), each player's figures, its
+    difficulty and tier.
 
-    Each field, and each property, is named as the pack column it fills
-    (:data:`pipeline.packs.schema.GRADE_FIELDS`).
+    Each field but ``players``, and each property, is named as the pack column it fills
+    (:data:`pipeline.packs.schema.GRADE_FIELDS`); the players' columns are read
+    by :meth:`value_of`.
     """
 
     grade_status: GradeStatus
@@ -79,9 +83,27 @@ class Grade:
     traps: int | None = None
     first_trap: int | None = None  # None when the solution meets no trap
     max_cards_played: int | None = None
+    players: tuple[PlayerFigures, ...] | None = None  # one per player of the ladder (PLAYERS), from the start
+    tree_score: float | None = None
     difficulty: float | None = None
     tier: Tier | None = None
     grade_seconds: float | None = None  # the tree walk's, None when none ran
+
+    def value_of(self, column: str) -> object:
+        """What this grade puts in the pack column ``column``: a field or property of that name, or a
+        player's figure (None when not known, or dead ends without end)."""
+        found = _PLAYER_FIGURES.get(column)
+        if found is None:
+            return getattr(self, column)
+        row, figure = found
+        if self.players is None:
+            return None
+        value: float = getattr(self.players[row], figure)
+        return None if math.isinf(value) else value
+
+    def figures_of(self, player: Player) -> PlayerFigures | None:
+        """``player``'s figures, None when not known."""
+        return None if self.players is None else self.players[PLAYERS.index(player)]
 
     @property
     def log10_solutions(self) -> float | None:
@@ -94,23 +116,26 @@ class Grade:
         assert self.winnable_states is not None  # set whenever reachable_states is
         return self.winnable_states / self.reachable_states
 
-    def scored(self, score: Score) -> float | None:
-        """The difficulty with ``score``'s weights; None unless this is an exact grade of a winnable deal."""
-        if self.grade_status is not GradeStatus.EXACT or not self.solution_count:
+    def difficulty_by(self, reference: Difficulty) -> float | None:
+        """The difficulty by ``reference``; None unless this is an exact grade of a winnable deal."""
+        if self.grade_status is not GradeStatus.EXACT or not self.solution_count or self.players is None:
             return None
-        share = self.winnable_share
-        # an exact grade of a winnable deal has every tree metric
-        assert self.random_win_probability is not None and share is not None and self.traps is not None
-        return score.of(
-            random_win_probability=self.random_win_probability, winnable_share=share, traps=self.traps
-        )
+        return reference.of(self.players)
 
     def tiered(self, tiers: Tiers) -> Grade:
         """This grade with its difficulty and tier under ``tiers`` (unchanged when it cannot have them)."""
-        difficulty = self.scored(tiers.score)
+        difficulty = self.difficulty_by(tiers.difficulty)
         if difficulty is None:
             return self
         return dataclasses.replace(self, difficulty=difficulty, tier=tiers.tier_of(difficulty))
+
+
+_PLAYER_FIGURES = {
+    column: (row, figure)
+    for row, player in enumerate(PLAYERS)
+    for column, figure in ((player.win_column, "win_probability"), (player.dead_ends_column, "dead_ends"))
+    if column != "random_win_probability"  # a field of its own, as it always was
+}
 
 
 def grade_deal(
@@ -135,6 +160,7 @@ def grade_deal(
             random_win_probability=0.0,
             winning_first_moves=0,
             max_cards_played=cards,
+            players=tuple(PlayerFigures(0.0, math.inf) for _ in PLAYERS),
             tier=Tier.UNSOLVABLE,
         )
     began = time.perf_counter()
@@ -144,6 +170,7 @@ def grade_deal(
     if tree.status is not WalkStatus.EXACT:
         # every way a walk ends is a grade status of the same name
         return Grade(GradeStatus[tree.status.name], max_cards_played=cards, grade_seconds=seconds)
+    share = tree.winnable_states / tree.reachable_states
     grade = Grade(
         GradeStatus.EXACT,
         solution_count=tree.solution_count,
@@ -159,6 +186,10 @@ def grade_deal(
         traps=tree.traps,
         first_trap=None if tree.first_trap < 0 else tree.first_trap,
         max_cards_played=cards,
+        players=tree.players,
+        tree_score=tree_score(
+            random_win_probability=tree.random_win_probability, winnable_share=share, traps=tree.traps
+        ),
         grade_seconds=seconds,
     )
     return grade if tiers is None else grade.tiered(tiers)
@@ -283,7 +314,7 @@ def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = Tr
     ``max_cards_played`` taken from the grades, in its place.
 
     Each column of :data:`~pipeline.packs.schema.GRADE_FIELDS` is filled from
-    the grade's field (or property) of its name: an enum by its value, a count
+    :meth:`Grade.value_of` its name: an enum by its value, a count
     in a string column as decimal text, ``grade_seconds`` null without ``timings``.
     """
     if len(grades) != table.num_rows:
@@ -292,7 +323,7 @@ def graded_table(table: pa.Table, grades: Sequence[Grade], *, timings: bool = Tr
     cards = pa.array([g.max_cards_played for g in grades], pa.int8())
     table = table.set_column(position, table.schema.field("max_cards_played"), cards)
     columns: dict[str, Sequence[object]] = {
-        field.name: [_cell(getattr(grade, field.name), field.type) for grade in grades]
+        field.name: [_cell(grade.value_of(field.name), field.type) for grade in grades]
         for field in GRADE_FIELDS
     }
     if not timings:

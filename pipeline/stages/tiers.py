@@ -1,106 +1,118 @@
-"""Difficulty scores and tiers: how hard a graded deal is, as one number and as a named tier.
+"""Difficulty and tiers: how hard a graded deal is for a player, as one number and as a named tier.
 
-A solvable deal whose game tree was counted exactly (:mod:`pipeline.stages.grade`)
-gets the score
+A solvable deal whose game tree was walked exactly (:mod:`pipeline.stages.grade`)
+has, for every player model of :mod:`pipeline.game.players`, two figures: the
+chance that one attempt without undo wins, and the dead ends met before the
+win when each one is undone back to the last position a win was open from.
+Its **difficulty** is one of those figures for one player, the reference
+(:class:`Difficulty`): by default the dead ends of ``lookahead-2``, a player
+who follows the usual tips and looks two moves ahead, with undo
+(``docs/players.md`` says why that one). The other choice of figure is the
+expected attempts without undo, 1 / win chance.
 
-    difficulty = odds_weight * (-log10 random_win_probability)
-               + share_weight * (-log10 winnable_share)
-               + trap_weight * traps
+Tiers cut the difficulty at three thresholds, each the fewest dead ends (or
+attempts) of its tier: ``easy`` below ``medium``, then ``medium``, ``hard``
+and ``expert``; a difficulty exactly at a threshold belongs to the tier it
+starts. An unsolvable deal is in the tier ``unsolvable`` and has no difficulty.
 
-The first term counts the powers of ten against a player who picks uniformly
-among the legal moves; the second, how small a share of the positions within
-one move of a winnable one are winnable themselves; the third, the decisions
-along the pack's solution that offer a move after which no win exists. Every
-term is at least 0, and the score depends on the deal, its solution and the
-weights alone.
+The reference and thresholds live in a TOML file (``tiers.toml`` beside this
+module, shipped with the package as :data:`~pipeline.stages.settings.DEFAULT_TIERS`;
+``blackhole calibrate`` can move the thresholds to round values near the
+quartiles of a sample)::
 
-Tiers cut the scores at three thresholds, each the lowest score of its tier:
-``easy`` below ``medium``, then ``medium``, ``hard`` and ``expert``; a score
-exactly at a threshold belongs to the tier it starts. An unsolvable deal is
-in the tier ``unsolvable`` and has no score.
+    [difficulty]                 # required: what the thresholds count
+    player = "lookahead-2"       # a model of the ladder: random, tips, lookahead-2, ...
+    figure = "dead_ends"         # dead_ends (with undo) or attempts (without)
 
-Weights and thresholds live in a TOML file (``tiers.toml`` beside this module, shipped with the package
-as :data:`~pipeline.stages.settings.DEFAULT_TIERS` and written by
-``blackhole calibrate`` at the quartiles of a sample's scores, so that
-solvable deals fall into roughly equal quarters)::
+    [tiers]                      # required: the fewest of each tier
+    medium = 3
+    hard = 8
+    expert = 20
 
-    [score]              # optional; these are the defaults
-    odds_weight = 1.0
-    share_weight = 0.5
-    trap_weight = 0.1
+Thresholds are numbers above 0, each above the one before. A file in the old
+units (a ``[score]`` table, or no ``[difficulty]`` table) is refused with one
+line that says what changed. Anything else wrong is a ConfigError naming the
+file and line.
 
-    [tiers]              # required: the lowest score of each tier
-    medium = 8.5
-    hard = 10.0
-    expert = 12.0
+The tree score of earlier versions, kept as the column ``tree_score`` for
+comparison, is :func:`tree_score`: ``-log10(random_win_probability) + 0.5 *
+-log10(winnable_share) + 0.1 * traps``.
 
-Weights are numbers at least 0; thresholds are numbers, each above the one
-before. Anything else is a ConfigError naming the file and line.
-
->>> tiers = parse_tiers("[tiers]\\nmedium = 8.5\\nhard = 10\\nexpert = 12\\n")
->>> [tiers.tier_of(score).value for score in (8.4999, 8.5, 11.0, 12.0)]
+>>> tiers = parse_tiers('[difficulty]\\nplayer = "tips"\\nfigure = "dead_ends"\\n[tiers]\\nmedium = 3\\nhard = 8\\nexpert = 20\\n')
+>>> [tiers.tier_of(dead_ends).value for dead_ends in (2.9, 3, 19.5, 20)]
 ['easy', 'medium', 'hard', 'expert']
->>> round(tiers.score.of(random_win_probability=1e-6, winnable_share=0.01, traps=20), 6)
-9.0
->>> parse_tiers("[tiers]\\nmedium = 8.5\\nhard = 8\\nexpert = 12\\n", source="t.toml")
+>>> parse_tiers("[score]\\nodds_weight = 1\\n[tiers]\\nmedium = 5.8\\nhard = 6.5\\nexpert = 7.2\\n", source="t.toml")
 Traceback (most recent call last):
 ...
-pipeline.toml_files.ConfigError: t.toml:3: [tiers] hard must be above medium (8.5), got 8.0
+pipeline.toml_files.ConfigError: t.toml:1: this tiers file is in the old units: tiers are no longer cut on the tree score ([score] weights) but on a player's dead ends or attempts, named in a [difficulty] table; run blackhole calibrate to write one
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
+from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.packs.labels import Tier
 from pipeline.toml_files import ConfigError, line_of, not_finite, parse_toml, read_text, type_name
 
 THRESHOLDS = ("medium", "hard", "expert")
-WEIGHTS = ("odds_weight", "share_weight", "trap_weight")
-_FORMULA_COMMENT = (
-    "# difficulty = odds_weight * -log10(random_win_probability)",
-    "#            + share_weight * -log10(winnable_share) + trap_weight * traps",
+DIFFICULTY_KEYS = ("player", "figure")
+TREE_SCORE_WEIGHTS = (1.0, 0.5, 0.1)  # of -log10(random odds), -log10(winnable share) and traps
+_OLD_UNITS = (
+    "this tiers file is in the old units: tiers are no longer cut on the tree score ([score] weights) "
+    "but on a player's dead ends or attempts, named in a [difficulty] table; run blackhole calibrate to write one"
 )
-CALIBRATION_DIGITS = 4  # calibrated thresholds are rounded to this many decimals, for a readable file
+ROUND_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
+"""The round values thresholds are calibrated to: these times a power of ten (0.1 to 1,000,000)."""
+ROUND_VALUES = tuple(step * 10.0**power for power in range(-1, 7) for step in ROUND_STEPS)
 
 
 class CalibrationError(BlackholeError, ValueError):
-    """A sample that cannot set thresholds (too few scored deals, or quartiles that coincide)."""
+    """A sample that cannot set thresholds (too few graded deals, or quartiles that round alike)."""
+
+
+class Figure(Enum):
+    """Which of a player's figures a difficulty counts."""
+
+    DEAD_ENDS = "dead_ends"
+    """Times stuck before the win, undoing each time to the last position a win was open from."""
+    ATTEMPTS = "attempts"
+    """Attempts without undo a win takes on average: 1 / win chance."""
+
+    def of(self, figures: PlayerFigures) -> float:
+        return figures.dead_ends if self is Figure.DEAD_ENDS else figures.expected_attempts
 
 
 @dataclass(frozen=True)
-class Score:
-    """The weights of the difficulty score's three terms."""
+class Difficulty:
+    """The reference: which player's which figure a deal's difficulty is."""
 
-    odds_weight: float = 1.0
-    share_weight: float = 0.5
-    trap_weight: float = 0.1
+    player: Player = Player.LOOKAHEAD_2
+    figure: Figure = Figure.DEAD_ENDS
 
-    def of(self, *, random_win_probability: float, winnable_share: float, traps: int) -> float:
-        """The difficulty of a solvable deal (``random_win_probability`` and ``winnable_share`` above 0)."""
-        return (
-            self.odds_weight * -math.log10(random_win_probability)
-            + self.share_weight * -math.log10(winnable_share)
-            + self.trap_weight * traps
-        )
+    def of(self, players: Sequence[PlayerFigures]) -> float:
+        """The difficulty of a winnable deal with these figures (one per player of the ladder)."""
+        return self.figure.of(players[PLAYERS.index(self.player)])
 
 
 @dataclass(frozen=True)
 class Tiers:
-    """The score weights and the lowest score of the medium, hard and expert tiers."""
+    """The reference difficulty and the fewest of it of the medium, hard and expert tiers."""
 
     medium: float
     hard: float
     expert: float
-    score: Score = Score()
+    difficulty: Difficulty = Difficulty()
 
     def tier_of(self, difficulty: float) -> Tier:
         """The tier of a solvable deal with this ``difficulty``: the highest whose threshold it reaches."""
@@ -113,36 +125,77 @@ class Tiers:
         return Tier.EASY
 
     def metadata(self) -> dict[str, str]:
-        """Schema metadata entries for a graded pack: every threshold and weight, exactly."""
+        """Schema metadata entries for a graded pack: the reference and every threshold, exactly."""
         thresholds = {f"tier_{name}": repr(float(getattr(self, name))) for name in THRESHOLDS}
-        weights = {f"score_{name}": repr(float(getattr(self.score, name))) for name in WEIGHTS}
-        return thresholds | weights
+        reference = {
+            "difficulty_player": self.difficulty.player.value,
+            "difficulty_figure": self.difficulty.figure.value,
+        }
+        return reference | thresholds
 
     def to_toml(self, *, note: str = "") -> str:
         """The TOML text that :func:`parse_tiers` reads back as these tiers, ``note`` as a leading comment."""
         lines = [f"# {line}".rstrip() for line in note.splitlines()]
         if lines:
             lines.append("")
-        lines += [*_FORMULA_COMMENT, "[score]"]
-        lines += [f"{name} = {float(getattr(self.score, name))!r}" for name in WEIGHTS]
-        lines += ["", "[tiers]  # the lowest score of each tier; below medium is easy"]
-        lines += [f"{name} = {float(getattr(self, name))!r}" for name in THRESHOLDS]
+        lines += [
+            "[difficulty]  # what the thresholds count: a player of the ladder (docs/players.md), and",
+            "              # dead_ends (times stuck before the win, with undo) or attempts (without undo)",
+            f'player = "{self.difficulty.player.value}"',
+            f'figure = "{self.difficulty.figure.value}"',
+            "",
+            f"[tiers]  # the fewest {self.difficulty.figure.value.replace('_', ' ')} of each tier; fewer than medium is easy",
+        ]
+        lines += [f"{name} = {_number_text(getattr(self, name))}" for name in THRESHOLDS]
         return "\n".join(lines) + "\n"
 
 
-def calibrated(score: Score, difficulties: Sequence[float]) -> Tiers:
-    """Tiers with ``score`` whose thresholds are the quartiles of ``difficulties`` (rounded).
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
-    >>> calibrated(Score(), [1.0, 2.0, 3.0, 4.0, 5.0])
-    Tiers(medium=2.0, hard=3.0, expert=4.0, score=Score(odds_weight=1.0, share_weight=0.5, trap_weight=0.1))
+
+def tree_score(*, random_win_probability: float, winnable_share: float, traps: int) -> float:
+    """The tree score of a solvable deal (both chances above 0): the difficulty of earlier versions.
+
+    >>> round(tree_score(random_win_probability=1e-6, winnable_share=0.01, traps=20), 6)
+    9.0
+    """
+    odds, share, trap = TREE_SCORE_WEIGHTS
+    return odds * -math.log10(random_win_probability) + share * -math.log10(winnable_share) + trap * traps
+
+
+def round_value(value: float) -> float:
+    """The round value (:data:`ROUND_VALUES`) nearest ``value`` on a log scale.
+
+    >>> [round_value(v) for v in (2.4, 2.5, 13.0, 0.01)]
+    [2.0, 3.0, 15.0, 0.1]
+    """
+    if value <= ROUND_VALUES[0]:
+        return ROUND_VALUES[0]
+    at = bisect.bisect_left(ROUND_VALUES, value)
+    if at == len(ROUND_VALUES):
+        return ROUND_VALUES[-1]
+    low, high = ROUND_VALUES[at - 1], ROUND_VALUES[at]
+    return low if math.log(value / low) < math.log(high / value) else high
+
+
+def calibrated(difficulty: Difficulty, difficulties: Sequence[float]) -> Tiers:
+    """Tiers with the reference ``difficulty`` whose thresholds are the round values nearest the quartiles
+    of ``difficulties``.
+
+    >>> calibrated(Difficulty(), [1.0, 2.1, 2.9, 4.2, 9.0]).medium
+    2.0
     """
     if len(difficulties) < 4:
-        raise CalibrationError(f"calibration needs at least 4 scored deals, got {len(difficulties)}")
+        raise CalibrationError(f"calibration needs at least 4 graded deals, got {len(difficulties)}")
     quartiles = statistics.quantiles(difficulties, n=4, method="inclusive")
-    medium, hard, expert = (round(q, CALIBRATION_DIGITS) for q in quartiles)
+    medium, hard, expert = (round_value(q) for q in quartiles)
     if not medium < hard < expert:
-        raise CalibrationError(f"the quartiles {medium}, {hard}, {expert} do not rise; score more deals")
-    return Tiers(medium, hard, expert, score)
+        raise CalibrationError(
+            f"the quartiles {', '.join(f'{q:.3g}' for q in quartiles)} round to {medium:g}, {hard:g}, "
+            f"{expert:g}, which do not rise; grade more deals"
+        )
+    return Tiers(medium, hard, expert, difficulty)
 
 
 def load_tiers(path: Path) -> Tiers:
@@ -150,60 +203,86 @@ def load_tiers(path: Path) -> Tiers:
     return parse_tiers(read_text(path), source=str(path))
 
 
-def load_score(path: Path) -> Score:
-    """The score weights in the tiers file at ``path`` (its thresholds may be absent)."""
-    return _parse(read_text(path), str(path))[0]
-
-
 def parse_tiers(text: str, *, source: str = "<tiers>") -> Tiers:
     """The tiers in TOML ``text``; errors name ``source`` and the line."""
-    score, thresholds = _parse(text, source)
-    header = line_of(text, r"\[tiers\]", header=True)
-    for name in THRESHOLDS:
-        if name not in thresholds:
-            raise ConfigError(f"[tiers] needs {name!r}", source=source, line=header)
-    for lower, higher in pairwise(THRESHOLDS):
-        if not thresholds[higher] > thresholds[lower]:
-            raise ConfigError(
-                f"[tiers] {higher} must be above {lower} ({thresholds[lower]}), got {thresholds[higher]}",
-                source=source,
-                line=line_of(text, higher),
-            )
-    return Tiers(**thresholds, score=score)
-
-
-def _parse(text: str, source: str) -> tuple[Score, dict[str, float]]:
-    """The score weights and whichever thresholds ``text`` gives, each checked."""
     document = parse_toml(text, source=source)
-    tables = {"score": WEIGHTS, "tiers": THRESHOLDS}
-    found: dict[str, dict[str, float]] = {"score": {}, "tiers": {}}
+    old = "score" if "score" in document else "tiers" if "difficulty" not in document else None
+    if old in document:  # thresholds with no [difficulty] to say what they count: the tree score's
+        raise ConfigError(_OLD_UNITS, source=source, line=_header_line(text, old))
+    if "difficulty" not in document:
+        raise ConfigError("needs a [difficulty] table (player and figure)", source=source, line=1)
     for table, entries in document.items():
-        if table not in tables:
+        if table not in ("difficulty", "tiers"):
             raise ConfigError(
-                f"unknown key {table!r} (expected [score] and [tiers] tables)",
+                f"unknown key {table!r} (expected [difficulty] and [tiers] tables)",
                 source=source,
                 line=line_of(text, table),
             )
         if not isinstance(entries, dict):
             raise ConfigError(f"{table} must be a table", source=source, line=line_of(text, table))
-        for key, value in entries.items():
-            line = line_of(text, key)
-            if key not in tables[table]:
-                known = ", ".join(tables[table])
-                raise ConfigError(
-                    f"[{table}] has unknown key {key!r} (known: {known})", source=source, line=line
-                )
-            found[table][key] = _number(f"[{table}] {key}", value, source, line, nonnegative=table == "score")
-    return Score(**found["score"]), found["tiers"]
+    difficulty = _difficulty(document["difficulty"], text, source)
+    thresholds = _thresholds(document.get("tiers", {}), text, source)
+    return Tiers(**thresholds, difficulty=difficulty)
 
 
-def _number(name: str, value: Any, source: str, line: int, *, nonnegative: bool) -> float:
+def _header_line(text: str, table: str) -> int:
+    """The line of the header of ``table``, a comment after it allowed (0 if there is none)."""
+    return line_of(text, rf"\[{table}\]\s*(#.*)?", header=True)
+
+
+def _difficulty(entries: dict[str, Any], text: str, source: str) -> Difficulty:
+    choices: dict[str, tuple[type[Enum], str]] = {"player": (Player, "players"), "figure": (Figure, "figures")}
+    found: dict[str, Any] = {}
+    for key, value in entries.items():
+        line = line_of(text, key)
+        if key not in choices:
+            known = ", ".join(DIFFICULTY_KEYS)
+            raise ConfigError(f"[difficulty] has unknown key {key!r} (known: {known})", source=source, line=line)
+        kind, plural = choices[key]
+        names = [member.value for member in kind]  # type: ignore[attr-defined]
+        if value not in names:
+            raise ConfigError(
+                f"[difficulty] {key} must be one of the {plural} {', '.join(names)}, got {value!r}",
+                source=source,
+                line=line,
+            )
+        found[key] = kind(value)
+    header = _header_line(text, "difficulty")
+    for key in DIFFICULTY_KEYS:
+        if key not in found:
+            raise ConfigError(f"[difficulty] needs {key!r}", source=source, line=header)
+    return Difficulty(**found)
+
+
+def _thresholds(entries: dict[str, Any], text: str, source: str) -> dict[str, float]:
+    found: dict[str, float] = {}
+    for key, value in entries.items():
+        line = line_of(text, key)
+        if key not in THRESHOLDS:
+            known = ", ".join(THRESHOLDS)
+            raise ConfigError(f"[tiers] has unknown key {key!r} (known: {known})", source=source, line=line)
+        found[key] = _number(f"[tiers] {key}", value, source, line)
+    header = _header_line(text, "tiers")
+    for name in THRESHOLDS:
+        if name not in found:
+            raise ConfigError(f"[tiers] needs {name!r}", source=source, line=header)
+    for lower, higher in pairwise(THRESHOLDS):
+        if not found[higher] > found[lower]:
+            raise ConfigError(
+                f"[tiers] {higher} must be above {lower} ({found[lower]}), got {found[higher]}",
+                source=source,
+                line=line_of(text, higher),
+            )
+    return found
+
+
+def _number(name: str, value: Any, source: str, line: int) -> float:
     if type(value) not in (int, float):
         raise ConfigError(f"{name} must be a number, not {type_name(value)}", source=source, line=line)
     if (got := not_finite(value)) is not None:
         raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
-    if nonnegative and value < 0:
-        raise ConfigError(f"{name} must be at least 0, got {value}", source=source, line=line)
+    if value <= 0:
+        raise ConfigError(f"{name} must be above 0, got {value}", source=source, line=line)
     return float(value)
 
 

@@ -1,0 +1,275 @@
+"""Player models: how a person might choose a move, as a probability over the legal moves.
+
+A player model is a *policy*: in a position it gives each legal move a
+probability, and the probabilities depend on the position alone (not on how
+it was reached, nor on what was tried before). The ladder, weakest first:
+
+- ``random`` picks uniformly among the legal moves;
+- ``tips`` follows the rules of thumb of the rule books and of players,
+  softly (:func:`tip_weights`): it rarely plays a card that leaves nothing
+  to play on the foundation, prefers the taller of two fans offering the
+  same rank, seldom empties a one-card fan while a taller one offers its
+  rank, and likes to uncover a card that nothing else on the table can
+  reach;
+- ``lookahead-k`` looks ``k`` moves past the move it weighs: it takes a
+  move after which some line of at most ``k`` moves plays every card, avoids
+  a move after which every line of at most ``k`` moves ends stuck, and
+  otherwise weighs moves as ``tips`` does.
+
+This module is the plain reference, written on :class:`~pipeline.game.rules.Position`
+and shared with nothing compiled: the game-tree walk's policies
+(:mod:`pipeline.engine.policies`) are checked against it. ``docs/players.md``
+says the same in a player's words, with the formulas and why the figures
+built on them are exact.
+
+>>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+>>> start = Position.start(Deal.from_board_text(EXAMPLE_BOARD))
+>>> policy(Player.RANDOM, start)
+{2: 0.5, 15: 0.5}
+>>> sorted(policy(Player.TIPS, start).items())
+[(2, 0.5), (15, 0.5)]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from pipeline.errors import BlackholeError
+from pipeline.game.cards import rank_of, ranks_adjacent
+from pipeline.game.deal import NUM_PILES
+from pipeline.game.rules import Position
+
+STUCK_FACTOR = 1 / 16
+"""``tips``: a move after which no card fits on the foundation (cards left) weighs this much."""
+TALLER_FACTOR = 2.0
+"""``tips``: the move from the tallest of the fans whose free cards share a rank weighs this much more."""
+LONE_CARD_FACTOR = 1 / 2
+"""``tips``: emptying a one-card fan while a taller fan offers the same rank weighs this much."""
+OPENING_FACTOR = 2.0
+"""``tips``: uncovering a card whose rank neighbours are on no other free card weighs this much more."""
+DISTRIBUTION_TOLERANCE = 1e-9  # how far from 1 a policy's probabilities may sum
+
+
+class Player(Enum):
+    """The ladder of player models, weakest first; a value is the model's name."""
+
+    RANDOM = "random"
+    TIPS = "tips"
+    LOOKAHEAD_2 = "lookahead-2"
+    LOOKAHEAD_4 = "lookahead-4"
+    LOOKAHEAD_8 = "lookahead-8"
+
+    @property
+    def lookahead(self) -> int | None:
+        """How many moves past the one it weighs the player looks; None for ``random`` and ``tips``."""
+        name, _, depth = self.value.partition("-")
+        return int(depth) if name == "lookahead" else None
+
+    @property
+    def words(self) -> str:
+        """The player, in a player's words: "a player who follows the usual tips"."""
+        if self is Player.RANDOM:
+            return "a player who plays any legal move at random"
+        if self is Player.TIPS:
+            return "a player who follows the usual tips"
+        return f"a player who follows the tips and looks {self.lookahead} moves ahead"
+
+    @property
+    def win_column(self) -> str:
+        """The pack column of this player's win chance: ``tips_win_probability``..."""
+        return f"{self.column_prefix}_win_probability"
+
+    @property
+    def dead_ends_column(self) -> str:
+        """The pack column of this player's dead ends with undo: ``tips_dead_ends``..."""
+        return f"{self.column_prefix}_dead_ends"
+
+    @property
+    def column_prefix(self) -> str:
+        """How the pack's columns for this player begin: ``tips``, ``lookahead2``..."""
+        return self.value.replace("-", "")
+
+
+PLAYERS = tuple(Player)
+
+
+@dataclass(frozen=True)
+class PlayerFigures:
+    """What one player model meets from a position (:mod:`pipeline.game.players`; ``docs/players.md``)."""
+
+    win_probability: float  # one attempt without undo wins
+    dead_ends: float  # times stuck before the win, undoing each time to the last position a win was open from
+
+    @property
+    def expected_attempts(self) -> float:
+        """The attempts without undo a win takes, on average: 1 / win_probability (infinite at 0)."""
+        return 1.0 / self.win_probability if self.win_probability > 0 else math.inf
+
+
+Policy = Callable[[Position], Mapping[int, float]]
+"""A policy: from a position with a legal move, each legal move's probability."""
+
+
+class PolicyError(BlackholeError, ValueError):
+    """A policy that does not give a probability distribution over the legal moves."""
+
+
+def check_distribution(position: Position, chances: Mapping[int, float]) -> None:
+    """Raise PolicyError unless ``chances`` gives every legal move of ``position``, and only those, a
+    probability: finite, at least 0, summing to 1.
+
+    >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+    >>> check_distribution(Position.start(Deal.from_board_text(EXAMPLE_BOARD)), {2: 0.7, 15: 0.7})
+    Traceback (most recent call last):
+    ...
+    pipeline.game.players.PolicyError: the probabilities sum to 1.4, not 1
+    """
+    legal = set(position.legal_moves())
+    if set(chances) != legal:
+        raise PolicyError(f"the policy gives moves {sorted(chances)}, the legal moves are {sorted(legal)}")
+    for move, chance in chances.items():
+        if not (math.isfinite(chance) and chance >= 0):
+            raise PolicyError(f"move {move} has probability {chance}, not a number from 0 to 1")
+    total = math.fsum(chances.values())
+    if abs(total - 1.0) > DISTRIBUTION_TOLERANCE:
+        raise PolicyError(f"the probabilities sum to {total:g}, not 1")
+
+
+def policy(player: Player, position: Position) -> dict[int, float]:
+    """``player``'s probability of each legal move of ``position`` (which has one)."""
+    moves = position.legal_moves()
+    if player is Player.RANDOM:
+        return {move: 1 / len(moves) for move in moves}
+    weights = tip_weights(position)
+    if player.lookahead is not None:
+        weights = _looking_ahead(position, weights, player.lookahead)
+    total = math.fsum(weights.values())
+    return {move: weight / total for move, weight in weights.items()}
+
+
+def tip_weights(position: Position) -> dict[int, float]:
+    """The ``tips`` player's weight of each legal move (not yet divided by their sum)."""
+    moves = position.legal_moves()
+    rank = {move: _top_rank(position, move) for move in moves}
+    weights = {}
+    for move in moves:
+        height = position.heights[move]
+        same_rank = [other for other in moves if other != move and rank[other] == rank[move]]
+        weight = 1.0
+        if _stuck_after(position, move):
+            weight *= STUCK_FACTOR
+        if same_rank and all(position.heights[other] <= height for other in same_rank):
+            weight *= TALLER_FACTOR
+        if height == 1 and any(position.heights[other] > 1 for other in same_rank):
+            weight *= LONE_CARD_FACTOR
+        if _opens_a_rank(position, move):
+            weight *= OPENING_FACTOR
+        weights[move] = weight
+    return weights
+
+
+def _top_rank(position: Position, pile: int) -> int:
+    card = position.top_card(pile)
+    assert card is not None  # a legal move's pile has a free card
+    return rank_of(card)
+
+
+def _stuck_after(position: Position, move: int) -> bool:
+    """Whether no card fits on the foundation after ``move``, with cards still to play."""
+    child = position.play(move)
+    return not child.is_won and not child.legal_moves()
+
+
+def _opens_a_rank(position: Position, move: int) -> bool:
+    """Whether ``move`` uncovers a card whose rank neighbours are the free card of no other pile."""
+    height = position.heights[move]
+    if height < 2:
+        return False
+    uncovered = rank_of(position.deal.piles[move][height - 2])
+    return not any(
+        ranks_adjacent(_top_rank(position, pile), uncovered)
+        for pile in range(NUM_PILES)
+        if pile != move and position.heights[pile] > 0
+    )
+
+
+def _looking_ahead(position: Position, weights: dict[int, float], depth: int) -> dict[int, float]:
+    """``weights`` kept for the moves that show a win within ``depth`` moves, if any; else for the moves
+    that do not show a dead end within ``depth`` moves, if any; else all of them (the others weigh 0)."""
+    wins, open_moves = [], []
+    for move in weights:
+        child = position.play(move)
+        left = sum(child.heights)
+        limit = min(depth, left)
+        reach = longest_line(child, limit)
+        if reach == limit and left <= depth:
+            wins.append(move)
+        elif reach == limit:
+            open_moves.append(move)
+    kept = wins or open_moves or list(weights)
+    return {move: weights[move] if move in kept else 0.0 for move in weights}
+
+
+def longest_line(position: Position, limit: int) -> int:
+    """The most moves that can be played in a row from ``position``, counted up to ``limit``."""
+    if limit == 0:
+        return 0
+    best = 0
+    for move in position.legal_moves():
+        best = max(best, 1 + longest_line(position.play(move), limit - 1))
+        if best == limit:
+            break
+    return best
+
+
+@dataclass(frozen=True)
+class PlayedOut:
+    """What playing out every line from a position by a policy gives: the two figures of a player."""
+
+    win_chance: float  # one attempt, no undo
+    dead_ends: float  # expected times stuck before the win, undoing to the last winnable position
+
+
+def played_out(position: Position, chances_of: Policy) -> PlayedOut:
+    """The figures of the policy ``chances_of`` from ``position``, by playing out every line (small positions only).
+
+    Every distribution the policy gives is checked (PolicyError). The dead
+    ends are infinite from a position with no win.
+    """
+    win_chance, winnable, _ = _play_out(position, chances_of)
+    if not winnable:
+        return PlayedOut(win_chance, math.inf)
+    return PlayedOut(win_chance, _dead_ends(position, chances_of))
+
+
+def _play_out(position: Position, chances_of: Policy) -> tuple[float, bool, dict[int, bool]]:
+    """(win chance, whether a win exists, which legal moves lead to one), every line played out."""
+    if position.is_won:
+        return 1.0, True, {}
+    moves = position.legal_moves()
+    if not moves:
+        return 0.0, False, {}
+    chances = chances_of(position)
+    check_distribution(position, chances)
+    total, winning = 0.0, {}
+    for move in moves:
+        child_chance, child_winnable, _ = _play_out(position.play(move), chances_of)
+        total += chances[move] * child_chance
+        winning[move] = child_winnable
+    return total, any(winning.values()), winning
+
+
+def _dead_ends(position: Position, chances_of: Policy) -> float:
+    """The expected dead ends from a winnable ``position``: every try of a move with no win behind it is one."""
+    if position.is_won:
+        return 0.0
+    chances = chances_of(position)
+    _, _, winning = _play_out(position, chances_of)
+    good = math.fsum(chances[move] for move, wins in winning.items() if wins)
+    ahead = math.fsum(
+        chances[move] * _dead_ends(position.play(move), chances_of) for move, wins in winning.items() if wins
+    )
+    return (1.0 - good) / good + ahead / good
