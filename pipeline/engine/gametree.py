@@ -171,7 +171,24 @@ def tree_of(
 
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation);
-    the players' figures last, as one array (win chance, dead ends for each player).
+    the players' figures last, as one array (win chance, dead ends for each player)."""
+    return _walked(ranks, start_heights, start_foundation, line, max_positions)[1]
+
+
+def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_POSITIONS) -> np.ndarray:
+    """The sorted keys (:func:`pipeline.engine.kernel.key_of`) of every position from which a win exists,
+    found by walking the tree from ``start``; ValueError when the walk is not exact."""
+    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+    heights = np.array(start.heights, dtype=np.int64)
+    table, numbers = _walked(ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions)
+    if numbers[0] != WalkStatus.EXACT.value:
+        raise ValueError(f"the walk ended {WalkStatus(int(numbers[0])).name}")
+    records = table.reshape(-1, _RECORD)
+    return np.sort(records[(records[:, 0] != 0) & (records[:, _RECORD_COUNT] > 0), 0] - 1)
+
+
+def _walked(ranks, start_heights, start_foundation, line, max_positions):
+    """The table of winnable positions and the numbers of :func:`walk_tree`.
 
     The tables are NumPy arrays made here rather than in compiled code,
     where ``np.zeros`` writes every byte: NumPy's come from the kernel
@@ -224,7 +241,7 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger
-    return _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
+    return table, _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
 
 
 @numba.njit(cache=True, _nrt=False)

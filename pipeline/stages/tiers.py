@@ -97,8 +97,8 @@ class Figure(Enum):
 class Difficulty:
     """The reference: which player's which figure a deal's difficulty is."""
 
-    player: Player = Player.LOOKAHEAD_2
-    figure: Figure = Figure.DEAD_ENDS
+    player: Player = Player.LOOKAHEAD_4
+    figure: Figure = Figure.ATTEMPTS
 
     def of(self, players: Sequence[PlayerFigures]) -> float:
         """The difficulty of a winnable deal with these figures (one per player of the ladder)."""
