@@ -7,7 +7,7 @@ each with an example)::
 
     deal = blackhole.seeded_deal(20261129, 0)        # or Deal.from_board_text(...), pysol_deal(1)
     result = blackhole.solve(deal)                   # a SolveResult: verdict, solution, ...
-    grade = blackhole.grade(deal, result)            # a Grade: metrics, difficulty, tier
+    grade = blackhole.grade(deal, result)            # a Grade: metrics, players' figures, difficulty, tier
     check = blackhole.crosscheck(deal, result)       # a Check: CP-SAT's word on the verdict
     pack = blackhole.open_pack("output/packs/default")
     entry = pack.find("seed-20261129-0")             # a PackEntry: deal, result, grade
@@ -52,7 +52,15 @@ _FACE = {
     "GradeStatus": "pipeline.packs.labels",
     "Tier": "pipeline.packs.labels",
     "Tiers": "pipeline.stages.tiers",
+    "Difficulty": "pipeline.stages.tiers",
+    "Figure": "pipeline.stages.tiers",
     "load_tiers": "pipeline.stages.tiers",
+    # player models
+    "Player": "pipeline.game.players",
+    "PlayerFigures": "pipeline.game.players",
+    "policy": "pipeline.game.players",
+    "played_out": "pipeline.game.players",
+    "PolicyError": "pipeline.game.players",
     "Check": "pipeline.stages.crosscheck",
     # packs
     "open_pack": "pipeline.stages.pack_entries",
@@ -71,6 +79,7 @@ __all__ = ["__version__", *_FACE]
 if TYPE_CHECKING:
     from pipeline.errors import BlackholeError, InternalError
     from pipeline.game.deal import BoardError, Deal
+    from pipeline.game.players import Player, PlayerFigures, PolicyError, played_out, policy
     from pipeline.game.rules import IllegalMove, Position, replay
     from pipeline.game.shuffles import deal_of_id, pysol_deal, seeded_deal
     from pipeline.game.verdicts import SolveResult, Verdict
@@ -82,7 +91,7 @@ if TYPE_CHECKING:
     from pipeline.stages.one_deal import crosscheck, grade, solve
     from pipeline.stages.pack_entries import Pack, PackEntry, open_pack
     from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
-    from pipeline.stages.tiers import Tiers, load_tiers
+    from pipeline.stages.tiers import Difficulty, Figure, Tiers, load_tiers
 
 
 def __getattr__(name: str) -> Any:

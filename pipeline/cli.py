@@ -471,6 +471,7 @@ def run(
     """
     from pipeline import runs
     from pipeline.reports import tables
+    from pipeline.reports.summary import pack_tiers
 
     if scheduler is not None and backend is None:
         backend = Backend.DASK
@@ -487,6 +488,8 @@ def run(
     for note in tables.run_notes(outcome):
         _note(note, quiet)
     _show(tables.manifest_table(tables.run_title(chosen, outcome), outcome.manifest))
+    for line in tables.tier_meaning_lines(pack_tiers(outcome.pack)):
+        typer.echo(line)
     typer.echo(tables.curated_line(outcome.curated, outcome.curated_manifest))
     shortfalls = tables.curation_shortfalls(outcome.curated_manifest)
     for warning in tables.shortfall_warnings(shortfalls, what="curated tier"):
@@ -548,7 +551,7 @@ def export(
         typer.Option(
             "--format",
             "-f",
-            help="json: deals with board, solution, tier and metrics; boards: board text (blackhole import, black-hole-solver); csv: a spreadsheet.",
+            help="json: deals with board, solution, tier, each player's chances and metrics; boards: board text (blackhole import, black-hole-solver); csv: a spreadsheet.",
         ),
     ],
     out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
@@ -578,7 +581,7 @@ def report(
     ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Print a pack's verdicts, win rate, tiers and metric spreads; draw its charts as PNG files."""
+    """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files."""
     from pipeline.reports.charts import report_pack
     from pipeline.reports.summary import report_tables
 

@@ -523,7 +523,7 @@ OPTION_CASES = [
     Case("run-set-a-word-for-a-number", lambda s: ["run", "--config", _good_config(s), "--set", "run.count=many"], r"--set run\.count=many: \[run\] count must be an integer, not a string"),
     Case("run-set-a-huge-integer-for-a-number", lambda s: ["run", "--config", _good_config(s), "--set", "crosscheck.time_limit=" + "9" * 400], r"--set crosscheck\.time_limit=9+: \[crosscheck\] time_limit must be"),
     Case("run-scheduler-port-zero", lambda s: ["run", "--config", _good_config(s), "--set", "run.count=2", "--scheduler", "tcp://127.0.0.1:0"], r"\[run\] scheduler 'tcp://127\.0\.0\.1:0' is not an address"),
-    Case("run-tiers-file-bad", lambda s: ["run", "--config", s.corpus("configs/tiers-bad.toml", beside=("tiers/not-rising.toml",))], r"not-rising\.toml:8: \[tiers\] hard must be above medium"),
+    Case("run-tiers-file-bad", lambda s: ["run", "--config", s.corpus("configs/tiers-bad.toml", beside=("tiers/not-rising.toml",))], r"not-rising\.toml:7: \[tiers\] hard must be above medium"),
     Case("run-output-is-the-config-file", lambda s: ["run", "--config", s.corpus("configs/output-is-this-file.toml", beside=("tiers.toml",))], r"output-is-this-file\.toml\S*: .*(Not a directory|not a folder|cannot make)"),
     Case("solve-board-stdin-garbage", lambda s: ["solve-board", "-"], r"<stdin>:1: expected 'Foundations: AS'"),
     Case("solve-jobs-zero", lambda s: ["solve", s.fixture("deals.parquet"), *OUT, "--jobs", "0"], r"Invalid value for '--jobs' / '-j': .*(greater than or equal to 1|x>=1)", code=2),

@@ -23,6 +23,8 @@ from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, pysol_deal, seed
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
+from pipeline.reports.words import tier_meanings
+from pipeline.stages.tiers import load_tiers
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 20261129
@@ -200,6 +202,10 @@ def test_run_smoke_config(tmp_path, monkeypatch):
     assert sorted(p.name for p in packs.iterdir()) == ["smoke", "smoke-curated"]
     assert "Run smoke" in result.stdout and "86.94%" in result.stdout
     assert "curated pack output/packs/smoke-curated: 8 deals" in result.stdout
+    tiers = load_tiers(load_config(ROOT / "configs" / "smoke.toml").grade.tiers)
+    assert "what the tiers mean, on average:" in result.stdout
+    for tier, meaning in tier_meanings(tiers).items():
+        assert f"  {tier}: {meaning}" in result.stdout
     assert "deals" in result.stderr  # the progress display
 
 

@@ -14,10 +14,12 @@ from typer.testing import CliRunner
 from pipeline import __version__
 from pipeline.cli import app
 from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYERS, Player
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import SEEDED_SCHEME, seeded_deal
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin, read_manifest
+from pipeline.packs.parquet import metadata
 from pipeline.reports import charts
 from pipeline.reports import picture as drawing
 
@@ -99,6 +101,21 @@ def test_export_json_gives_deals_whose_solutions_replay(pack, pack_rows, tmp_pat
         replay(Deal.from_board_text(document["board"]), document["solution"])
 
 
+def test_export_json_has_the_reference_player_s_figures_from_the_pack_s_metadata(pack, pack_rows, tmp_path):
+    out = tmp_path / "deals.json"
+    ok("export", pack, "--format", "json", "--out", out)
+    reference = Player(metadata(pack_rows)["difficulty_player"])
+    rows = {row["deal_id"]: row for row in pack_rows.to_pylist()}
+    for document in json.loads(out.read_text())["deals"]:
+        row = rows[document["deal_id"]]
+        assert document["reference_player"] == reference.value
+        assert document["dead_ends"] == row[reference.dead_ends_column]
+        chance = row[reference.win_column]
+        assert document["expected_attempts"] == (1 / chance if chance else None)
+        assert document["players"]["random"]["win_chance"] == row["random_win_probability"]
+        assert document["first_trap"] == row["first_trap"]
+
+
 def test_export_boards_reads_back_with_import(pack, tmp_path):
     boards, imported = tmp_path / "deals.txt", tmp_path / "imported.parquet"
     ok("export", pack, "--format", "boards", "--out", boards, "--limit", 4)
@@ -122,12 +139,30 @@ def test_export_of_an_unknown_tier_is_a_usage_error(pack, tmp_path):
     assert not (tmp_path / "x.csv").exists()
 
 
-def test_report_prints_the_summary_and_draws_both_charts(pack, tmp_path):
+def test_report_prints_the_summary_and_draws_the_charts(pack, tmp_path):
     result = ok("report", pack, "--charts", tmp_path / "charts")
     assert "86.94%" in result.stdout and "inside the interval" in result.stdout
     assert "unsolvable" in result.stdout and "difficulty" in result.stdout
-    for name in ("difficulty.png", "solutions-vs-odds.png"):
+    for name in (
+        "difficulty.png",
+        "solutions-vs-odds.png",
+        "win-chance-by-tier.png",
+        "win-rate-by-block.png",
+    ):
         assert png_size(tmp_path / "charts" / name) == (charts.WIDTH, charts.HEIGHT)
+        assert str(tmp_path / "charts" / name) in " ".join(result.stderr.split())
+
+
+def test_report_says_what_each_player_meets_in_words(pack, tmp_path):
+    wide = CliRunner().invoke(
+        app, ["report", str(pack), "--charts", str(tmp_path / "charts")], env={"COLUMNS": "200"}
+    )
+    assert wide.exit_code == 0, wide.output
+    text = " ".join(wide.stdout.split())
+    for player in PLAYERS:
+        assert player.words in text
+    assert "about 1 game in" in text and "dead ends" in text and "Tier expert: what each player meets" in text
+    assert "log10" not in text and "log" not in text
 
 
 def test_report_charts_default_to_output_reports(pack):

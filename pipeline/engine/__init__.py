@@ -8,7 +8,9 @@
 - ``search`` and ``solver``: the solver's depth-first search and its Python face,
   :func:`~pipeline.engine.solver.solve`.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
-  random-play odds, traps) for the grader.
+  every player model's win chance and dead ends, traps) for the grader.
+- ``policies``: the player models' policies, compiled for the walk and the play-outs.
+- ``playouts``: games played by a player model, to check the walk's figures by simulation.
 - ``reference``: a plain search with none of the prunes, the referee of last resort.
 - ``cpsat``: the OR-Tools CP-SAT model of a move sequence (imports OR-Tools).
 
@@ -16,4 +18,15 @@ Compiled with Numba on first use and cached beside the modules. The engine
 imports :mod:`pipeline.game` and nothing above it.
 """
 
-__all__ = ["budgets", "conditions", "cpsat", "gametree", "kernel", "reference", "search", "solver"]
+__all__ = [
+    "budgets",
+    "conditions",
+    "cpsat",
+    "gametree",
+    "kernel",
+    "playouts",
+    "policies",
+    "reference",
+    "search",
+    "solver",
+]

@@ -157,7 +157,9 @@ def tree_of(
     path = np.array(line, dtype=np.int64)
     numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions)
     status, solutions, probability, winnable, reachable = numbers[:5]
-    on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[5:14]
+    on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[
+        5:14
+    ]
     figures = numbers[14]
     players = tuple(
         PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
@@ -241,7 +243,9 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions):
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger
-    return table, _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
+    return table, _finish(
+        ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status
+    )
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -613,7 +617,9 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     floats = table.view(np.float64)
     figures = np.zeros(_FIGURES, dtype=np.float64)
     for index in range(_FIGURES):  # a lost start: no win, and dead ends without end
-        figures[index] = floats[start_slot + _RECORD_FIGURES + index] if total > 0 else (np.inf if index % 2 else 0.0)
+        figures[index] = (
+            floats[start_slot + _RECORD_FIGURES + index] if total > 0 else (np.inf if index % 2 else 0.0)
+        )
     probability = figures[0]
     winnable = scalars[_STORED] if total > 0 else 0
     won = 0  # winnable positions with no card left: one per foundation rank a line can end on

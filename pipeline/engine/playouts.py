@@ -96,7 +96,18 @@ def _play(
                     foundation = foundations[depth]
                 continue
             fill_chances(
-                ranks, heights, tops, start_left - depth, moves, 0, count, chances, reach, stack, nexts, counts
+                ranks,
+                heights,
+                tops,
+                start_left - depth,
+                moves,
+                0,
+                count,
+                chances,
+                reach,
+                stack,
+                nexts,
+                counts,
             )
             draw, index, cumulative = np.random.random(), -1, 0.0
             for move in range(count):  # the first move whose chances so far pass the draw

@@ -94,7 +94,9 @@ def longest_within(ranks, heights, tops, foundation, limit, stack, nexts, counts
 
 
 @numba.njit(cache=True, _nrt=False)
-def fill_chances(ranks, heights, tops, remaining, moves, row, count, chances, reach, stack, nexts, counts) -> None:
+def fill_chances(
+    ranks, heights, tops, remaining, moves, row, count, chances, reach, stack, nexts, counts
+) -> None:
     """Fill ``chances[player, i]`` with each player's probability of the move ``moves[row, i]`` (``count`` legal moves).
 
     ``remaining`` is the cards left in the position; ``tops`` and ``heights``

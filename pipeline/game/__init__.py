@@ -14,9 +14,22 @@
 - ``verdicts``: :class:`~pipeline.game.verdicts.Verdict` and
   :class:`~pipeline.game.verdicts.SolveResult`.
 - ``stats``: win rates with their 95 % interval, and the published rate.
+- ``players``: the ladder of player models (``random``, ``tips``, ``lookahead-k``),
+  each a policy over the legal moves, written plainly (docs/players.md).
 
 Everything above this package may import it; it imports only the ground floor
 (:mod:`pipeline.errors`).
 """
 
-__all__ = ["batch_replay", "canonical", "cards", "deal", "pysol", "rules", "shuffles", "stats", "verdicts"]
+__all__ = [
+    "batch_replay",
+    "canonical",
+    "cards",
+    "deal",
+    "players",
+    "pysol",
+    "rules",
+    "shuffles",
+    "stats",
+    "verdicts",
+]

@@ -94,6 +94,10 @@ class Player(Enum):
 
 
 PLAYERS = tuple(Player)
+PLAYER_COLUMNS = tuple(
+    column for player in PLAYERS for column in (player.win_column, player.dead_ends_column)
+)
+"""Every player's pack columns, in the ladder's order: win chance, then dead ends."""
 
 
 @dataclass(frozen=True)

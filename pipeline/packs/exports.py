@@ -9,8 +9,17 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   has ``deal_id``, ``tier``, ``difficulty``, ``level`` (when the pack has
   it), ``verdict``, ``board``, ``piles`` (17 lists of card names, bottom to
   top), ``foundation`` (``"AS"``), ``solution`` (pile numbers), ``moves``
-  (the cards those moves play, in order) and ``metrics`` (:data:`EXPORTED_METRICS`;
-  ``solution_count`` is a decimal string, as counts may pass 2**53).
+  (the cards those moves play, in order), ``first_trap`` (moves played
+  before the first move that can lose the deal; null when none can), what a
+  game needs to say how hard the deal is: ``reference_player`` (the player
+  model the difficulty counts, from the pack's ``difficulty_player``
+  metadata; null for a pack not graded), that player's ``expected_attempts``
+  (without undo: 1 / its win chance) and ``dead_ends`` (with undo), and
+  ``players``, an object keyed by each player model of the ladder
+  (``random``, ``tips``, ``lookahead-2``...) holding its ``win_chance``,
+  ``expected_attempts`` and ``dead_ends``; then ``metrics``
+  (:data:`EXPORTED_METRICS`; ``solution_count`` is a decimal string, as
+  counts may pass 2**53). A figure with no value (no win, or not graded) is null.
 - ``boards``: each deal's board text (docs/rules.md, canonical spelling), one blank
   line between boards; a single board is a black-hole-solver input file.
 - ``csv``: a header, then one row per deal: ``deal_id``, ``tier``,
@@ -19,7 +28,9 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   written as ``|`` (:func:`board_cell`); the solution is pile numbers
   separated by spaces; a null is an empty cell.
 
-Columns a pack lacks (a deals or solved pack has no grades) are exported as
+:data:`EXPORTED_METRICS` lists each player's win chance and dead ends
+columns (made from :data:`~pipeline.game.players.PLAYERS`) and ``tree_score``
+among the grade columns. Columns a pack lacks (a deals or solved pack has no grades) are exported as
 null, the solution as empty. A tier of null and ``ungraded`` are the same,
 exported as null and selected with ``tier="ungraded"``.
 
@@ -33,7 +44,7 @@ import csv
 import heapq
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from itertools import dropwhile, islice, takewhile
 from pathlib import Path
 from typing import Any, TextIO
@@ -46,12 +57,13 @@ from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
 from pipeline.game.cards import ACE_OF_SPADES, card_name
 from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYER_COLUMNS, PLAYERS, Player
 from pipeline.game.rules import IllegalMove, Position
-from pipeline.packs.folders import pack_folder_batches
+from pipeline.packs.folders import pack_folder_batches, pack_metadata
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
 from pipeline.packs.manifest import read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, PackError
+from pipeline.packs.parquet import BATCH_ROWS, PackError, metadata
 
 EXPORTED_METRICS = (
     "solution_count",
@@ -59,7 +71,7 @@ EXPORTED_METRICS = (
     "winnable_states",
     "reachable_states",
     "winnable_share",
-    "random_win_probability",
+    *PLAYER_COLUMNS,
     "branching_winning_lines",
     "branching_winnable",
     "winning_first_moves",
@@ -68,7 +80,9 @@ EXPORTED_METRICS = (
     "decisions",
     "traps",
     "first_trap",
+    "tree_score",
 )
+"""The grade columns an export writes of each deal, each player model's two figures weakest first."""
 _LEVEL = "level"
 _ROWS_AT_ONCE = 1_000  # rows made into dicts at a time
 _DOCUMENT_COLUMNS = ("deal_id", "difficulty", "verdict", "board", "solution")  # and the metrics
@@ -92,7 +106,8 @@ def export_pack(
         if name not in table.column_names:
             raise ExportError(f"the table has no column {name!r}, so it is not a pack")
     rows = _first(_rows(_of_tier([table], tier)), limit)
-    return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names)
+    reference = reference_player(metadata(table))
+    return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names, reference=reference)
 
 
 def _checked_options(fmt: ExportFormat | str, tier: str | None, limit: int | None) -> ExportFormat:
@@ -109,12 +124,31 @@ def _checked_options(fmt: ExportFormat | str, tier: str | None, limit: int | Non
     return chosen
 
 
-def _write_rows(path: Path, fmt: ExportFormat, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+def reference_player(entries: Mapping[str, str]) -> Player | None:
+    """The player model a graded pack's difficulty counts, from its schema metadata; None when it names none.
+
+    >>> reference_player({"difficulty_player": "lookahead-4"}), reference_player({})
+    (<Player.LOOKAHEAD_4: 'lookahead-4'>, None)
+    """
+    try:
+        return Player(entries["difficulty_player"])
+    except (KeyError, ValueError):
+        return None
+
+
+def _write_rows(
+    path: Path,
+    fmt: ExportFormat,
+    rows: Iterable[dict[str, Any]],
+    *,
+    has_level: bool,
+    reference: Player | None,
+) -> int:
     """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
     path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
-        written = _WRITERS[fmt](text, rows, has_level=has_level)
+        written = _WRITERS[fmt](text, rows, has_level=has_level, reference=reference)
         text.flush()
         text.detach()
     return written
@@ -172,8 +206,9 @@ def board_cell(board: str) -> str:
     return "|".join(board.splitlines())
 
 
-def deal_document(row: dict[str, Any], *, has_level: bool) -> dict[str, Any]:
-    """The JSON object of one pack row (keys in a fixed order)."""
+def deal_document(row: dict[str, Any], *, has_level: bool, reference: Player | None = None) -> dict[str, Any]:
+    """The JSON object of one pack row (keys in a fixed order); ``reference`` is the player the pack's
+    difficulty counts, whose figures the deal's ``expected_attempts`` and ``dead_ends`` are."""
     deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]))
     solution = [int(pile) for pile in row.get("solution") or ()]
     try:
@@ -190,9 +225,35 @@ def deal_document(row: dict[str, Any], *, has_level: bool) -> dict[str, Any]:
         "foundation": card_name(ACE_OF_SPADES),
         "solution": solution,
         "moves": moves,
+        "first_trap": row.get("first_trap"),
+        "reference_player": None if reference is None else reference.value,
+    }
+    players = {player.value: player_figures(row, player) for player in PLAYERS}
+    figures = players.get(reference.value) if reference is not None else None
+    document |= {
+        "expected_attempts": None if figures is None else figures["expected_attempts"],
+        "dead_ends": None if figures is None else figures["dead_ends"],
+        "players": players,
         "metrics": {name: row.get(name) for name in EXPORTED_METRICS},
     }
     return document
+
+
+def player_figures(row: dict[str, Any], player: Player) -> dict[str, float | None]:
+    """What ``player`` meets in the deal of ``row``: ``win_chance`` (one attempt without undo),
+    ``expected_attempts`` (1 / win chance; null without a win) and ``dead_ends`` (with undo).
+
+    >>> player_figures({"tips_win_probability": 0.025, "tips_dead_ends": 5.5}, Player.TIPS)
+    {'win_chance': 0.025, 'expected_attempts': 40.0, 'dead_ends': 5.5}
+    >>> player_figures({"tips_win_probability": 0.0, "tips_dead_ends": None}, Player.TIPS)
+    {'win_chance': 0.0, 'expected_attempts': None, 'dead_ends': None}
+    """
+    chance = row.get(player.win_column)
+    return {
+        "win_chance": chance,
+        "expected_attempts": 1.0 / chance if chance else None,
+        "dead_ends": row.get(player.dead_ends_column),
+    }
 
 
 def played_cards(deal: Deal, solution: list[int]) -> list[str]:
@@ -229,18 +290,22 @@ def _tier_name(tier: str | None) -> str:
     return UNGRADED if tier is None else tier
 
 
-def _write_json(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+def _write_json(
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+) -> int:
     text.write('{"deals": [\n')
     written = 0
     for row in rows:
-        document = json.dumps(deal_document(row, has_level=has_level), ensure_ascii=False, allow_nan=False)
-        text.write((",\n" if written else "") + document)
+        document = deal_document(row, has_level=has_level, reference=reference)
+        text.write((",\n" if written else "") + json.dumps(document, ensure_ascii=False, allow_nan=False))
         written += 1
     text.write("\n]}\n" if written else "]}\n")
     return written
 
 
-def _write_boards(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+def _write_boards(
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+) -> int:
     written = 0
     for row in rows:
         text.write(("\n" if written else "") + _canonical_board(row))
@@ -252,7 +317,9 @@ def _canonical_board(row: dict[str, Any]) -> str:
     return Deal.from_board_text(row["board"], source=str(row["deal_id"])).to_board_text()
 
 
-def _write_csv(text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool) -> int:
+def _write_csv(
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+) -> int:
     header = (
         ["deal_id", "tier", "difficulty"] + ([_LEVEL] if has_level else []) + ["verdict", "board", "solution"]
     )
@@ -295,12 +362,13 @@ def export_pack_folder(
     fmt = _checked_options(fmt, tier, limit)
     check_writable(path, inputs=[folder])
     has_level = read_manifest(folder).kind is PackKind.CURATED
+    reference = reference_player(pack_metadata(folder))
     columns = _folder_columns(fmt, has_level=has_level)
     if has_level:
         rows = _in_level_order(folder, columns, tier=tier, batch_rows=batch_rows)
     else:
         rows = _rows(_of_tier(pack_folder_batches(folder, columns=columns, batch_rows=batch_rows), tier))
-    return _write_rows(path, fmt, _first(rows, limit), has_level=has_level)
+    return _write_rows(path, fmt, _first(rows, limit), has_level=has_level, reference=reference)
 
 
 def _folder_columns(fmt: ExportFormat, *, has_level: bool) -> list[str]:

@@ -412,3 +412,15 @@ def find_deal(folder: Path, deal_id: str) -> Deal:
     if not found.num_rows:
         raise PackError(f"{folder}: no deal {deal_id!r}")
     return Deal.from_board_text(found.column("board")[0].as_py(), source=f"{folder} {deal_id}")
+
+
+def pack_metadata(folder: Path) -> dict[str, str]:
+    """The schema metadata of the pack folder ``folder``'s first file, the provenance every file repeats
+    (its manifest checked, no rows read); empty for a pack with no file."""
+    files = read_manifest(folder).files
+    if not files:
+        return {}
+    schema = pq.read_schema(data_path(Path(folder), files[0]))
+    return {
+        key.decode(): value.decode() for key, value in (schema.metadata or {}).items() if key != b"pandas"
+    }

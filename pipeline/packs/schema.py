@@ -114,7 +114,11 @@ GRADE_FIELDS = (
         figure
         for player in PLAYERS
         for figure in (
-            column(player.win_column, pa.float64(), f"chance that one attempt by {player.words} wins, without undo"),
+            column(
+                player.win_column,
+                pa.float64(),
+                f"chance that one attempt by {player.words} wins, without undo",
+            ),
             column(
                 player.dead_ends_column,
                 pa.float64(),

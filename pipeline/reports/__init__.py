@@ -1,9 +1,10 @@
 """What people see: summaries, terminal tables, charts, pictures and the gallery.
 
-- ``summary``: a pack's verdicts, win rate, tiers, grade statuses and metric spreads.
+- ``summary``: a pack's verdicts, win rate, tiers, grade statuses, metric spreads, and what each player meets by tier.
+- ``words``: a player's figures and a pack's tiers in a player's words ("about 1 game in 40").
 - ``tables``: rich tables for the terminal, from summaries and manifests.
 - ``results``: solve and cross-check results as text (black-hole-solver's words) and JSON.
-- ``charts``: a pack's difficulty histogram and scatter, as PNG files.
+- ``charts``: a pack's difficulty histogram, scatter, players' win chances by tier and win rate by block, as PNG files.
 - ``picture``: a deal drawn as a player sees it, as a PNG file.
 - ``gallery``: a pack as a static web site to browse and play (``gallery_site/`` holds its page and scripts).
 
@@ -12,4 +13,4 @@ that test and measure the gallery (its hints answered in Python, headless
 Chromium) live outside the package, in ``tests/support/``.
 """
 
-__all__ = ["charts", "gallery", "picture", "results", "summary", "tables"]
+__all__ = ["charts", "gallery", "picture", "results", "summary", "tables", "words"]

@@ -1,4 +1,4 @@
-"""PNG charts of a pack: the difficulty scores by tier, solution counts against the odds, the win rate by block.
+"""PNG charts of a pack: the difficulty by tier, solution counts against the odds, each player's win chance by tier, the win rate by block.
 
 Charts are drawn with matplotlib's object API (a :class:`~matplotlib.figure.Figure`
 saved through the Agg renderer; pyplot and the global backend are never
@@ -10,23 +10,28 @@ A table with nothing to plot gives an empty chart that says so.
 
 The first two charts plot the solvable deals graded exactly
 (:mod:`pipeline.stages.grade`), coloured by tier; deals graded without tiers
-are ``ungraded`` (grey). The third is the win rate of each block of
-:data:`BLOCK` deals by deal index (for PySol FC deals, by deal number), with
-its 95 % Wilson band, beside the published rate: a correct dealer and solver
-give a flat line within the bands.
+are ``ungraded`` (grey). The difficulty is counted in the units the pack's
+metadata names (``dead ends of lookahead-2, with undo``...), with the tier
+thresholds drawn across. The third shows, for each tier, how the chance that
+one attempt without undo wins spreads over its deals for each player model of
+the ladder (:mod:`pipeline.game.players`), one colour a player. The fourth is
+the win rate of each block of :data:`BLOCK` deals by deal index (for PySol FC
+deals, by deal number), with its 95 % Wilson band, beside the published rate:
+a correct dealer and solver give a flat line within the bands. Axes read in
+words: a chance as ``1 in 1,000``, a count as ``27 billion``, never a logarithm.
 
 :func:`report_pack` is ``blackhole report``: a pack folder's description and
 its charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
 It reads the pack batch by batch, only the columns it needs, folding what the
 charts draw as it goes (:class:`~pipeline.reports.summary.PackTally`,
 :class:`BlockCounts`): memory grows only by the numbers of the graded deals
-(57 bytes a deal), whatever the pack's size.
+(129 bytes a deal), whatever the pack's size.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,15 +42,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
+from pipeline.game.players import PLAYERS, Player
 from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.packs.parquet import BATCH_ROWS
+from pipeline.reports import words
 from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
+from pipeline.stages.tiers import THRESHOLDS, Tiers
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
 WIDTH = 1200
@@ -59,7 +68,19 @@ TIER_COLOURS = {
     "expert": "#e41a1c",
     UNGRADED: "#999999",
 }
+PLAYER_COLOURS = {
+    Player.RANDOM: "#999999",
+    Player.TIPS: "#e69f00",
+    Player.LOOKAHEAD_2: "#56b4e9",
+    Player.LOOKAHEAD_4: "#009e73",
+    Player.LOOKAHEAD_8: "#cc79a7",
+}
+"""One colour a player model of the ladder (Okabe and Ito's colour-blind safe palette, grey for random play)."""
+THRESHOLD_COLOUR = "#6a3d9a"  # the tier thresholds across the difficulty histogram
 EMPTY_NOTE = "no graded deals"
+LOG_SPAN = (
+    10.0  # the difficulty histogram goes to a log scale when the largest is this many times the smallest
+)
 BLOCK = 10_000  # deals per point of the win-rate chart
 REPORT_COLUMNS = ("index", *SUMMARY_COLUMNS)
 """The columns of a pack folder that :func:`report_pack` reads (with ``tier``, which its batches carry)."""
@@ -85,14 +106,14 @@ def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Itera
 
 
 def draw_pack_charts(tally: PackTally, blocks: BlockCounts, folder: Path) -> list[Path]:
-    """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing):
-    ``difficulty.png``, ``solutions-vs-odds.png`` and ``win-rate-by-block.png``."""
+    """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing), as :func:`chart_paths` names them."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = chart_paths(folder)
     difficulty_histogram(tally, paths[0])
     solutions_vs_odds(tally, paths[1])
-    win_rate_by_block(blocks, paths[2])
+    win_chance_by_tier(tally, paths[2])
+    win_rate_by_block(blocks, paths[3])
     return paths
 
 
@@ -100,22 +121,37 @@ def chart_paths(folder: Path) -> list[Path]:
     """The files of the charts in ``folder``, in the order :func:`draw_pack_charts` draws them.
 
     >>> [path.name for path in chart_paths(Path("charts"))]
-    ['difficulty.png', 'solutions-vs-odds.png', 'win-rate-by-block.png']
+    ['difficulty.png', 'solutions-vs-odds.png', 'win-chance-by-tier.png', 'win-rate-by-block.png']
     """
-    return [folder / "difficulty.png", folder / "solutions-vs-odds.png", folder / "win-rate-by-block.png"]
+    names = ("difficulty.png", "solutions-vs-odds.png", "win-chance-by-tier.png", "win-rate-by-block.png")
+    return [folder / name for name in names]
 
 
 def difficulty_histogram(tally: PackTally, path: Path) -> None:
-    """Write a PNG histogram of the difficulty scores of a pack's graded solvable deals, stacked by tier."""
+    """Write a PNG histogram of the difficulty of a pack's graded solvable deals, stacked by tier.
+
+    The axis says what the difficulty counts, as the pack's metadata names it
+    (``dead ends of lookahead-2, with undo``); the tier thresholds are drawn
+    across. Difficulties spanning :data:`LOG_SPAN` times or more are binned on a log scale.
+    """
     difficulty, tiers = tally.graded("difficulty"), tally.graded_tiers()
     chosen = ~np.isnan(difficulty) & np.isin(tiers, _codes(SOLVABLE_TIERS))
-    scores = difficulty[chosen]
-    title = f"Difficulty of {len(scores)} graded deals (of {tally.total} in the pack)"
+    graded = difficulty[chosen]
+    reference = tally.thresholds
+    label = difficulty_label(reference)
+    logarithmic = bool(len(graded)) and graded.min() > 0 and graded.max() >= LOG_SPAN * graded.min()
+    title = f"Difficulty of {len(graded)} graded deals (of {tally.total} in the pack)"
+    x_label = f"{label} (log scale)" if logarithmic else label
     with png_figure(path) as figure:
-        axes = _axes(figure, title, "difficulty score", "deals", empty=not len(scores))
+        axes = _axes(figure, title, x_label, "deals", empty=not len(graded))
         if axes is None:
             return
-        edges = np.histogram_bin_edges(scores, bins="auto")
+        if logarithmic:
+            edges = 10 ** np.histogram_bin_edges(np.log10(graded), bins="auto")
+            axes.set_xscale("log")
+            _plain_ticks(axes.xaxis, words.amount_text)
+        else:
+            edges = np.histogram_bin_edges(graded, bins="auto")
         by_tier = [difficulty[chosen & (tiers == _code(tier))] for tier in SOLVABLE_TIERS]
         axes.hist(
             by_tier,
@@ -126,11 +162,28 @@ def difficulty_histogram(tally: PackTally, path: Path) -> None:
             edgecolor="white",
             linewidth=0.5,
         )
+        if reference is not None:
+            thresholds = [getattr(reference, name) for name in THRESHOLDS]
+            legend = f"tiers start at {', '.join(map(words.amount_text, thresholds))}"
+            for number, threshold in enumerate(thresholds):
+                line = None if number else legend  # one legend entry for the three lines
+                axes.axvline(threshold, color=THRESHOLD_COLOUR, linestyle="--", linewidth=1, label=line)
         axes.legend(title="tier")
 
 
+def difficulty_label(reference: Tiers | None) -> str:
+    """What the difficulty axis counts, as the pack's metadata says (``reference``, None when it says nothing).
+
+    >>> from pipeline.game.players import Player
+    >>> from pipeline.stages.tiers import Difficulty, Figure
+    >>> difficulty_label(Tiers(3, 8, 20, Difficulty(Player.LOOKAHEAD_2, Figure.DEAD_ENDS))), difficulty_label(None)
+    ('dead ends of lookahead-2, with undo', 'difficulty')
+    """
+    return "difficulty" if reference is None else words.figure_label(reference.difficulty)
+
+
 def solutions_vs_odds(tally: PackTally, path: Path) -> None:
-    """Write a PNG scatter of log10 solution count against log10 random-play win chance, coloured by tier."""
+    """Write a PNG scatter of the solution count against random play's win chance, both on log scales, coloured by tier."""
     solutions, odds, tiers = (
         tally.graded("log10_solutions"),
         tally.graded("random_win_probability"),
@@ -139,25 +192,94 @@ def solutions_vs_odds(tally: PackTally, path: Path) -> None:
     chosen = ~np.isnan(solutions) & (odds > 0)
     count = int(np.count_nonzero(chosen))
     title = f"Winning lines against random play: {count} graded solvable deals"
-    x_label = "log10 chance that uniformly random legal moves win"
+    x_label = "chance that uniformly random legal moves win (log scale)"
     with png_figure(path) as figure:
-        axes = _axes(figure, title, x_label, "log10 number of winning move sequences", empty=not count)
+        axes = _axes(figure, title, x_label, "winning move sequences (log scale)", empty=not count)
         if axes is None:
             return
         for tier in (*SOLVABLE_TIERS, UNGRADED):
             of_tier = chosen & (tiers == _code(tier))
             if of_tier.any():
                 axes.scatter(
-                    np.log10(odds[of_tier]),
-                    solutions[of_tier],
+                    odds[of_tier],
+                    10 ** solutions[of_tier],
                     s=36,
                     color=TIER_COLOURS[tier],
                     label=f"{tier} ({np.count_nonzero(of_tier)})",
                     alpha=0.8,
                     linewidths=0,
                 )
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        _plain_ticks(axes.xaxis, _odds_tick)
+        _plain_ticks(axes.yaxis, words.count_text)
         axes.grid(alpha=0.3)
         axes.legend(title="tier")
+
+
+def win_chance_by_tier(tally: PackTally, path: Path) -> None:
+    """Write a PNG of each player's chance that one attempt without undo wins, by tier: box plots on a
+    log scale, a group of boxes a tier, one colour a player (its box from the lower to the upper
+    quartile, its line the median, its whiskers the lowest and highest), the legend in a player's words."""
+    tiers = tally.graded_tiers()
+    chances = {player: tally.graded(player.win_column) for player in PLAYERS}
+    in_tiers = np.isin(tiers, _codes(SOLVABLE_TIERS))
+    count = int(np.count_nonzero(in_tiers & np.any([chance > 0 for chance in chances.values()], axis=0)))
+    title = f"Chance that one attempt without undo wins, by tier and player: {count} graded deals"
+    y_label = "chance that one attempt wins (log scale)"
+    from matplotlib.patches import Patch
+
+    with png_figure(path) as figure:
+        axes = _axes(figure, title, "tier", y_label, empty=not count)
+        if axes is None:
+            return
+        width = 0.8 / len(PLAYERS)
+        for number, player in enumerate(PLAYERS):
+            chance = chances[player]
+            boxes, positions = [], []
+            for place, tier in enumerate(SOLVABLE_TIERS):
+                values = chance[(tiers == _code(tier)) & (chance > 0)]  # NaN is not above 0
+                if len(values):
+                    boxes.append(values)
+                    positions.append(place + (number - (len(PLAYERS) - 1) / 2) * width)
+            if boxes:
+                colour = PLAYER_COLOURS[player]
+                axes.boxplot(
+                    boxes,
+                    positions=positions,
+                    widths=width * 0.85,
+                    whis=(0, 100),
+                    showfliers=False,
+                    patch_artist=True,
+                    boxprops={"facecolor": colour, "edgecolor": "0.2"},
+                    medianprops={"color": "black"},
+                    manage_ticks=False,
+                )
+        deals = [int(np.count_nonzero(tiers == _code(tier))) for tier in SOLVABLE_TIERS]
+        axes.set_xticks(range(len(SOLVABLE_TIERS)))
+        axes.set_xticklabels([f"{tier} ({n})" for tier, n in zip(SOLVABLE_TIERS, deals, strict=True)])
+        axes.set_xlim(-0.5, len(SOLVABLE_TIERS) - 0.5)
+        axes.set_yscale("log")
+        _plain_ticks(axes.yaxis, _odds_tick)
+        axes.grid(axis="y", alpha=0.3)
+        handles = [
+            Patch(facecolor=PLAYER_COLOURS[player], edgecolor="0.2", label=player.words) for player in PLAYERS
+        ]
+        figure.legend(handles=handles, loc="outside lower center", ncols=2, frameon=False, fontsize="small")
+
+
+def _odds_tick(chance: float) -> str:
+    """A chance on an axis: ``1 in 1,000``; ``every game`` at 1 or more."""
+    return "every game" if chance >= 1 else words.odds_text(chance)
+
+
+def _plain_ticks(axis: Axis, text: Callable[[float], str]) -> None:
+    """Label a log-scaled ``axis`` at 1, 2 and 5 times each power of ten, each tick's value in words by ``text``."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    axis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(FuncFormatter(lambda value, _: text(value) if value > 0 else ""))
+    axis.set_minor_formatter(NullFormatter())
 
 
 def _code(tier: str) -> int:

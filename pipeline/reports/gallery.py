@@ -17,12 +17,14 @@ the referee (:mod:`pipeline.game.rules`) before it is written, so the page
 never shows a move the rules refuse.
 
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
-name and kind, the difficulty score's weights and the tier thresholds (from
-the pack's metadata; null for a pack that was never graded), the pack's tier
-names in order, and the deals
-as ``columns`` (:data:`COLUMNS`) and ``deals`` (one list of values per deal).
-``cards`` is :func:`cards_text`. The same pack
-and options give the same bytes.
+name and kind, what its difficulty counts (the reference player and figure)
+and the tier thresholds in that figure (from the pack's metadata; null for a
+pack that was never graded), the ladder of player models
+(:data:`~pipeline.game.players.PLAYERS`: each one's name, words and columns),
+the pack's tier names in order, and the deals as ``columns`` (:data:`COLUMNS`)
+and ``deals`` (one list of values per deal). ``cards`` is :func:`cards_text`.
+The page says the figures in a player's words; the columns keep their names
+under "All the numbers". The same pack and options give the same bytes.
 
 The folder replaces ``DIR`` whole (:func:`pipeline.files.replacing_folder`);
 a ``DIR`` that holds anything but an earlier gallery is refused, so a
@@ -49,13 +51,14 @@ from pipeline.files import (
 )
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYER_COLUMNS, PLAYERS
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, selected_rows
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
-from pipeline.stages.tiers import THRESHOLDS
+from pipeline.stages.tiers import DIFFICULTY_KEYS, THRESHOLDS
 
 SITE = Path(__file__).with_name("gallery_site")
 PAGE = "index.html"
@@ -64,8 +67,9 @@ DATA = "deals.js"
 DATA_GLOBAL = "BLACKHOLE_GALLERY"
 TITLE_MARK = "{{title}}"
 
-COLUMNS = ("deal_id", "level", "tier", "verdict", "cards", "solution", "difficulty", *EXPORTED_METRICS)
-"""The values of each deal in ``deals.js``, in order; a column the pack lacks is null."""
+_DEAL_COLUMNS = ("deal_id", "level", "tier", "verdict", "cards", "solution", "difficulty")
+COLUMNS = tuple(dict.fromkeys((*_DEAL_COLUMNS, *PLAYER_COLUMNS, "tree_score", *EXPORTED_METRICS)))
+"""The values of each deal in ``deals.js``, in order, each once; a column the pack lacks is null."""
 
 
 class GalleryError(BlackholeError, ValueError):
@@ -133,15 +137,23 @@ def gallery_data(
 ) -> dict[str, Any]:
     """The object ``deals.js`` holds for ``rows`` of the pack ``table`` (see the module's docstring)."""
     provenance = metadata(table)
-    graded = all(f"tier_{name}" in provenance for name in THRESHOLDS)
+    reference = {key: provenance.get(f"difficulty_{key}") for key in DIFFICULTY_KEYS}
+    graded = None not in reference.values() and all(f"tier_{name}" in provenance for name in THRESHOLDS)
     return {
         "title": title,
         "pack": pack,
         "kind": kind,
-        "difficulty": (
-            {"player": provenance["difficulty_player"], "figure": provenance["difficulty_figure"]} if graded else None
-        ),
+        "difficulty": reference if graded else None,
         "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
+        "players": [
+            {
+                "name": player.value,
+                "words": player.words,
+                "win_column": player.win_column,
+                "dead_ends_column": player.dead_ends_column,
+            }
+            for player in PLAYERS
+        ],
         "tier_order": list(PACK_TIERS),
         "columns": list(COLUMNS),
         "deals": [deal_values(row) for row in rows],

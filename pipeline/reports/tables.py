@@ -110,13 +110,33 @@ def manifest_table(title: str, manifest: Manifest) -> Table:
 def thresholds_line(tiers: Tiers) -> str:
     """The thresholds a calibration set, in the reference's words:
     ``thresholds (dead ends of lookahead-2, with undo): medium 3, hard 8, expert 20``."""
-    reference = tiers.difficulty
-    undo = reference.figure.value == "dead_ends"
-    figure, way = ("dead ends", "with undo") if undo else ("attempts", "without undo")
+    from pipeline.reports.words import figure_label
+
     return (
-        f"thresholds ({figure} of {reference.player.value}, {way}): "
+        f"thresholds ({figure_label(tiers.difficulty)}): "
         f"medium {tiers.medium:g}, hard {tiers.hard:g}, expert {tiers.expert:g}"
     )
+
+
+def tier_meaning_lines(tiers: Tiers | None) -> list[str]:
+    """What each tier of a pack graded with ``tiers`` means, in a player's words, one line a tier after a
+    heading; none when the pack was not graded (None).
+
+    >>> from pipeline.game.players import Player
+    >>> from pipeline.stages.tiers import Difficulty, Figure, Tiers
+    >>> for line in tier_meaning_lines(Tiers(3, 8, 20, Difficulty(Player.LOOKAHEAD_2, Figure.DEAD_ENDS)))[:3]:
+    ...     print(line)
+    what the tiers mean, on average:
+      easy: fewer than 3 dead ends for a player who follows the tips and looks 2 moves ahead, with undo
+      medium: at least 3 and fewer than 8 dead ends for a player who follows the tips and looks 2 moves ahead, with undo
+    """
+    from pipeline.reports.words import tier_meanings
+
+    if tiers is None:
+        return []
+    return ["what the tiers mean, on average:"] + [
+        f"  {tier}: {text}" for tier, text in tier_meanings(tiers).items()
+    ]
 
 
 def crosscheck_note(out: Path, outcome: CrosscheckOutcome) -> str:

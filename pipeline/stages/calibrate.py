@@ -19,7 +19,7 @@ from pipeline.game.deal import Deal
 from pipeline.stages.grade import Grade, grade_deals
 from pipeline.stages.settings import GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals
-from pipeline.stages.tiers import Difficulty, Tiers, calibrated, load_tiers, write_tiers
+from pipeline.stages.tiers import Difficulty, OldUnitsError, Tiers, calibrated, load_tiers, write_tiers
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def calibrate(
     of their difficulties.
 
     The reference of an existing ``target`` is kept (the default when there
-    is none), and the sample is also tiered by its old thresholds, so that a
+    is none, or when it is in the old units), and the sample is also tiered by its old thresholds, so that a
     caller can show how it fell before; ``origin`` says in the file where the
     sample came from. Deals whose grading ran out of budget are left out of
     the quartiles. Raises CalibrationError, before writing, when fewer than 4
@@ -56,7 +56,7 @@ def calibrate(
     """
     check_writable(target)  # before the sample is dealt
     deals = list(deals)
-    before = load_tiers(target) if Path(target).exists() else None
+    before = _replaced(Path(target))
     reference = before.difficulty if before is not None else Difficulty()
     results = solve_deals(deals, solving, options)
     grades = grade_deals(deals, results, grading, options)
@@ -75,3 +75,14 @@ def calibrate(
         before,
         None if before is None else [grade.tiered(before) for grade in grades],
     )
+
+
+def _replaced(target: Path) -> Tiers | None:
+    """The tiers of the file a calibration replaces: None when there is none, or when it is in the old units
+    (then the default reference is used: a calibration is how such a file is brought up to date)."""
+    if not target.exists():
+        return None
+    try:
+        return load_tiers(target)
+    except OldUnitsError:
+        return None

@@ -52,7 +52,7 @@ from __future__ import annotations
 import bisect
 import math
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from itertools import pairwise
@@ -79,6 +79,10 @@ ROUND_VALUES = tuple(step * 10.0**power for power in range(-1, 7) for step in RO
 
 class CalibrationError(BlackholeError, ValueError):
     """A sample that cannot set thresholds (too few graded deals, or quartiles that round alike)."""
+
+
+class OldUnitsError(ConfigError):
+    """A tiers file whose thresholds are tree scores, from before tiers were cut on a player's figure."""
 
 
 class Figure(Enum):
@@ -133,6 +137,25 @@ class Tiers:
         }
         return reference | thresholds
 
+    @classmethod
+    def from_metadata(cls, entries: Mapping[str, str]) -> Tiers | None:
+        """The tiers a graded pack's schema metadata records (:meth:`metadata`); None when it records
+        none, or in another form (a pack graded in the old units).
+
+        >>> tiers = Tiers(3, 8, 20, Difficulty(Player.TIPS, Figure.DEAD_ENDS))
+        >>> Tiers.from_metadata(tiers.metadata()) == tiers, Tiers.from_metadata({"tier_medium": "5.8"})
+        (True, None)
+        """
+        keys = [f"difficulty_{key}" for key in DIFFICULTY_KEYS] + [f"tier_{name}" for name in THRESHOLDS]
+        if not all(key in entries for key in keys):
+            return None
+        try:
+            reference = Difficulty(Player(entries["difficulty_player"]), Figure(entries["difficulty_figure"]))
+            thresholds = {name: float(entries[f"tier_{name}"]) for name in THRESHOLDS}
+        except ValueError:
+            return None
+        return cls(**thresholds, difficulty=reference)
+
     def to_toml(self, *, note: str = "") -> str:
         """The TOML text that :func:`parse_tiers` reads back as these tiers, ``note`` as a leading comment."""
         lines = [f"# {line}".rstrip() for line in note.splitlines()]
@@ -181,7 +204,7 @@ def round_value(value: float) -> float:
 
 def calibrated(difficulty: Difficulty, difficulties: Sequence[float]) -> Tiers:
     """Tiers with the reference ``difficulty`` whose thresholds are the round values nearest the quartiles
-    of ``difficulties``.
+    of ``difficulties``; when two of those coincide, the quartiles to two significant digits.
 
     >>> calibrated(Difficulty(), [1.0, 2.1, 2.9, 4.2, 9.0]).medium
     2.0
@@ -190,6 +213,8 @@ def calibrated(difficulty: Difficulty, difficulties: Sequence[float]) -> Tiers:
         raise CalibrationError(f"calibration needs at least 4 graded deals, got {len(difficulties)}")
     quartiles = statistics.quantiles(difficulties, n=4, method="inclusive")
     medium, hard, expert = (round_value(q) for q in quartiles)
+    if not medium < hard < expert:  # quartiles close together: two significant digits
+        medium, hard, expert = (float(f"{q:.2g}") for q in quartiles)
     if not medium < hard < expert:
         raise CalibrationError(
             f"the quartiles {', '.join(f'{q:.3g}' for q in quartiles)} round to {medium:g}, {hard:g}, "
@@ -208,7 +233,7 @@ def parse_tiers(text: str, *, source: str = "<tiers>") -> Tiers:
     document = parse_toml(text, source=source)
     old = "score" if "score" in document else "tiers" if "difficulty" not in document else None
     if old in document:  # thresholds with no [difficulty] to say what they count: the tree score's
-        raise ConfigError(_OLD_UNITS, source=source, line=_header_line(text, old))
+        raise OldUnitsError(_OLD_UNITS, source=source, line=_header_line(text, old))
     if "difficulty" not in document:
         raise ConfigError("needs a [difficulty] table (player and figure)", source=source, line=1)
     for table, entries in document.items():
@@ -231,15 +256,20 @@ def _header_line(text: str, table: str) -> int:
 
 
 def _difficulty(entries: dict[str, Any], text: str, source: str) -> Difficulty:
-    choices: dict[str, tuple[type[Enum], str]] = {"player": (Player, "players"), "figure": (Figure, "figures")}
+    choices: dict[str, tuple[type[Enum], str]] = {
+        "player": (Player, "players"),
+        "figure": (Figure, "figures"),
+    }
     found: dict[str, Any] = {}
     for key, value in entries.items():
         line = line_of(text, key)
         if key not in choices:
             known = ", ".join(DIFFICULTY_KEYS)
-            raise ConfigError(f"[difficulty] has unknown key {key!r} (known: {known})", source=source, line=line)
+            raise ConfigError(
+                f"[difficulty] has unknown key {key!r} (known: {known})", source=source, line=line
+            )
         kind, plural = choices[key]
-        names = [member.value for member in kind]  # type: ignore[attr-defined]
+        names = [member.value for member in kind]
         if value not in names:
             raise ConfigError(
                 f"[difficulty] {key} must be one of the {plural} {', '.join(names)}, got {value!r}",

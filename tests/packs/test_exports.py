@@ -11,8 +11,10 @@ import pytest
 from pipeline.files import DestinationError
 from pipeline.game.cards import card_name
 from pipeline.game.deal import BoardError, Deal, read_boards
+from pipeline.game.players import PLAYERS, Player
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, ExportError, export_pack
+from pipeline.packs.parquet import metadata
 from pipeline.packs.sources import imported_deals
 from tests.curation import curate
 
@@ -27,6 +29,11 @@ DEAL_KEYS = [
     "foundation",
     "solution",
     "moves",
+    "first_trap",
+    "reference_player",
+    "expected_attempts",
+    "dead_ends",
+    "players",
     "metrics",
 ]
 
@@ -209,3 +216,48 @@ def test_a_solution_that_breaks_the_rules_is_named_by_deal_and_move(curated, tmp
     deal_id = curated.column("deal_id")[2].as_py()
     with pytest.raises(IllegalMove, match=rf"^{deal_id}: move \d+: "):
         export_pack(table, tmp_path / "pack.json", "json")
+
+
+def test_json_deals_say_what_each_player_meets_from_the_pack_s_columns(pack_rows, tmp_path):
+    reference = Player(metadata(pack_rows)["difficulty_player"])
+    deals = json.loads(exported(pack_rows, tmp_path / "all.json", "json"))["deals"]
+    for deal, row in zip(deals, pack_rows.to_pylist(), strict=True):
+        assert deal["reference_player"] == reference.value
+        assert deal["first_trap"] == row["first_trap"]
+        assert list(deal["players"]) == [player.value for player in PLAYERS]
+        for player in PLAYERS:
+            figures = deal["players"][player.value]
+            chance = row[player.win_column]
+            assert list(figures) == ["win_chance", "expected_attempts", "dead_ends"]
+            assert figures["win_chance"] == chance
+            assert figures["dead_ends"] == row[player.dead_ends_column]
+            assert figures["expected_attempts"] == (1 / chance if chance else None)
+        assert deal["expected_attempts"] == deal["players"][reference.value]["expected_attempts"]
+        assert deal["dead_ends"] == row[reference.dead_ends_column]
+        if row["verdict"] == "solved":
+            assert deal["expected_attempts"] > 1 and deal["dead_ends"] >= 0
+        else:  # no win: no attempts to count, nor dead ends
+            assert deal["expected_attempts"] is None and deal["dead_ends"] is None
+            assert all(figures["win_chance"] == 0 for figures in deal["players"].values())
+
+
+def test_json_of_a_table_without_the_grade_s_metadata_names_no_reference(pack_rows, tmp_path):
+    table = pack_rows.replace_schema_metadata(None)
+    [deal] = json.loads(exported(table, tmp_path / "one.json", "json", limit=1))["deals"]
+    assert deal["reference_player"] is None
+    assert deal["expected_attempts"] is None and deal["dead_ends"] is None
+    assert deal["players"]["tips"]["win_chance"] == pack_rows.column("tips_win_probability")[0].as_py()
+
+
+def test_csv_lists_every_player_s_columns_made_from_the_ladder(pack_rows, tmp_path):
+    path = tmp_path / "pack.csv"
+    export_pack(pack_rows, path, "csv")
+    with path.open(newline="", encoding="utf-8") as source:
+        rows = list(csv.DictReader(source))
+    for player in PLAYERS:
+        assert player.win_column in EXPORTED_METRICS and player.dead_ends_column in EXPORTED_METRICS
+    for cell, row in zip(rows, pack_rows.to_pylist(), strict=True):
+        for player in PLAYERS:
+            for name in (player.win_column, player.dead_ends_column):
+                assert cell[name] == ("" if row[name] is None else str(row[name]))
+        assert cell["tree_score"] == ("" if row["tree_score"] is None else str(row["tree_score"]))

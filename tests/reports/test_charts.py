@@ -11,18 +11,26 @@ import pyarrow.compute as pc
 import pytest
 
 from pipeline.files import DestinationError
+from pipeline.game.players import PLAYERS
 from pipeline.reports.charts import (
     HEIGHT,
+    PLAYER_COLOURS,
+    THRESHOLD_COLOUR,
     TIER_COLOURS,
     WIDTH,
     BlockCounts,
     block_counts,
+    chart_paths,
     difficulty_histogram,
+    difficulty_label,
     png_figure,
     solutions_vs_odds,
+    win_chance_by_tier,
     win_rate_by_block,
 )
 from pipeline.reports.summary import PackTally
+from pipeline.stages.tiers import load_tiers
+from tests.conftest import TIERS_FILE
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -35,11 +43,15 @@ def scatter(table: pa.Table, path) -> None:
     solutions_vs_odds(PackTally.of([table]), path)
 
 
+def win_chances(table: pa.Table, path) -> None:
+    win_chance_by_tier(PackTally.of([table]), path)
+
+
 def win_rates(table: pa.Table, path, *, block: int = 10_000) -> None:
     win_rate_by_block(BlockCounts.of(table, block), path)
 
 
-CHARTS = [histogram, scatter, win_rates]  # each chart drawn from a whole table
+CHARTS = [histogram, scatter, win_chances, win_rates]  # each chart drawn from a whole table
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -160,3 +172,35 @@ def test_blocks_count_from_the_first_deal_so_a_pysol_census_has_no_stray_last_bl
     numbered = pa.table({"index": list(range(1, 21)), "verdict": ["solved"] * 19 + ["unsolvable"]})
     blocks, wins, decided = block_counts(numbered, 10)
     assert blocks.tolist() == [0, 1] and wins.tolist() == [10, 9] and decided.tolist() == [10, 10]
+
+
+def test_the_win_chance_chart_gives_every_player_its_colour(pack_rows, tmp_path):
+    path = tmp_path / "win-chance-by-tier.png"
+    win_chances(pack_rows, path)
+    assert path.stat().st_size > 0 and png_size(path.read_bytes()) == (WIDTH, HEIGHT)
+    image = pixels(path)
+    assert set(PLAYER_COLOURS) == set(PLAYERS)
+    for player in PLAYERS:
+        assert has_colour(image, PLAYER_COLOURS[player]), player
+
+
+def test_the_win_chance_chart_is_one_of_the_pack_s_charts(tmp_path):
+    assert [path.name for path in chart_paths(tmp_path)] == [
+        "difficulty.png",
+        "solutions-vs-odds.png",
+        "win-chance-by-tier.png",
+        "win-rate-by-block.png",
+    ]
+
+
+def test_the_histogram_counts_the_difficulty_in_the_pack_s_units_with_its_thresholds(pack_rows, tmp_path):
+    tiers = load_tiers(TIERS_FILE)
+    assert PackTally.of([pack_rows]).thresholds == tiers
+    assert difficulty_label(tiers) == (
+        f"{'dead ends' if tiers.difficulty.figure.value == 'dead_ends' else 'attempts'} of "
+        f"{tiers.difficulty.player.value}, {'with' if tiers.difficulty.figure.value == 'dead_ends' else 'without'} undo"
+    )
+    histogram(pack_rows, tmp_path / "graded.png")
+    assert has_colour(pixels(tmp_path / "graded.png"), THRESHOLD_COLOUR)  # the thresholds drawn across
+    histogram(pack_rows.replace_schema_metadata(None), tmp_path / "unknown.png")  # no reference to draw
+    assert not has_colour(pixels(tmp_path / "unknown.png"), THRESHOLD_COLOUR)

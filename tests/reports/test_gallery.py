@@ -13,13 +13,14 @@ from typer.testing import CliRunner
 from pipeline import __version__
 from pipeline.cli import app
 from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYERS
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin
-from pipeline.packs.parquet import PackError
+from pipeline.packs.parquet import PackError, metadata
 from pipeline.reports import gallery as site
-from pipeline.reports.gallery import ASSETS, COLUMNS, DATA, PAGE, GalleryError, write_gallery
+from pipeline.reports.gallery import ASSETS, COLUMNS, DATA, PAGE, PLAYER_COLUMNS, GalleryError, write_gallery
 
 
 def data_of(folder: Path) -> dict:
@@ -49,8 +50,23 @@ def test_deals_come_in_level_order_with_boards_and_solutions_that_replay(gallery
     data = data_of(gallery.folder)
     assert data["columns"] == list(COLUMNS)
     assert data["title"] == "Test pack" and data["pack"] == "p-curated" and data["kind"] == "curated"
-    assert set(data["score"]) == {"odds_weight", "share_weight", "trap_weight"}
+    provenance = metadata(read_pack_folder(curated_pack))
+    assert data["difficulty"] == {
+        "player": provenance["difficulty_player"],
+        "figure": provenance["difficulty_figure"],
+    }
+    assert data["tiers"] == {name: float(provenance[f"tier_{name}"]) for name in ("medium", "hard", "expert")}
     assert data["tiers"]["medium"] < data["tiers"]["hard"] < data["tiers"]["expert"]
+    assert [player["name"] for player in data["players"]] == [player.value for player in PLAYERS]
+    for player, shown in zip(PLAYERS, data["players"], strict=True):
+        assert shown == {
+            "name": player.value,
+            "words": player.words,
+            "win_column": player.win_column,
+            "dead_ends_column": player.dead_ends_column,
+        }
+        assert {player.win_column, player.dead_ends_column} <= set(data["columns"])
+    assert "tree_score" in data["columns"] and len(set(data["columns"])) == len(data["columns"])
     table = read_pack_folder(curated_pack).sort_by("level")
     deals = deals_of(gallery.folder)
     assert [d["deal_id"] for d in deals] == table.column("deal_id").to_pylist()
@@ -64,6 +80,8 @@ def test_deals_come_in_level_order_with_boards_and_solutions_that_replay(gallery
         assert replay(board, deal["solution"]).is_won
         assert deal["tier"] == row["tier"] and deal["traps"] == row["traps"]
         assert deal["solution_count"] == row["solution_count"]  # a decimal string: counts pass 2**53
+        for column in (*PLAYER_COLUMNS, "tree_score", "difficulty"):
+            assert deal[column] == row[column], column
 
 
 def test_a_pack_that_is_not_curated_keeps_pack_order_and_shows_every_tier(pack, pack_rows, tmp_path):

@@ -22,11 +22,14 @@ from PIL import Image
 from pipeline.engine.solver import solve
 from pipeline.game.cards import ACE_OF_SPADES, card_name, rank_of, suit_of
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.players import PLAYERS, Player
 from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder
-from pipeline.reports.gallery import DATA, DATA_GLOBAL, data_script, write_gallery
+from pipeline.packs.parquet import metadata
+from pipeline.reports.gallery import COLUMNS, DATA, DATA_GLOBAL, data_script, write_gallery
 from pipeline.reports.picture import card_face
+from tests.reports import gallery_words as said
 from tests.reports.browsing import open_gallery
 
 RANK_WORDS = (
@@ -61,6 +64,21 @@ class PackDeal:
     first_trap: int | None
     solution: tuple[int, ...]
     deal: Deal
+    row: dict[str, Any]  # every column
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What the curated pack's difficulty counts: a player's dead ends (with undo) or attempts (without)."""
+
+    player: Player
+    figure: str
+
+    def text(self, difficulty: float) -> str:
+        """The difficulty as the index shows it: "15 dead ends"."""
+        if self.figure == "attempts":
+            return said.attempts_text(difficulty)
+        return said.dead_ends_text(difficulty)
 
 
 @pytest.fixture(scope="module")
@@ -77,10 +95,17 @@ def pack_deals(curated_pack: Path) -> list[PackDeal]:
             first_trap=row["first_trap"],
             solution=tuple(int(pile) for pile in row["solution"]),
             deal=Deal.from_board_text(row["board"]),
+            row=row,
         )
         for row in rows
     ]
     return sorted(found, key=lambda deal: deal.level)
+
+
+@pytest.fixture(scope="module")
+def reference(curated_pack: Path) -> Reference:
+    provenance = metadata(read_pack_folder(curated_pack))
+    return Reference(Player(provenance["difficulty_player"]), provenance["difficulty_figure"])
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +149,8 @@ def fewest_undo(deal: Deal, moves: list[int]) -> int | None:
 
 
 def losing_line(pack_deal: PackDeal, extra: int = 2) -> tuple[list[int], int]:
-    """Moves that fall into the solution's first trap and then play ``extra`` more; and the trap's step."""
+    """Moves that fall into a trap of the solution and then play up to ``extra`` more (at least one: the
+    first trap whose losing move is not stuck at once); and the trap's step."""
     deal, solution = pack_deal.deal, list(pack_deal.solution)
     for step in range(len(solution)):
         position = Position.after(deal, solution[:step])
@@ -136,8 +162,9 @@ def losing_line(pack_deal: PackDeal, extra: int = 2) -> tuple[list[int], int]:
                     if not legal:
                         break
                     moves.append(legal[0])
-                return moves, step
-    raise AssertionError(f"{pack_deal.deal_id}: no trap along the solution")
+                if len(moves) > step + 1:
+                    return moves, step
+    raise AssertionError(f"{pack_deal.deal_id}: no trap along the solution that play goes on from")
 
 
 def stuck_line(deal: Deal) -> list[int]:
@@ -204,13 +231,16 @@ def assert_a_real_picture(data: bytes, size: tuple[int, int]) -> None:
 # ---------------------------------------------------------------- 1. the index
 
 
-def test_the_index_lists_filters_sorts_and_searches_the_deals(page, gallery, pack_deals):
+def test_the_index_lists_filters_sorts_and_searches_the_deals(page, gallery, pack_deals, reference):
     open_gallery(page, gallery.folder)
     assert page.text_content("#shown-count") == "8 deals"
     assert shown_rows(page) == [deal.deal_id for deal in pack_deals]  # level order
     first = page.locator(".deal-row").first
     assert first.locator("a").get_attribute("href") == f"#deal={pack_deals[0].deal_id}"
-    assert f"{pack_deals[0].difficulty:.2f}" in first.text_content()
+    stats = page.eval_on_selector_all(
+        ".deal-row .stat:first-child .stat-value", "values => values.map(v => v.textContent)"
+    )
+    assert stats == [reference.text(deal.difficulty) for deal in pack_deals]  # "15 dead ends", in words
     page.wait_for_selector(".deal-row canvas[data-drawn='true']")  # the thumbnail of a row in view
 
     tiers = page.eval_on_selector_all("#tier-filter option", "options => options.map(o => o.value)")
@@ -487,31 +517,61 @@ def test_the_solution_player_steps_and_plays_to_the_win(page, gallery, hardest):
 # ---------------------------------------------------------------- 10. the grade
 
 
-def test_the_grade_explains_the_score_and_finds_the_graders_traps(page, gallery, pack_deals):
+def open_by_hash(page: Any, deal_id: str) -> None:
+    """Open ``deal_id`` from the page already loaded and wait for its grade's traps."""
+    page.evaluate("id => { location.hash = '#deal=' + encodeURIComponent(id); }", deal_id)
+    page.wait_for_function(
+        "id => document.querySelector('#deal-title .deal-id').textContent === id"
+        " && document.querySelector('#traps-list[data-count]')",
+        arg=deal_id,
+    )
+
+
+def ladder_lines(page: Any) -> list[tuple[str, str]]:
+    """The grade's line for each player model: (its name, its text)."""
+    return page.eval_on_selector_all(
+        "#grade .players li", "items => items.map(li => [li.dataset.player, li.textContent])"
+    )
+
+
+def words_of(page: Any) -> str:
+    """The grade's text a player reads: all of it but the exact numbers, under "All the numbers"."""
+    return page.text_content("#grade").split("All the numbers")[0]
+
+
+def test_the_grade_says_what_each_player_meets_and_finds_the_graders_traps(
+    page, gallery, pack_deals, reference
+):
     open_gallery(page, gallery.folder)
     for pack_deal in pack_deals:
-        page.evaluate("id => { location.hash = '#deal=' + encodeURIComponent(id); }", pack_deal.deal_id)
-        page.wait_for_function(
-            "id => document.querySelector('#deal-title .deal-id').textContent === id"
-            " && document.querySelector('#traps-list[data-count]')",
-            arg=pack_deal.deal_id,
+        row = pack_deal.row
+        open_by_hash(page, pack_deal.deal_id)
+        if reference.figure == "dead_ends":  # the difficulty is the reference player's own figure
+            assert pack_deal.difficulty == row[reference.player.dead_ends_column]
+        else:
+            assert pack_deal.difficulty == pytest.approx(1 / row[reference.player.win_column])
+        heading = page.text_content("#grade .difficulty-line")
+        assert heading == said.difficulty_line(
+            pack_deal.tier, reference.player, reference.figure, pack_deal.difficulty
         )
-        grade = page.text_content("#grade")
-        assert f"Difficulty {pack_deal.difficulty:.2f}" in grade
+        assert reference.player.words in heading
         assert page.text_content("#grade .tier-badge") == pack_deal.tier
-        traps = (
-            "no trap" if pack_deal.traps == 0 else f"{pack_deal.traps} trap" + ("s" * (pack_deal.traps != 1))
-        )
-        assert (
-            f"The solution passes {traps}" in grade and "A player picking legal moves at random wins" in grade
-        )
-        reasons = page.text_content("#grade .score-terms")
-        assert not any(formula in reasons for formula in ("log10", "×", "→", "weight")), (
-            reasons
-        )  # words, not a formula
-        assert (
-            "log10" not in grade.split("All the numbers")[0]
-        )  # the raw columns, one click away, keep their names
+
+        lines = ladder_lines(page)
+        assert [name for name, _ in lines] == [player.value for player in PLAYERS]  # weakest first
+        for (_, text), player in zip(lines, PLAYERS, strict=True):
+            expected = said.player_line(player, row[player.win_column], row[player.dead_ends_column])
+            assert text.startswith(expected), (text, expected)
+            assert ("The tiers are cut on this player." in text) == (player is reference.player)
+
+        reasons = page.eval_on_selector_all("#grade .reasons li", "items => items.map(li => li.textContent)")
+        assert said.traps_text(pack_deal.traps) in reasons
+        if pack_deal.traps:
+            assert said.first_trap_text(pack_deal.first_trap) in reasons
+        words = words_of(page)
+        assert not [text for text in said.FORMULA_TEXT if text in words], words  # words, not a formula
+        assert said.count_text(row["solution_count"]) + " ways to win" in words
+
         steps = page.eval_on_selector_all(
             "#traps-list li", "items => items.map(li => Number(li.dataset.step))"
         )
@@ -519,8 +579,68 @@ def test_the_grade_explains_the_score_and_finds_the_graders_traps(page, gallery,
         assert steps[0] == pack_deal.first_trap
         assert page.text_content("#traps-list li").startswith(f"move {steps[0] + 1}: ")
         assert page.get_attribute("#grade-numbers", "open") is None  # the exact numbers, one click away
+        names = page.eval_on_selector_all("#grade-numbers th", "cells => cells.map(th => th.textContent)")
+        assert names == list(COLUMNS)  # every player's columns and tree_score among them
     page.click("#grade-numbers summary")
     assert page.is_visible("#grade-numbers td")
+
+
+def rewritten_gallery(folder: Path, out: Path, change: Any) -> Path:
+    """A copy of the gallery in ``folder`` whose data ``change(data)`` has edited in place."""
+    shutil.copytree(folder, out)
+    text = (out / DATA).read_text(encoding="utf-8")
+    data = json.loads(text[len(f"window.{DATA_GLOBAL} = ") : -2])
+    change(data)
+    (out / DATA).write_text(data_script(data), encoding="utf-8")
+    return out
+
+
+# Win chances and dead ends at the edges of the rounding, for the players of the ladder in order.
+EDGE_FIGURES = ((2.2e-7, 1234.0), (1e-20, 0.3), (1 / 1634, 14.4), (0.3, 1.2), (1.0, 0.0))
+EDGE_SAID = (
+    "A player who plays any legal move at random wins about 1 game in 4.5 million without undo; "
+    "with undo, expect about 1,200 dead ends before the win.",
+    "A player who follows the usual tips wins about 1 game in 100 quintillion without undo; "
+    "with undo, expect about 0.3 dead ends before the win.",
+    "A player who follows the tips and looks 2 moves ahead wins about 1 game in 1,600 without undo; "
+    "with undo, expect about 14 dead ends before the win.",
+    "A player who follows the tips and looks 4 moves ahead wins about 1 game in 3 without undo; "
+    "with undo, expect about 1 dead end before the win.",
+    "A player who follows the tips and looks 8 moves ahead wins every game without undo; "
+    "with undo, expect almost no dead ends before the win.",
+)
+
+
+def test_every_figure_is_rounded_for_a_person_whatever_its_size(page, gallery, tmp_path):
+    def edges(data: dict[str, Any]) -> None:
+        values = dict(zip(data["columns"], data["deals"][0], strict=True))
+        for player, (chance, dead_ends) in zip(PLAYERS, EDGE_FIGURES, strict=True):
+            values[player.win_column], values[player.dead_ends_column] = chance, dead_ends
+        values.update(tier="hard", difficulty=1634.0, solution_count="1234567890123456789012", first_trap=0)
+        data["deals"] = [[values[name] for name in data["columns"]]]
+        data["difficulty"] = {"player": "lookahead-4", "figure": "attempts"}
+        data["tiers"] = {"medium": 100.0, "hard": 1500.0, "expert": 1e6}
+
+    folder = rewritten_gallery(gallery.folder, tmp_path / "edges", edges)
+    open_gallery(page, folder)
+    assert page.text_content(".deal-row .stat-value") == "1,600 attempts"
+    [deal_id] = shown_rows(page)
+    open_by_hash(page, deal_id)
+    assert (
+        page.text_content("#grade .tier-line")
+        == "Tier hard (at least 1,500 and fewer than 1,000,000 attempts in this pack)."
+    )
+    heading = "Hard: a player who follows the tips and looks 4 moves ahead needs about 1,600 attempts to win, without undo"
+    assert page.text_content("#grade .difficulty-line") == heading
+    lines = [text for _, text in ladder_lines(page)]
+    assert [text.removesuffix(" The tiers are cut on this player.") for text in lines] == list(EDGE_SAID)
+    assert lines[3].endswith("The tiers are cut on this player.")
+    for text, player, (chance, dead_ends) in zip(lines, PLAYERS, EDGE_FIGURES, strict=True):
+        assert text.startswith(said.player_line(player, chance, dead_ends))  # the Python words agree
+    words = words_of(page)
+    assert "The first trap comes at the very first move" in words
+    assert "about 1,200 quintillion ways to win" in words
+    assert not [text for text in said.FORMULA_TEXT if text in words], words
 
 
 # ---------------------------------------------------------------- 11. 10,000 deals

@@ -18,7 +18,7 @@ from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.manifest import Origin
 from pipeline.reports import charts
 from pipeline.reports.charts import REPORT_COLUMNS, BlockCounts, report_pack
-from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, PackTally
+from pipeline.reports.summary import SPREAD_METRICS, STATUSES, TALLIED_METRICS, VERDICTS, PackTally
 from tests.recording import Recorder
 
 
@@ -95,6 +95,7 @@ def test_the_charts_are_those_of_one_big_batch_and_of_the_whole_table(pack, tmp_
     tally = PackTally.of([whole])
     charts.difficulty_histogram(tally, tmp_path / "difficulty.png")
     charts.solutions_vs_odds(tally, tmp_path / "solutions-vs-odds.png")
+    charts.win_chance_by_tier(tally, tmp_path / "win-chance-by-tier.png")
     charts.win_rate_by_block(
         BlockCounts.of(whole), tmp_path / "win-rate-by-block.png"
     )  # from index 3, row 0's
@@ -106,12 +107,12 @@ def test_the_charts_are_those_of_one_big_batch_and_of_the_whole_table(pack, tmp_
 def test_the_chart_data_are_today_s_selections_of_the_whole_table(pack):
     table = read_pack_folder(pack)
     tally = PackTally.of(
-        pack_folder_batches(pack, columns=["verdict", "grade_status", *SPREAD_METRICS], batch_rows=3)
+        pack_folder_batches(pack, columns=["verdict", "grade_status", *TALLIED_METRICS], batch_rows=3)
     )
     rows = graded(table)
     tiers = rows.column("tier").to_pylist()
     assert [PACK_TIERS[code] for code in tally.graded_tiers()] == tiers
-    for metric in ("difficulty", "log10_solutions", "random_win_probability"):
+    for metric in ("difficulty", "log10_solutions", *TALLIED_METRICS):
         assert tally.graded(metric).tolist() == rows.column(metric).to_pylist()
     for tier in SOLVABLE_TIERS:  # the histogram's stacks
         chosen = tally.graded_tiers() == PACK_TIERS.index(tier)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -10,9 +11,22 @@ import pyarrow.compute as pc
 import pytest
 from rich.console import Console
 
+from pipeline.game.players import PLAYERS
 from pipeline.game.stats import win_rate
-from pipeline.packs.labels import PACK_TIERS
-from pipeline.reports.summary import SPREAD_METRICS, STATUSES, VERDICTS, describe_pack, report_tables
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
+from pipeline.packs.parquet import metadata
+from pipeline.reports.summary import (
+    METRIC_WORDS,
+    SPREAD_METRICS,
+    STATUSES,
+    TALLIED_METRICS,
+    VERDICTS,
+    describe_pack,
+    report_tables,
+)
+from pipeline.reports.words import chance_words, dead_ends_words, figure_label, tier_meanings
+from pipeline.stages.tiers import Tiers, load_tiers
+from tests.conftest import TIERS_FILE
 
 
 def count(table: pa.Table, column: str, value: str) -> int:
@@ -95,10 +109,16 @@ def test_a_pack_without_solvable_rows_has_empty_distributions():
     empty = describe_pack(
         pa.table(
             {"verdict": ["unsolvable"], "grade_status": ["exact"], "tier": ["unsolvable"]}
-            | {m: pa.array([None], pa.float64()) for m in SPREAD_METRICS}
+            | {m: pa.array([None], pa.float64()) for m in TALLIED_METRICS}
         )
     )
     assert all(spread.count == 0 and spread.median is None for spread in empty.metrics.values())
+    assert all(
+        spread.win_chance.median is None and spread.dead_ends.count == 0
+        for players in empty.players.values()
+        for spread in players.values()
+    )
+    assert empty.thresholds is None  # a table without the grade's metadata
     assert empty.win_rate.rate == 0.0
 
 
@@ -125,7 +145,7 @@ def test_report_shows_counts_interval_and_the_published_rate(pack_rows):
     assert "86.94%, inside the interval" in text
     assert "of decided" not in text
     for metric in SPREAD_METRICS:
-        assert metric in text
+        assert METRIC_WORDS[metric][0] in text
     assert "│ unknown    │     0 │  0.00% │" in text  # a zero row is shown, with its share
 
 
@@ -135,3 +155,53 @@ def test_report_says_outside_and_of_decided_when_it_should(pack_rows):
     text = rendered(report_tables(describe_pack(replaced(unsolvable, "verdict", verdicts))))
     assert "86.94%, OUTSIDE the interval" in text
     assert "0.00% of decided" in text
+
+
+def test_each_player_s_figures_are_the_medians_over_each_tier_s_deals(pack_rows):
+    players = describe_pack(pack_rows).players
+    rows = pack_rows.to_pylist()
+    assert list(players) == list(SOLVABLE_TIERS)
+    for tier in SOLVABLE_TIERS:
+        of_tier = [row for row in rows if row["tier"] == tier]
+        assert of_tier, tier
+        assert list(players[tier]) == list(PLAYERS)
+        for player, spread in players[tier].items():
+            chances = [row[player.win_column] for row in of_tier]
+            dead_ends = [row[player.dead_ends_column] for row in of_tier]
+            assert spread.win_chance.count == spread.dead_ends.count == len(of_tier)
+            assert spread.win_chance.median == pytest.approx(np.median(chances), rel=1e-12)
+            assert spread.dead_ends.median == pytest.approx(np.median(dead_ends), rel=1e-12)
+
+
+def test_the_tiers_the_pack_was_graded_with_come_from_its_metadata(pack_rows):
+    tiers = load_tiers(TIERS_FILE)
+    assert Tiers.from_metadata(metadata(pack_rows)) == tiers
+    assert describe_pack(pack_rows).thresholds == tiers
+    assert describe_pack(pack_rows.replace_schema_metadata(None)).thresholds is None
+    assert Tiers.from_metadata({**tiers.metadata(), "difficulty_player": "grandmaster"}) is None
+
+
+def test_report_says_what_each_player_meets_in_each_tier_in_words(pack_rows):
+    description = describe_pack(pack_rows)
+    text = " ".join(rendered(report_tables(description)).split())  # the cells' wrapped lines joined
+    for player in PLAYERS:
+        assert player.words in text
+    for tier, players in description.players.items():
+        assert f"Tier {tier}: what each player meets" in text
+        for spread in players.values():
+            assert chance_words(spread.win_chance.median) in text
+            assert dead_ends_words(spread.dead_ends.median) in text
+    assert "about 1 game in" in text and "dead ends" in text
+    for meaning in tier_meanings(description.thresholds).values():
+        assert meaning in text
+    assert f"difficulty: {figure_label(description.thresholds.difficulty)};" in text  # the metrics' caption
+    for name, meaning in list(METRIC_WORDS.values())[1:]:
+        assert f"{name}: {meaning}" in text
+
+
+def test_report_text_has_no_logarithm_exponent_or_column_name(pack_rows):
+    text = rendered(report_tables(describe_pack(pack_rows)))
+    assert "log10" not in text.lower() and "log" not in text
+    assert not re.search(r"\de[+-]\d", text)  # no 4.7e-06
+    for name in (*TALLIED_METRICS, "out_of_budget", "not_sampled"):
+        assert "_" not in name or name not in text  # difficulty and traps are words too

@@ -5,8 +5,10 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from pipeline.config import RunConfig
+from pipeline.game.players import Player
 from pipeline.packs.labels import GradeStatus
-from pipeline.reports.tables import STATUS_LABELS, run_title
+from pipeline.reports.tables import STATUS_LABELS, run_title, thresholds_line, tier_meaning_lines
+from pipeline.stages.tiers import Difficulty, Figure, Tiers
 
 
 def test_a_run_title_names_its_deals_by_their_source():
@@ -19,3 +21,28 @@ def test_a_run_title_names_its_deals_by_their_source():
 
 def test_every_grade_status_has_a_label():
     assert set(STATUS_LABELS) == {status.value for status in GradeStatus}
+
+
+def test_the_tiers_are_said_in_the_reference_player_s_words():
+    reference = Difficulty(Player.LOOKAHEAD_2, Figure.DEAD_ENDS)
+    lines = tier_meaning_lines(Tiers(3, 8, 20, reference))
+    assert lines[0] == "what the tiers mean, on average:"
+    assert lines[1] == (
+        "  easy: fewer than 3 dead ends for a player who follows the tips and looks 2 moves ahead, with undo"
+    )
+    assert [line.split(":")[0].strip() for line in lines[1:]] == [
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+        "unsolvable",
+    ]
+    assert tier_meaning_lines(None) == []
+    assert thresholds_line(Tiers(3, 8, 20, reference)) == (
+        "thresholds (dead ends of lookahead-2, with undo): medium 3, hard 8, expert 20"
+    )
+    attempts = Tiers(200, 600, 2000, Difficulty(Player.TIPS, Figure.ATTEMPTS))
+    assert (
+        thresholds_line(attempts)
+        == "thresholds (attempts of tips, without undo): medium 200, hard 600, expert 2000"
+    )

@@ -1,4 +1,4 @@
-"""Calibration: thresholds at the quartiles of a sample's scores, the weights kept, the command."""
+"""Calibration: thresholds at round values near the quartiles of a sample, the reference kept, the command."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.config import ConfigError
 from pipeline.files import DestinationError
+from pipeline.game.players import Player
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.labels import Tier
 from pipeline.stages.calibrate import calibrate
 from pipeline.stages.grade import summarize_grades
 from pipeline.stages.settings import GradeSettings
-from pipeline.stages.tiers import CalibrationError, Score, load_tiers
+from pipeline.stages.tiers import CalibrationError, Difficulty, Figure, Tiers, load_tiers, write_tiers
 from tests.stages.samples import BUDGET, CHEAP, CHEAP_BUDGET, OUT_OF_BUDGET_ROWS, ROWS, UNSOLVABLE_ROW
 
 
@@ -23,19 +24,33 @@ def invoke(*args):
     return CliRunner().invoke(app, [str(arg) for arg in args])
 
 
-def test_calibration_splits_its_sample_into_quarters_and_keeps_the_weights(tmp_path):
+def test_calibration_moves_the_thresholds_to_round_values_and_keeps_the_reference(tmp_path):
     target = tmp_path / "tiers.toml"
-    target.write_text("[score]\ntrap_weight = 0.2\n")  # weights only: thresholds come from calibration
+    before = Tiers(1.0, 2.0, 3.0, Difficulty(Player.TIPS, Figure.DEAD_ENDS))
+    write_tiers(before, target)
     deals = [seeded_deal(seed, index) for seed, index in CHEAP]
     calibration = calibrate(
         target, deals, origin="cheap deals", grading=GradeSettings(max_positions=CHEAP_BUDGET)
     )
     tiers = load_tiers(target)
-    assert tiers == calibration.tiers and tiers.score == Score(trap_weight=0.2)
+    assert tiers == calibration.tiers and tiers.difficulty == before.difficulty
+    assert all(float(f"{t:.2g}") == t for t in (tiers.medium, tiers.hard, tiers.expert))  # round values
     assert calibration.scored == len(CHEAP)
     assert "cheap deals" in target.read_text()
     counts = summarize_grades(calibration.grades).tiers
-    assert [counts[tier] for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)] == [2, 2, 2, 2]
+    assert sum(counts[tier] for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)) == len(CHEAP)
+    assert counts[Tier.EXPERT] >= 1 and counts[Tier.EASY] >= 1
+    # how the sample fell before: every tips player meets more than 3 dead ends, so all were expert
+    assert calibration.before == before and calibration.grades_before is not None
+    assert summarize_grades(calibration.grades_before).tiers[Tier.EXPERT] == len(CHEAP)
+
+
+def test_calibration_brings_a_file_in_the_old_units_up_to_date(tmp_path):
+    target = tmp_path / "tiers.toml"
+    target.write_text("[score]\nodds_weight = 1.0\n\n[tiers]\nmedium = 5.8\nhard = 6.4\nexpert = 7.2\n")
+    deals = [seeded_deal(seed, index) for seed, index in CHEAP]
+    calibration = calibrate(target, deals, origin="cheap", grading=GradeSettings(max_positions=CHEAP_BUDGET))
+    assert calibration.before is None and load_tiers(target).difficulty == Difficulty()
 
 
 def test_calibration_with_too_few_scores_writes_nothing(tmp_path):
@@ -46,31 +61,39 @@ def test_calibration_with_too_few_scores_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_calibrate_command_writes_the_tiers_and_prints_the_quartiles(tmp_path):
+def test_the_calibrate_command_writes_the_tiers_and_prints_the_thresholds(tmp_path):
     out = tmp_path / "tiers.toml"
     # seed 653, deals 0..5: one lost, four trees counted within 600,000 positions, one needing 16 million
     result = invoke("calibrate", "--seed", 653, "--count", 6, "--out", out, "--max-positions", 2_000_000)
     assert result.exit_code == 0, result.output
     tiers = load_tiers(out)
-    assert f"quartiles: medium {tiers.medium}, hard {tiers.hard}, expert {tiers.expert}" in result.stdout
+    assert (
+        f"thresholds (attempts of lookahead-4, without undo): medium {tiers.medium:g}, hard {tiers.hard:g}, "
+        f"expert {tiers.expert:g}"
+    ) in result.stdout
     lines = {" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()}
-    assert {f"tier {tier} 1" for tier in ("easy", "medium", "hard", "expert", "unsolvable")} <= lines
-    assert "out of budget (no tier) 1" in lines
-    assert "thresholds from 4 scored deals" in result.stderr
+    assert "tier unsolvable 1" in lines and "out of budget (no tier) 1" in lines
+    assert "thresholds from 4 graded deals" in result.stderr
+    assert "the tiers before" not in result.stdout  # there were none
+    again = invoke("calibrate", "--seed", 653, "--count", 6, "--out", out, "--max-positions", 2_000_000)
+    assert (
+        "before: thresholds (attempts of lookahead-4" in again.stdout and "the tiers before" in again.stdout
+    )
 
 
 def test_calibrate_command_errors_are_one_line(tmp_path):
     out = tmp_path / "tiers.toml"
     result = invoke("calibrate", "--seed", 1, "--count", 2, "--out", out, "--max-positions", 10, "-q")
     assert result.exit_code == 1
-    assert re.fullmatch(r"error: calibration needs at least 4 scored deals, got 0\n", result.stderr)
+    assert re.fullmatch(r"error: calibration needs at least 4 graded deals, got 0\n", result.stderr)
     assert not out.exists()
     bad = tmp_path / "bad.toml"
-    bad.write_text("[score]\nodds_weight = -1\n")
+    bad.write_text('[difficulty]\nplayer = "nobody"\nfigure = "attempts"\n')
     result = invoke("calibrate", "--seed", 1, "--count", 2, "--out", bad, "-q")
     assert result.exit_code == 1
     assert re.fullmatch(
-        r"error: .*bad\.toml:2: \[score\] odds_weight must be at least 0, got -1\n", result.stderr
+        r"error: .*bad\.toml:2: \[difficulty\] player must be one of the players .*, got 'nobody'\n",
+        result.stderr,
     )
     with pytest.raises(ConfigError):
         load_tiers(bad)  # left as it was

@@ -24,6 +24,7 @@ from pipeline.cli import app
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.gametree import tree_of
 from pipeline.files import DestinationError
+from pipeline.game.players import PLAYERS
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.labels import GradeStatus, Tier
@@ -34,7 +35,7 @@ from pipeline.stages.crosscheck import checked_table
 from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
 from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions
 from pipeline.stages.solve import solve_deals, solved_table
-from pipeline.stages.tiers import Score, Tiers, load_tiers
+from pipeline.stages.tiers import Tiers, load_tiers
 from tests.stages.samples import (
     BUDGET,
     CHEAP,
@@ -47,7 +48,7 @@ from tests.stages.samples import (
     UNSOLVABLE_ROW,
 )
 
-TIERS = Tiers(medium=8.0, hard=9.0, expert=10.0)
+TIERS = Tiers(medium=200.0, hard=600.0, expert=2000.0)  # lookahead-4's expected attempts
 UNTIMED = PassOptions(timings=False)
 TREE_METRICS = [field.name for field in GRADE_FIELDS if field.name not in ("grade_status", "grade_seconds")]
 
@@ -125,6 +126,7 @@ def test_an_unsolvable_deal_is_graded_without_a_walk(graded):
         "winnable_states": 0,
         "winning_first_moves": 0,
         "tier": "unsolvable",
+        **{player.win_column: 0.0 for player in PLAYERS},  # no player ever wins
     }
     assert {name: found[name] for name in known} == known
     assert found["max_cards_played"] == 0  # seed 1 deal 97 has no legal first move
@@ -138,7 +140,7 @@ def test_an_unknown_verdict_is_not_graded(graded):
 
 
 @pytest.mark.parametrize("row", EXACT_ROWS)
-def test_an_exact_row_holds_the_tree_numbers_and_the_score(graded, row):
+def test_an_exact_row_holds_the_tree_numbers_the_players_and_the_difficulty(graded, row):
     found = _row(graded, row)
     deal = seeded_deal(*ROWS[row])
     tree = tree_of(deal, Position.start(deal), line=tuple(found["solution"]), max_positions=BUDGET)
@@ -167,7 +169,13 @@ def test_an_exact_row_holds_the_tree_numbers_and_the_score(graded, row):
         + 0.5 * -math.log10(found["winnable_share"])
         + 0.1 * found["traps"]
     )
-    assert found["difficulty"] == pytest.approx(expected)
+    assert found["tree_score"] == pytest.approx(expected)
+    for player, figures in zip(PLAYERS, tree.players, strict=True):
+        assert (found[player.win_column], found[player.dead_ends_column]) == (
+            figures.win_probability,
+            figures.dead_ends,
+        )
+    assert found["difficulty"] == 1 / found["lookahead4_win_probability"]  # the default reference
     assert found["tier"] == TIERS.tier_of(found["difficulty"]).value
 
 
@@ -193,9 +201,10 @@ def test_cheap_deals_are_graded_in_full(cheap_grades):
         assert grade.grade_seconds > 0
 
 
-def test_a_score_exactly_at_a_threshold_starts_the_tier(cheap_grades):
+def test_a_difficulty_exactly_at_a_threshold_starts_the_tier(cheap_grades):
     grade = cheap_grades[0]
-    score = grade.scored(Score())
+    score = grade.difficulty_by(TIERS.difficulty)
+    assert score is not None and score > 3
     at = [
         Tiers(score, score + 1, score + 2),
         Tiers(score - 1, score, score + 2),
@@ -357,8 +366,12 @@ GRADE_ERRORS = {
         r"deals\.parquet: missing column 'verdict'",
     ),
     "bad-tiers": (
-        lambda d, s: [s, "--tiers", _write(d / "t.toml", "[tiers]\nmedium = 2\nhard = 1\nexpert = 3\n")],
-        r"t\.toml:3: \[tiers\] hard must be above medium",
+        lambda d, s: [
+            s,
+            "--tiers",
+            _write(d / "t.toml", TIERS.to_toml().replace("hard = 600", "hard = 100")),
+        ],
+        r"t\.toml:8: \[tiers\] hard must be above medium",
     ),
     "missing-tiers": (lambda d, s: [s, "--tiers", d / "none.toml"], r"none\.toml: no such file"),
 }

@@ -11,81 +11,107 @@ import pytest
 
 from pipeline.config import ConfigError
 from pipeline.files import DestinationError
+from pipeline.game.players import Player, PlayerFigures
 from pipeline.stages.tiers import (
     CalibrationError,
-    Score,
+    Difficulty,
+    Figure,
+    OldUnitsError,
     Tier,
     Tiers,
     calibrated,
-    load_score,
     load_tiers,
     parse_tiers,
+    round_value,
+    tree_score,
     write_tiers,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-TIERS = Tiers(medium=8.5, hard=10.0, expert=12.25, score=Score(2.0, 0.25, 0.5))
-GOOD = "[score]\nodds_weight = 2\nshare_weight = 0.25\ntrap_weight = 0.5\n\n[tiers]\nmedium = 8.5\nhard = 10\nexpert = 12.25\n"
+TIERS = Tiers(medium=8.5, hard=10.0, expert=12.25, difficulty=Difficulty(Player.TIPS, Figure.DEAD_ENDS))
+GOOD = '[difficulty]\nplayer = "tips"\nfigure = "dead_ends"\n\n[tiers]\nmedium = 8.5\nhard = 10\nexpert = 12.25\n'
+OLD = "[score]\nodds_weight = 1.0\nshare_weight = 0.5\ntrap_weight = 0.1\n\n[tiers]\nmedium = 5.8446\nhard = 6.4731\nexpert = 7.2398\n"
 
 
-def test_the_score_weighs_its_three_terms():
-    score = Score(odds_weight=2.0, share_weight=0.5, trap_weight=0.25)
-    found = score.of(random_win_probability=1e-6, winnable_share=0.1, traps=8)
-    assert found == pytest.approx(2.0 * 6 + 0.5 * 1 + 0.25 * 8)
-    assert Score().of(random_win_probability=1.0, winnable_share=1.0, traps=0) == 0.0
+def test_the_tree_score_weighs_its_three_terms():
+    found = tree_score(random_win_probability=1e-6, winnable_share=0.1, traps=8)
+    assert found == pytest.approx(1.0 * 6 + 0.5 * 1 + 0.1 * 8)
+    assert tree_score(random_win_probability=1.0, winnable_share=1.0, traps=0) == 0.0
+
+
+def test_the_difficulty_is_the_reference_players_figure():
+    ladder = [PlayerFigures(0.5 / (row + 1), 10.0 + row) for row in range(5)]
+    assert Difficulty(Player.TIPS, Figure.DEAD_ENDS).of(ladder) == 11.0
+    assert Difficulty(Player.LOOKAHEAD_2, Figure.ATTEMPTS).of(ladder) == pytest.approx(6.0)
+    assert Difficulty().of(ladder) == pytest.approx(8.0)  # lookahead-4's attempts
+    assert math.isinf(Figure.ATTEMPTS.of(PlayerFigures(0.0, math.inf)))
 
 
 @pytest.mark.parametrize(
     ("difficulty", "tier"),
     [
-        (-1.0, Tier.EASY),
+        (0.0, Tier.EASY),
         (math.nextafter(8.5, 0), Tier.EASY),
-        (8.5, Tier.MEDIUM),  # a score exactly at a threshold starts that tier
+        (8.5, Tier.MEDIUM),  # a difficulty exactly at a threshold starts that tier
         (math.nextafter(10.0, 0), Tier.MEDIUM),
         (10.0, Tier.HARD),
         (12.25, Tier.EXPERT),
         (1e9, Tier.EXPERT),
     ],
 )
-def test_a_threshold_is_the_lowest_score_of_its_tier(difficulty, tier):
+def test_a_threshold_is_the_fewest_of_its_tier(difficulty, tier):
     assert TIERS.tier_of(difficulty) is tier
 
 
-def test_the_file_round_trips_and_weights_default():
+def test_the_file_round_trips():
     assert parse_tiers(GOOD) == TIERS
     assert parse_tiers(TIERS.to_toml(note="a note\nover two lines")) == TIERS
     assert TIERS.to_toml(note="a note").startswith("# a note\n")
-    defaults = parse_tiers("[tiers]\nmedium = 1\nhard = 2\nexpert = 3\n")
-    assert defaults.score == Score(1.0, 0.5, 0.1)
     assert TIERS.metadata() == {
+        "difficulty_player": "tips",
+        "difficulty_figure": "dead_ends",
         "tier_medium": "8.5",
         "tier_hard": "10.0",
         "tier_expert": "12.25",
-        "score_odds_weight": "2.0",
-        "score_share_weight": "0.25",
-        "score_trap_weight": "0.5",
     }
 
 
-def test_the_project_tiers_file_is_calibrated():
-    tiers = load_tiers(ROOT / "pipeline" / "stages" / "tiers.toml")
-    assert tiers.score == Score()
-    assert 0 < tiers.medium < tiers.hard < tiers.expert
-    assert "blackhole calibrate" in (ROOT / "pipeline" / "stages" / "tiers.toml").read_text()
+def test_a_file_in_the_old_units_is_refused_with_one_line_saying_what_changed():
+    for text, line in ((OLD, 1), (OLD.split("\n\n")[1], 1), ("# old\n" + OLD, 2)):
+        with pytest.raises(OldUnitsError) as caught:
+            parse_tiers(text, source="t.toml")
+        message = str(caught.value)
+        assert message.startswith(f"t.toml:{line}: this tiers file is in the old units")
+        assert "a player's dead ends or attempts" in message and "blackhole calibrate" in message
+        assert "\n" not in message
+
+
+def test_the_project_tiers_file_is_calibrated_in_player_units():
+    path = ROOT / "pipeline" / "stages" / "tiers.toml"
+    tiers = load_tiers(path)
+    assert tiers.difficulty == Difficulty(Player.LOOKAHEAD_4, Figure.ATTEMPTS)
+    assert 1 < tiers.medium < tiers.hard < tiers.expert
+    assert all(round_value(value) == value for value in (tiers.medium, tiers.hard, tiers.expert))
+    assert "blackhole calibrate" in path.read_text()
 
 
 TIER_ERRORS = {
-    "unknown-table": (GOOD + "[tier]\nmedium = 1\n", r"t\.toml:10: unknown key 'tier'"),
-    "unknown-key": (GOOD.replace("hard = 10", "hrad = 10"), r"t\.toml:8: \[tiers\] has unknown key 'hrad'"),
-    "wrong-type": (GOOD.replace("hard = 10", 'hard = "10"'), r"t\.toml:8: \[tiers\] hard must be a number, not a string"),
-    "boolean": (GOOD.replace("trap_weight = 0.5", "trap_weight = true"), r"t\.toml:4: .* not a boolean"),
-    "not-finite": (GOOD.replace("expert = 12.25", "expert = inf"), r"t\.toml:9: \[tiers\] expert must be a finite number"),
-    "negative-weight": (GOOD.replace("share_weight = 0.25", "share_weight = -1"), r"t\.toml:3: .* at least 0, got -1"),
-    "out-of-order": (GOOD.replace("expert = 12.25", "expert = 10"), r"t\.toml:9: \[tiers\] expert must be above hard \(10\.0\), got 10\.0"),
-    "missing-threshold": (GOOD.replace("medium = 8.5\n", ""), r"t\.toml:6: \[tiers\] needs 'medium'"),
-    "missing-table": ("[score]\nodds_weight = 1\n", r"t\.toml: \[tiers\] needs 'medium'"),
-    "not-a-table": ("tiers = 3\n", r"t\.toml:1: tiers must be a table"),
-    "syntax": (GOOD + "medium = \n", r"t\.toml:10: .*column"),
+    "unknown-table": (GOOD + "[tier]\nmedium = 1\n", r"t\.toml:9: unknown key 'tier'"),
+    "unknown-key": (GOOD.replace("hard = 10", "hrad = 10"), r"t\.toml:7: \[tiers\] has unknown key 'hrad'"),
+    "unknown-reference-key": (GOOD.replace("figure =", "figures ="), r"t\.toml:3: \[difficulty\] has unknown key 'figures'"),
+    "unknown-player": (GOOD.replace('"tips"', '"expert"'), r"t\.toml:2: \[difficulty\] player must be one of the players random, tips, lookahead-2, lookahead-4, lookahead-8, got 'expert'"),
+    "unknown-figure": (GOOD.replace('"dead_ends"', '"score"'), r"t\.toml:3: \[difficulty\] figure must be one of the figures dead_ends, attempts, got 'score'"),
+    "missing-figure": (GOOD.replace('figure = "dead_ends"\n', ""), r"t\.toml:1: \[difficulty\] needs 'figure'"),
+    "wrong-type": (GOOD.replace("hard = 10", 'hard = "10"'), r"t\.toml:7: \[tiers\] hard must be a number, not a string"),
+    "boolean": (GOOD.replace("hard = 10", "hard = true"), r"t\.toml:7: .* not a boolean"),
+    "not-finite": (GOOD.replace("expert = 12.25", "expert = inf"), r"t\.toml:8: \[tiers\] expert must be a finite number"),
+    "zero": (GOOD.replace("medium = 8.5", "medium = 0"), r"t\.toml:6: \[tiers\] medium must be above 0, got 0"),
+    "out-of-order": (GOOD.replace("expert = 12.25", "expert = 10"), r"t\.toml:8: \[tiers\] expert must be above hard \(10\.0\), got 10\.0"),
+    "missing-threshold": (GOOD.replace("medium = 8.5\n", ""), r"t\.toml:5: \[tiers\] needs 'medium'"),
+    "missing-table": ('[difficulty]\nplayer = "tips"\nfigure = "attempts"\n', r"t\.toml: \[tiers\] needs 'medium'"),
+    "no-reference": ("", r"t\.toml:1: needs a \[difficulty\] table"),
+    "not-a-table": ('tiers = 3\n[difficulty]\nplayer = "tips"\nfigure = "attempts"\n', r"t\.toml:1: tiers must be a table"),
+    "syntax": (GOOD + "medium = \n", r"t\.toml:9: .*column"),
 }  # fmt: skip
 
 
@@ -98,31 +124,38 @@ def test_errors_name_the_file_and_line(case):
     assert "\n" not in str(caught.value)
 
 
-def test_the_score_can_be_read_without_thresholds(tmp_path):
-    path = tmp_path / "weights.toml"
-    path.write_text("[score]\ntrap_weight = 0.3\n")
-    assert load_score(path) == Score(trap_weight=0.3)
-    with pytest.raises(ConfigError, match=r"weights\.toml: \[tiers\] needs 'medium'"):
-        load_tiers(path)
+def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(ConfigError, match=r"none\.toml: no such file"):
         load_tiers(tmp_path / "none.toml")
 
 
-def test_calibration_splits_its_own_sample_into_quarters():
+def test_calibration_puts_round_values_near_the_quartiles():
     rng = random.Random(5)
-    scores = [rng.lognormvariate(2.0, 0.4) for _ in range(401)]
-    tiers = calibrated(Score(trap_weight=0.3), scores)
-    assert tiers.score == Score(trap_weight=0.3)
-    counts = {tier: sum(tiers.tier_of(s) is tier for s in scores) for tier in Tier}
-    assert counts[Tier.UNSOLVABLE] == 0
-    assert all(99 <= counts[tier] <= 102 for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)), counts
+    attempts = [rng.lognormvariate(6.0, 1.5) for _ in range(401)]
+    reference = Difficulty(Player.TIPS, Figure.ATTEMPTS)
+    tiers = calibrated(reference, attempts)
+    assert tiers.difficulty == reference
+    quartiles = sorted(attempts)[100], sorted(attempts)[200], sorted(attempts)[300]
+    for threshold, quartile in zip((tiers.medium, tiers.hard, tiers.expert), quartiles, strict=True):
+        assert round_value(threshold) == threshold  # spread-out quartiles: the coarse round values
+        assert 1 / 1.5 <= threshold / quartile <= 1.5  # the round values are at most 1.5 apart
+    counts = {tier: sum(tiers.tier_of(a) is tier for a in attempts) for tier in Tier}
+    assert all(50 <= counts[tier] <= 150 for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)), counts
 
 
-def test_calibration_needs_four_distinct_scores():
-    with pytest.raises(CalibrationError, match="at least 4 scored deals, got 3"):
-        calibrated(Score(), [1.0, 2.0, 3.0])
-    with pytest.raises(CalibrationError, match="do not rise"):
-        calibrated(Score(), [1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 3.0])
+def test_round_values_read_as_people_say_them():
+    assert [round_value(v) for v in (0.01, 1.2, 1.3, 6.9, 7.0, 180.0, 290.0, 1e12)] == [
+        0.1, 1.0, 1.5, 6.0, 8.0, 200.0, 300.0, 8_000_000.0
+    ]  # fmt: skip
+
+
+def test_calibration_needs_four_distinct_round_values():
+    with pytest.raises(CalibrationError, match="at least 4 graded deals, got 3"):
+        calibrated(Difficulty(), [1.0, 2.0, 3.0])
+    with pytest.raises(CalibrationError, match="round to 200, 200, 200, which do not rise"):
+        calibrated(Difficulty(), [199.0, 200.0, 200.0, 200.0, 201.0])
+    close = calibrated(Difficulty(), [19.0, 21.4, 23.3, 28.1, 30.0])  # round values 20, 20, 30: two digits
+    assert (close.medium, close.hard, close.expert) == (21.0, 23.0, 28.0)
 
 
 def test_writing_is_whole_or_nothing(tmp_path):

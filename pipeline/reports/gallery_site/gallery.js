@@ -17,6 +17,14 @@
   const PILE_SIZE = Solver.PILE_SIZE;
   const PAGE_SIZE = 100; // index rows appended per page as the list scrolls
   const TIER_ORDER = DATA.tier_order; // the pack's tiers, easiest first, as the pack names them
+  // The ladder of player models, weakest first: each one's name, words and columns. The
+  // reference is the one whose figure (dead ends with undo, or attempts without) the tiers
+  // are cut on; null for a pack that was never graded.
+  const PLAYERS = DATA.players;
+  const REFERENCE = DATA.difficulty
+    ? PLAYERS.find((player) => player.name === DATA.difficulty.player) || null
+    : null;
+  const BY_ATTEMPTS = Boolean(DATA.difficulty) && DATA.difficulty.figure === "attempts";
   const PAGE_TITLE = document.title;
 
   // Card faces, as picture.py prints them: "10" for tens, suit symbols in HCDS order.
@@ -59,6 +67,18 @@
   }
 
   // ---------------------------------------------------------------- numbers
+  //
+  // Every figure a player reads is rounded for a person and said in words: "about 1 game in
+  // 1,600", "about 15 dead ends", "71 billion". Counts keep two significant figures (the
+  // figures are averages over a player model, not promises); the exact values stay under
+  // "All the numbers". tests/reports/gallery_words.py holds the same rules in Python.
+
+  // The names of large numbers, largest first: 2,300,000 reads "2.3 million".
+  const SCALES = [
+    [1e18, "quintillion"], [1e15, "quadrillion"], [1e12, "trillion"], [1e9, "billion"], [1e6, "million"],
+  ];
+  const NOTHING = 0.05; // fewer dead ends than this read "almost no dead ends"
+  const NEARLY_ALWAYS = 0.95; // a win chance from this up reads "almost every game"
 
   function groupDigits(digits) {
     return String(digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -74,49 +94,82 @@
     return Math.round(value / scale) * scale;
   }
 
-  // A large count in words: "4.5 million"; beyond the trillions, a power of ten.
-  function largeNumber(value) {
-    if (value < 1e6) return formatInteger(roundTwoFigures(value));
-    const names = [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]];
-    if (value >= 1e15) return powerOfTen(value);
-    for (const [size, name] of names) {
-      if (value >= size) return trimNumber(roundTwoFigures(value) / size) + " " + name;
+  // A count of 1 or more for a person: whole below 10, else two significant figures, large
+  // ones by name: "3", "12", "7,600", "2.3 million", "8.1 trillion".
+  function roundedCount(value) {
+    const shown = value >= 10 ? roundTwoFigures(value) : Math.round(value);
+    for (const [scale, name] of SCALES) {
+      if (shown >= scale) return figuresText(roundTwoFigures(shown / scale)) + " " + name;
     }
-    return formatInteger(value);
+    return formatInteger(shown);
+  }
+
+  // A number rounded already, without trailing zeros or an exponent: "2.3", "270", "5,000".
+  function figuresText(value) {
+    return value >= 100 || Number.isInteger(value) ? formatInteger(value) : trimNumber(value);
   }
 
   function trimNumber(value) {
     return String(Number(value.toPrecision(2)));
   }
 
-  function powerOfTen(value) {
-    const exponent = Math.floor(Math.log10(value));
-    return trimNumber(value / Math.pow(10, exponent)) + " × 10" + superscript(exponent);
+  // A tier threshold as written in a sentence: "3", "2,000", "1.5".
+  function thresholdText(value) {
+    return Number.isInteger(value) ? groupDigits(value) : String(value);
   }
 
-  function superscript(number) {
-    const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹";
-    return String(number).replace(/\d/g, (d) => digits[Number(d)]);
-  }
-
-  // "1 in 3,400" for a probability; null when there is no chance to print.
+  // "1 in 3,400" for a probability, short for the index; null when there is no chance to print.
   function oddsText(probability) {
     if (probability === null || probability === undefined) return null;
     if (probability <= 0) return "never";
     const n = 1 / probability;
     if (n < 10) return "1 in " + trimNumber(n);
-    if (n < 100) return "1 in " + Math.round(n);
-    return "1 in " + largeNumber(n);
+    return "1 in " + roundedCount(n);
   }
 
-  // Solution counts are decimal strings (they may pass 2^53): group short ones, and show
-  // long ones as a power of ten read off the digits, never through a lossy float.
+  // How often one attempt without undo wins (a chance above 0): "about 1 game in 1,600",
+  // "about 7 games in 10", "almost every game", "every game".
+  function gamesText(probability) {
+    if (probability >= 1) return "every game";
+    if (probability >= NEARLY_ALWAYS) return "almost every game";
+    if (probability >= 0.5) return "about " + Math.round(probability * 10) + " games in 10";
+    return "about 1 game in " + roundedCount(1 / probability);
+  }
+
+  // "wins about 1 game in 1,600 without undo", "never wins without undo".
+  function winsText(probability) {
+    return probability > 0 ? "wins " + gamesText(probability) + " without undo" : "never wins without undo";
+  }
+
+  // Dead ends with undo: "15 dead ends", "1 dead end", "0.4 dead ends", "almost no dead ends";
+  // "about 15 dead ends" with `about` (they are an average); null when not known.
+  function deadEndsText(value, about) {
+    if (value === null || value === undefined || !isFinite(value)) return null;
+    if (value < NOTHING) return "almost no dead ends";
+    return amountText(value, about, "dead end", "dead ends");
+  }
+
+  // Attempts without undo a win takes: "about 1,600 attempts"; null when not known.
+  function attemptsText(value, about) {
+    if (value === null || value === undefined || !isFinite(value)) return null;
+    return amountText(value, about, "attempt", "attempts");
+  }
+
+  function amountText(value, about, one, many) {
+    const prefix = about ? "about " : "";
+    const tenths = Number(value.toPrecision(1));
+    if (tenths < 1) return prefix + tenths + " " + many;
+    const shown = roundedCount(value);
+    return prefix + shown + " " + (shown === "1" ? one : many);
+  }
+
+  // Solution counts are decimal strings (they may pass 2^53): group short ones exactly, and
+  // say long ones in words from their first digits and their length: "about 71 billion".
   function countText(digits) {
     if (digits === null || digits === undefined) return null;
     const text = String(digits);
     if (text.length <= 9) return groupDigits(text);
-    const mantissa = text[0] + (text[1] !== "0" ? "." + text[1] : "");
-    return "about " + mantissa + " × 10" + superscript(text.length - 1);
+    return "about " + roundedCount(Number(text.slice(0, 3)) * Math.pow(10, text.length - 3));
   }
 
   function percentText(share) {
@@ -125,8 +178,8 @@
     return trimNumber(percent) + " %";
   }
 
-  function fixed2(value) {
-    return value === null || value === undefined ? "—" : value.toFixed(2);
+  function sentenceCase(text) {
+    return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
   // ---------------------------------------------------------------- DOM helpers
@@ -360,7 +413,7 @@
 
     const stats = element("span", "deal-stats");
     stats.append(
-      stat("difficulty", fixed2(deal.difficulty)),
+      stat("difficulty", difficultyText(deal.difficulty, false) || "—"),
       stat("ways to win", countText(deal.solution_count) || "—"),
       stat("random play", oddsText(deal.random_win_probability) || "—")
     );
@@ -885,18 +938,20 @@
     return element("p", className, text);
   }
 
+  // The grade in a player's words: the reference player's figure as the heading, then each
+  // player of the ladder, what makes the deal hard along the solution, and how it plays.
+  // Never a formula or a column's name: those are under "All the numbers".
   function gradeSummary(deal) {
     if (deal.tier === "unsolvable" || deal.verdict === "unsolvable") return unsolvableSummary(deal);
     if (deal.difficulty === null || deal.tier === "ungraded") return ungradedSummary(deal);
-    const parts = [tierLine(deal)];
-    parts.push(element("h4", null, "Difficulty " + fixed2(deal.difficulty)));
-    const terms = scoreTerms(deal);
-    if (terms) {
-      parts.push(paragraph("What makes it this hard, the weightiest first:"));
-      parts.push(terms);
-    }
+    const parts = [tierLine(deal), element("h4", "difficulty-line", difficultyLine(deal))];
+    parts.push(paragraph(deadEndsMeaning(), "dead-ends-meaning"));
+    const players = playersList(deal);
+    if (players) parts.push(paragraph("Player by player, the weakest first:"), players);
+    const reasons = reasonsList(deal);
+    if (reasons) parts.push(element("h4", null, "What makes it this hard"), reasons);
     parts.push(element("h4", null, "How the deal plays"));
-    parts.push(factsList(deal, !terms));
+    parts.push(factsList(deal));
     return parts;
   }
 
@@ -906,43 +961,74 @@
     return line;
   }
 
-  // The scores of a tier, from the pack's thresholds (each the lowest score of its tier).
+  // The reference's figure of a deal: "15 dead ends", "1,600 attempts" ("about ..." with `about`).
+  function difficultyText(value, about) {
+    return BY_ATTEMPTS ? attemptsText(value, about) : deadEndsText(value, about);
+  }
+
+  // What a tier spans, from the pack's thresholds (each the fewest of its tier): "(at least 8
+  // and fewer than 20 dead ends in this pack)."
   function tierRange(tier) {
     const t = DATA.tiers;
-    if (!t) return "";
+    if (!t || !DATA.difficulty) return "";
+    const [one, many] = BY_ATTEMPTS ? [" attempt", " attempts"] : [" dead end", " dead ends"];
+    const count = (value) => thresholdText(value) + (value === 1 ? one : many);
+    const between = (low, high) => "at least " + thresholdText(low) + " and fewer than " + count(high);
     const ranges = {
-      easy: "scores below " + t.medium.toFixed(2),
-      medium: "scores from " + t.medium.toFixed(2) + " to below " + t.hard.toFixed(2),
-      hard: "scores from " + t.hard.toFixed(2) + " to below " + t.expert.toFixed(2),
-      expert: "scores " + t.expert.toFixed(2) + " and above",
+      easy: "fewer than " + count(t.medium),
+      medium: between(t.medium, t.hard),
+      hard: between(t.hard, t.expert),
+      expert: thresholdText(t.expert) + many + " or more",
     };
     return ranges[tier] ? "(" + ranges[tier] + " in this pack)." : "";
   }
 
-  // The score's three parts as a player meets them, in words, the one that weighs most first.
-  // The weights only order them: what a player reads is what happens at the table, not a formula.
-  function scoreTerms(deal) {
-    const score = DATA.score;
-    const p = deal.random_win_probability;
-    const share = deal.winnable_share;
-    if (!score || !p || !share || deal.traps === null) return null;
-    const reasons = [
-      {
-        weight: -Math.log10(p) * score.odds_weight,
-        text: "A player picking legal moves at random wins " + oddsText(p) + " games.",
-      },
-      {
-        weight: -Math.log10(share) * score.share_weight,
-        text:
-          "Slips are costly: of the positions one move off a winning line, only " + percentText(share) +
-          " can still be won.",
-      },
-      { weight: deal.traps * score.trap_weight, text: trapsText(deal.traps) },
-    ];
-    reasons.sort((a, b) => b.weight - a.weight);
-    const list = element("ul", "score-terms");
-    list.append(...reasons.map((reason) => element("li", null, reason.text)));
-    return list;
+  // "Hard: a player who follows the tips and looks 2 moves ahead meets about 15 dead ends
+  // before the win, with undo".
+  function difficultyLine(deal) {
+    const tier = sentenceCase(deal.tier);
+    if (!REFERENCE) return tier;
+    const who = tier + ": " + REFERENCE.words;
+    if (BY_ATTEMPTS) return who + " needs " + attemptsText(deal.difficulty, true) + " to win, without undo";
+    return who + " meets " + deadEndsText(deal.difficulty, true) + " before the win, with undo";
+  }
+
+  function deadEndsMeaning() {
+    return (
+      "A dead end is a game that gets stuck: cards are left and none fits on the foundation. " +
+      "With undo, the player then takes moves back to the last position from which a win was " +
+      "still possible (as the hint does) and chooses again, until the win."
+    );
+  }
+
+  // One line a player model, the weakest first: "A player who follows the usual tips wins about
+  // 1 game in 1,600 without undo; with undo, expect about 15 dead ends before the win."
+  function playersList(deal) {
+    const list = element("ul", "players");
+    for (const player of PLAYERS) {
+      const chance = deal[player.win_column];
+      if (chance === null || chance === undefined) continue;
+      const deadEnds = deadEndsText(deal[player.dead_ends_column], true);
+      const withUndo = deadEnds ? "; with undo, expect " + deadEnds + " before the win" : "";
+      const item = element("li", null, sentenceCase(player.words) + " " + winsText(chance) + withUndo + ".");
+      item.dataset.player = player.name;
+      if (player === REFERENCE) {
+        item.classList.add("reference");
+        item.append(" ", element("span", "term-detail", "The tiers are cut on this player."));
+      }
+      list.append(item);
+    }
+    return list.childElementCount ? list : null;
+  }
+
+  // What makes the deal hard along its solution: the traps, the first of them, the cost of a slip.
+  function reasonsList(deal) {
+    const list = element("ul", "reasons");
+    const add = (text) => text && list.append(element("li", null, text));
+    if (deal.traps !== null && deal.traps !== undefined) add(trapsText(deal.traps));
+    add(firstTrapText(deal));
+    add(slipsText(deal.winnable_share));
+    return list.childElementCount ? list : null;
   }
 
   function trapsText(traps) {
@@ -951,8 +1037,27 @@
     return "The solution passes " + plural(traps, "trap") + ": " + where + " where one of the moves you can play loses the deal.";
   }
 
-  // The deal's facts; random play's odds among them unless the score's reasons said them already.
-  function factsList(deal, withOdds = true) {
+  function firstTrapText(deal) {
+    const first = deal.first_trap;
+    if (first === null || first === undefined || !deal.traps) return null;
+    if (first === 0) {
+      return "The first trap comes at the very first move: one of the opening moves loses the deal.";
+    }
+    return (
+      "The first trap comes after " + plural(first, "move") +
+      ": until then, no move you can play along the solution loses the deal."
+    );
+  }
+
+  function slipsText(share) {
+    if (share === null || share === undefined) return null;
+    const off = "of the positions one move off a winning line, ";
+    if (share < 0.5) return "Slips are costly: " + off + "only " + percentText(share) + " can still be won.";
+    return sentenceCase(off) + percentText(share) + " can still be won.";
+  }
+
+  // The deal's facts: the ways to win, the first moves, the forced moves and decisions.
+  function factsList(deal) {
     const list = element("ul", "facts");
     const add = (text) => text && list.append(element("li", null, text));
     const count = countText(deal.solution_count);
@@ -960,8 +1065,6 @@
       const ways = deal.solution_count === "1" ? " way" : " ways";
       add(count + ways + " to win (distinct winning orders of the 51 moves)");
     }
-    const odds = oddsText(deal.random_win_probability);
-    if (odds && withOdds) add("Random play: a player picking any legal move wins " + odds + " games");
     if (deal.first_moves !== null && deal.winning_first_moves !== null) add(firstMovesText(deal));
     if (deal.forced_moves !== null && deal.decisions !== null) {
       add(
@@ -986,7 +1089,7 @@
     if (deal.first_moves !== null) {
       known.append(element("li", null, plural(deal.first_moves, "first move") + ", none of which wins"));
     }
-    known.append(element("li", null, "Random play never wins"));
+    known.append(element("li", null, "No player ever wins it, with undo or without"));
     parts.push(known);
     return parts;
   }
@@ -999,7 +1102,9 @@
     };
     return [
       tierLine(deal),
-      paragraph("This deal has no grade: its game tree was not counted, so it has no difficulty score."),
+      paragraph(
+        "This deal has no grade: its game tree was not walked, so how each player fares is not known."
+      ),
       paragraph(verdicts[deal.verdict] || "Verdict: " + deal.verdict + "."),
       factsList(deal),
     ];

@@ -1,0 +1,183 @@
+"""The player models' validation for docs/players.md: `make validate-players PACK=graded.parquet`.
+
+Reads a graded pack (every win graded, none sampled out) and prints, in
+Markdown:
+
+- the ladder's order: each model's mean and median win chance and dead ends,
+  and the share of deals on which a stronger model wins less often than a
+  weaker one, with the deals of the largest such gap;
+- each tier's median of every model's figures (win chance, dead ends);
+- the Spearman correlation of each model's expected attempts with the tree
+  score and the tree features (solution count, winnable share, traps);
+- play-outs against the exact figures on the first PLAYOUT_DEALS wins: each
+  deal's z-score for every model, with and without undo.
+
+Writes the numbers as JSON beside the pack (``players-validation.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+from joblib import Parallel, delayed
+
+from pipeline.engine.gametree import tree_of, winnable_keys
+from pipeline.engine.playouts import play_games
+from pipeline.game.deal import Deal
+from pipeline.game.players import PLAYERS
+from pipeline.game.rules import Position
+from pipeline.packs.labels import SOLVABLE_TIERS
+
+PLAYOUT_DEALS = 50
+GAMES_ALONE = (20_000, 200_000)  # the fewest and most games without undo: enough for about 200 wins
+GAMES_WITH_UNDO = 2_000
+FEATURES = ("tree_score", "solution_count", "winnable_share", "traps")
+
+
+def ranks(values: np.ndarray) -> np.ndarray:
+    """The ranks of ``values`` from 1, ties given the mean of their ranks."""
+    order = np.argsort(values, kind="stable")
+    ranked = np.empty(len(values))
+    ranked[order] = np.arange(1, len(values) + 1)
+    for value in np.unique(values):
+        tied = values == value
+        if tied.sum() > 1:
+            ranked[tied] = ranked[tied].mean()
+    return ranked
+
+
+def spearman(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
+
+
+def odds(chance: float) -> str:
+    return f"1 in {1 / chance:,.0f}" if chance > 0 else "never"
+
+
+def ladder(rows: list[dict]) -> list[str]:
+    lines = [
+        "| model | mean win chance | median win chance | median dead ends with undo |",
+        "|---|---|---|---|",
+    ]
+    for player in PLAYERS:
+        chances = [row[player.win_column] for row in rows]
+        dead = [row[player.dead_ends_column] for row in rows]
+        lines.append(
+            f"| `{player.value}` | {odds(statistics.mean(chances))} | {odds(statistics.median(chances))} "
+            f"| {statistics.median(dead):.1f} |"
+        )
+    lines += [
+        "",
+        "| stronger than | deals where it wins less often | largest gap (deal: weaker, stronger) |",
+        "|---|---|---|",
+    ]
+    for weaker, stronger in zip(PLAYERS, PLAYERS[1:], strict=False):
+        worse = [row for row in rows if row[stronger.win_column] < row[weaker.win_column]]
+        example = ""
+        if worse:
+            row = max(worse, key=lambda r: r[weaker.win_column] / r[stronger.win_column])
+            example = f"{row['deal_id']}: {odds(row[weaker.win_column])}, {odds(row[stronger.win_column])}"
+        lines.append(
+            f"| `{stronger.value}` than `{weaker.value}` | {len(worse)} of {len(rows)} "
+            f"({100 * len(worse) / len(rows):.1f} %) | {example} |"
+        )
+    return lines
+
+
+def by_tier(rows: list[dict]) -> list[str]:
+    tiers = [tier.value for tier in SOLVABLE_TIERS]
+    lines = [
+        "| model | figure | " + " | ".join(tiers) + " | strictly ordered |",
+        "|---|---|" + "---|" * (len(tiers) + 1),
+    ]
+    counts = {tier: sum(row["tier"] == tier for row in rows) for tier in tiers}
+    for player in PLAYERS:
+        for column, label in ((player.win_column, "win chance"), (player.dead_ends_column, "dead ends")):
+            medians = [
+                statistics.median(row[column] for row in rows if row["tier"] == tier) for tier in tiers
+            ]
+            falling = label == "win chance"
+            ordered = all((a > b) if falling else (a < b) for a, b in zip(medians, medians[1:], strict=False))
+            shown = [odds(m) if falling else f"{m:.1f}" for m in medians]
+            lines.append(
+                f"| `{player.value}` | {label} | " + " | ".join(shown) + f" | {'yes' if ordered else 'no'} |"
+            )
+    lines.append("| deals | | " + " | ".join(f"{counts[tier]:,}" for tier in tiers) + " | |")
+    return lines
+
+
+def correlations(rows: list[dict]) -> list[str]:
+    lines = ["| model | " + " | ".join(f"`{f}`" for f in FEATURES) + " |", "|---|" + "---|" * len(FEATURES)]
+    for player in PLAYERS:
+        attempts = np.array([1 / row[player.win_column] for row in rows])
+        cells = [f"{spearman(attempts, np.array([float(row[f]) for row in rows])):+.2f}" for f in FEATURES]
+        lines.append(f"| `{player.value}` attempts | " + " | ".join(cells) + " |")
+    return lines
+
+
+def playout(board: str, index: int) -> dict:
+    deal = Deal.from_board_text(board)
+    start = Position.start(deal)
+    tree, keys = tree_of(deal, start), winnable_keys(deal, start)
+    found = {}
+    for player, figures in zip(PLAYERS, tree.players, strict=True):
+        games = int(min(GAMES_ALONE[1], max(GAMES_ALONE[0], math.ceil(200 / figures.win_probability))))
+        alone = play_games(deal, start, player, games, seed=index, undo=False, winnable=keys)
+        helped = play_games(deal, start, player, GAMES_WITH_UNDO, seed=index, undo=True, winnable=keys)
+        found[player.value] = {
+            "games": games,
+            "win_chance": figures.win_probability,
+            "simulated_win_chance": alone.mean,
+            "z_win": alone.z_score(figures.win_probability),
+            "dead_ends": figures.dead_ends,
+            "simulated_dead_ends": helped.mean,
+            "z_dead_ends": helped.z_score(figures.dead_ends),
+        }
+    return found
+
+
+def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
+    chosen = rows[:PLAYOUT_DEALS]
+    found = Parallel(n_jobs=jobs)(delayed(playout)(row["board"], i) for i, row in enumerate(chosen))
+    lines = [
+        "| model | games without undo (per deal) | largest \\|z\\|, win chance | largest \\|z\\|, dead ends | \\|z\\| ≥ 4 |",
+        "|---|---|---|---|---|",
+    ]
+    for player in PLAYERS:
+        z_win = [abs(deal[player.value]["z_win"]) for deal in found]
+        z_dead = [abs(deal[player.value]["z_dead_ends"]) for deal in found]
+        games = [deal[player.value]["games"] for deal in found]
+        lines.append(
+            f"| `{player.value}` | {min(games):,} to {max(games):,} | {max(z_win):.2f} | {max(z_dead):.2f} "
+            f"| {sum(z >= 4 for z in z_win + z_dead)} |"
+        )
+    return lines, [{"deal_id": row["deal_id"], **deal} for row, deal in zip(chosen, found, strict=True)]
+
+
+def main(pack: Path, jobs: int) -> None:
+    table = pq.read_table(pack)
+    rows = [
+        row
+        for row in table.to_pylist()
+        if row["grade_status"] == "exact" and row["verdict"] == "solved" and row["tier"] is not None
+    ]
+    print(f"{len(rows):,} wins graded exactly, of {table.num_rows:,} deals\n")
+    for title, lines in (
+        ("The ladder", ladder(rows)),
+        ("By tier (medians)", by_tier(rows)),
+        ("Spearman", correlations(rows)),
+    ):
+        print(f"### {title}\n\n" + "\n".join(lines) + "\n")
+    lines, details = playouts(rows, jobs)
+    print("### Play-outs\n\n" + "\n".join(lines))
+    (pack.parent / "players-validation.json").write_text(json.dumps(details, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), int(sys.argv[2]) if len(sys.argv) > 2 else 2)

@@ -1,0 +1,142 @@
+"""The gallery's grade in words, written plainly in Python: what the page must say, to check it against.
+
+The page (``gallery_site/gallery.js``) rounds every figure for a person:
+counts to two significant figures (whole below 10, large ones by name), a
+win chance as "about 1 game in N" below one half and "about N games in 10"
+above. These are the same rules, written apart from the page, so that the
+browser tests compute what the page should say rather than read it back.
+JavaScript's ``Math.round`` rounds halves up, hence :func:`half_up`.
+
+>>> [games_text(p) for p in (1.0, 0.97, 0.7, 0.3, 1 / 1634, 2.2e-7)]
+['every game', 'almost every game', 'about 7 games in 10', 'about 1 game in 3', 'about 1 game in 1,600', 'about 1 game in 4.5 million']
+>>> [dead_ends_text(d, about=True) for d in (0.0, 0.43, 0.96, 14.4, 1234.0)]
+['almost no dead ends', 'about 0.4 dead ends', 'about 1 dead end', 'about 14 dead ends', 'about 1,200 dead ends']
+>>> count_text("1234567890123456789012")
+'about 1,200 quintillion'
+"""
+
+from __future__ import annotations
+
+import math
+
+from pipeline.game.players import Player
+
+FORMULA_TEXT = ("log10", "×", "→", "weight", "_win_probability", "_dead_ends")
+"""What must not show in the grade's words: a formula's symbols or a column's name."""
+SCALES = (
+    (1e18, "quintillion"),
+    (1e15, "quadrillion"),
+    (1e12, "trillion"),
+    (1e9, "billion"),
+    (1e6, "million"),
+)
+NOTHING = 0.05  # fewer dead ends than this read "almost no dead ends"
+NEARLY_ALWAYS = 0.95  # a win chance from this up reads "almost every game"
+
+
+def half_up(value: float) -> int:
+    """``Math.round``: the nearest whole number, halves up."""
+    return math.floor(value + 0.5)
+
+
+def two_figures(value: float) -> float:
+    """``value`` to two significant figures."""
+    scale = 10.0 ** (math.floor(math.log10(value)) - 1)
+    return half_up(value / scale) * scale
+
+
+def figures(value: float) -> str:
+    """A number rounded already, without trailing zeros or an exponent: ``2.3``, ``270``, ``5,000``."""
+    if value >= 100 or float(value).is_integer():
+        return f"{half_up(value):,}"
+    return f"{float(f'{value:.2g}'):g}"
+
+
+def rounded_count(value: float) -> str:
+    """A count of 1 or more: whole below 10, else two figures, large ones by name: ``2.3 million``."""
+    shown = two_figures(value) if value >= 10 else half_up(value)
+    for scale, name in SCALES:
+        if shown >= scale:
+            return f"{figures(two_figures(shown / scale))} {name}"
+    return f"{half_up(shown):,}"
+
+
+def games_text(probability: float) -> str:
+    """How often one attempt without undo wins (above 0): ``about 1 game in 1,600``."""
+    if probability >= 1:
+        return "every game"
+    if probability >= NEARLY_ALWAYS:
+        return "almost every game"
+    if probability >= 0.5:
+        return f"about {half_up(probability * 10)} games in 10"
+    return f"about 1 game in {rounded_count(1 / probability)}"
+
+
+def wins_text(probability: float) -> str:
+    return f"wins {games_text(probability)} without undo" if probability > 0 else "never wins without undo"
+
+
+def dead_ends_text(value: float, *, about: bool = False) -> str:
+    """Dead ends with undo: ``almost no dead ends``, ``0.4 dead ends``, ``(about) 15 dead ends``."""
+    if value < NOTHING:
+        return "almost no dead ends"
+    return amount_text(value, about, "dead end", "dead ends")
+
+
+def attempts_text(value: float, *, about: bool = False) -> str:
+    return amount_text(value, about, "attempt", "attempts")
+
+
+def amount_text(value: float, about: bool, one: str, many: str) -> str:
+    prefix = "about " if about else ""
+    tenths = float(f"{value:.1g}")
+    if tenths < 1:
+        return f"{prefix}{tenths:g} {many}"
+    shown = rounded_count(value)
+    return f"{prefix}{shown} {one if shown == '1' else many}"
+
+
+def count_text(digits: str) -> str:
+    """A count of ways to win (a decimal string): exact up to 9 digits, else in words from its first three."""
+    if len(digits) <= 9:
+        return f"{int(digits):,}"
+    return "about " + rounded_count(int(digits[:3]) * 10.0 ** (len(digits) - 3))
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def difficulty_line(tier: str, reference: Player, figure: str, difficulty: float) -> str:
+    """The grade's heading: the tier and what the reference player meets."""
+    if figure == "attempts":
+        return f"{sentence(tier)}: {reference.words} needs {attempts_text(difficulty, about=True)} to win, without undo"
+    return f"{sentence(tier)}: {reference.words} meets {dead_ends_text(difficulty, about=True)} before the win, with undo"
+
+
+def player_line(player: Player, win_probability: float, dead_ends: float | None) -> str:
+    """One line of the ladder: what ``player`` meets without undo and with it."""
+    undo = (
+        f"; with undo, expect {dead_ends_text(dead_ends, about=True)} before the win"
+        if dead_ends is not None
+        else ""
+    )
+    return f"{sentence(player.words)} {wins_text(win_probability)}{undo}."
+
+
+def traps_text(traps: int) -> str:
+    if traps == 0:
+        return "The solution passes no trap: no single move along it loses the deal."
+    where = "a position" if traps == 1 else "positions"
+    noun = "trap" if traps == 1 else "traps"
+    return f"The solution passes {traps} {noun}: {where} where one of the moves you can play loses the deal."
+
+
+def first_trap_text(first_trap: int) -> str:
+    if first_trap == 0:
+        return "The first trap comes at the very first move: one of the opening moves loses the deal."
+    moves = "move" if first_trap == 1 else "moves"
+    return (
+        f"The first trap comes after {first_trap} {moves}: until then, no move you can play along the "
+        "solution loses the deal."
+    )
