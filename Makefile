@@ -2,7 +2,7 @@
 PYTHON := .venv/bin/python
 STAMP := .venv/.installed
 
-.PHONY: setup run test test-slow lint bench calibrate docs
+.PHONY: setup run test test-slow lint bench calibrate validate-players docs
 
 setup: $(STAMP)
 
@@ -37,10 +37,17 @@ bench: setup
 	$(PYTHON) bench/bench_census.py
 	$(PYTHON) bench/bench_memory.py
 
-# The tier thresholds: quartiles of the difficulty scores of 2,000 deals of seed 4
+# The tier thresholds: round values near the quartiles of the difficulties of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
 calibrate: setup
 	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
+
+# The player models' validation of docs/players.md: 2,000 deals of seed 2026, a seed that neither the
+# calibration nor the tests use, through every stage; its report (charts), then the tables and play-outs.
+validate-players: setup
+	.venv/bin/blackhole run --config configs/players-validation.toml
+	.venv/bin/blackhole report output/packs/players-validation
+	$(PYTHON) bench/validate_players.py output/packs/players-validation
 
 # Regenerate the generated docs: docs/cli.md from the Typer app (and ExitCode),
 # the column tables of docs/schema.md from pipeline/packs/schema.py.

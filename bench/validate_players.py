@@ -1,6 +1,6 @@
-"""The player models' validation for docs/players.md: `make validate-players PACK=graded.parquet`.
+"""The player models' validation for docs/players.md: the last step of `make validate-players`.
 
-Reads a graded pack (every win graded, none sampled out) and prints, in
+Reads a pack folder (every win graded, none sampled out) and prints, in
 Markdown:
 
 - the ladder's order: each model's mean and median win chance and dead ends,
@@ -12,7 +12,7 @@ Markdown:
 - play-outs against the exact figures on the first PLAYOUT_DEALS wins: each
   deal's z-score for every model, with and without undo.
 
-Writes the numbers as JSON beside the pack (``players-validation.json``).
+Writes the play-outs' numbers as JSON beside the pack folder (``players-validation.json``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pyarrow.parquet as pq
 from joblib import Parallel, delayed
 
 from pipeline.engine.gametree import tree_of, winnable_keys
@@ -32,6 +31,7 @@ from pipeline.engine.playouts import play_games
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS
 from pipeline.game.rules import Position
+from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import SOLVABLE_TIERS
 
 PLAYOUT_DEALS = 50
@@ -91,7 +91,7 @@ def ladder(rows: list[dict]) -> list[str]:
 
 
 def by_tier(rows: list[dict]) -> list[str]:
-    tiers = [tier.value for tier in SOLVABLE_TIERS]
+    tiers = list(SOLVABLE_TIERS)
     lines = [
         "| model | figure | " + " | ".join(tiers) + " | strictly ordered |",
         "|---|---|" + "---|" * (len(tiers) + 1),
@@ -134,7 +134,7 @@ def playout(board: str, index: int) -> dict:
             "games": games,
             "win_chance": figures.win_probability,
             "simulated_win_chance": alone.mean,
-            "z_win": alone.z_score(figures.win_probability),
+            "z_win": alone.z_score(figures.win_probability, bernoulli=True),
             "dead_ends": figures.dead_ends,
             "simulated_dead_ends": helped.mean,
             "z_dead_ends": helped.z_score(figures.dead_ends),
@@ -161,12 +161,12 @@ def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
 
 
 def main(pack: Path, jobs: int) -> None:
-    table = pq.read_table(pack)
-    rows = [
-        row
-        for row in table.to_pylist()
-        if row["grade_status"] == "exact" and row["verdict"] == "solved" and row["tier"] is not None
-    ]
+    table = read_pack_folder(pack)
+    solvable = set(SOLVABLE_TIERS)
+    rows = sorted(
+        (row for row in table.to_pylist() if row["grade_status"] == "exact" and row["tier"] in solvable),
+        key=lambda row: row["index"],
+    )
     print(f"{len(rows):,} wins graded exactly, of {table.num_rows:,} deals\n")
     for title, lines in (
         ("The ladder", ladder(rows)),

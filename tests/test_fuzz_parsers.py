@@ -22,13 +22,13 @@ from pipeline.config import RunConfig, load_config, parse_config
 from pipeline.errors import BlackholeError
 from pipeline.game.deal import EXAMPLE_BOARD, Deal, read_boards
 from pipeline.packs.sources import imported_deals
-from pipeline.stages.tiers import THRESHOLDS, WEIGHTS, load_tiers, parse_tiers
+from pipeline.stages.tiers import DIFFICULTY_KEYS, THRESHOLDS, load_tiers, parse_tiers
 from tests.strategies import boards, edited, multi_boards, toml_documents, toml_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIGS = sorted((ROOT / "configs").glob("*.toml"))
 RUN_KEYS = {section: list(keys) for section, keys in RunConfig(name="x", count=1).settings().items()}
-TIERS_KEYS = {"score": list(WEIGHTS), "tiers": list(THRESHOLDS)}
+TIERS_KEYS = {"difficulty": list(DIFFICULTY_KEYS), "tiers": list(THRESHOLDS)}
 
 # A board file: text at random, a good file of boards after a few edits, or either as bytes damaged.
 board_files = (

@@ -38,9 +38,15 @@ class Simulated:
     mean: float  # wins per game without undo; dead ends per game with undo
     variance: float  # of one game's outcome
 
-    def z_score(self, exact: float) -> float:
-        """How many standard errors the simulated mean lies from ``exact`` (0 when both are certain)."""
-        spread = math.sqrt(self.variance / self.games)
+    def z_score(self, exact: float, *, bernoulli: bool = False) -> float:
+        """How many standard errors the simulated mean lies from ``exact`` (0 when both are certain).
+
+        With ``bernoulli`` (wins, each game 0 or 1) the error is that of the
+        exact chance, sqrt(p (1 - p) / games), which holds even when no game
+        was won; otherwise it is the games' own spread.
+        """
+        variance = exact * (1 - exact) if bernoulli else self.variance
+        spread = math.sqrt(variance / self.games)
         if spread == 0:
             return 0.0 if self.mean == exact else math.inf
         return (self.mean - exact) / spread

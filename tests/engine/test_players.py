@@ -174,7 +174,7 @@ def test_play_outs_agree_with_the_exact_figures(index):
     for player, figures in zip(PLAYERS, tree.players, strict=True):
         alone = play_games(deal, start, player, 4000, seed=index, undo=False, winnable=keys)
         helped = play_games(deal, start, player, 1000, seed=index, undo=True, winnable=keys)
-        assert abs(alone.z_score(figures.win_probability)) < 4, (player, alone, figures)
+        assert abs(alone.z_score(figures.win_probability, bernoulli=True)) < 4, (player, alone, figures)
         assert abs(helped.z_score(figures.dead_ends)) < 4, (player, helped, figures)
 
 
@@ -184,7 +184,7 @@ def test_a_play_out_that_disagrees_is_seen():
     games = play_games(
         deal, start, Player.RANDOM, 4000, seed=1, undo=False, winnable=winnable_keys(deal, start)
     )
-    assert abs(games.z_score(exact * 1.5 + 0.05)) > 4
+    assert abs(games.z_score(exact * 1.5 + 0.05, bernoulli=True)) > 4
 
 
 def test_the_ladder_rises_on_a_fixed_sample():
