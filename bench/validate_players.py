@@ -12,7 +12,8 @@ Markdown:
 - play-outs against the exact figures on the first PLAYOUT_DEALS wins: each
   deal's z-score for every model, with and without undo.
 
-Writes the play-outs' numbers as JSON beside the pack folder (``players-validation.json``).
+Writes the play-outs' numbers as JSON beside the pack's charts
+(``output/reports/NAME/players-validation.json``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.gametree import tree_of, winnable_keys
+from pipeline.engine.gametree import WalkStatus, tree_of, winnable_keys
 from pipeline.engine.playouts import play_games
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS
@@ -121,11 +122,13 @@ def correlations(rows: list[dict]) -> list[str]:
     return lines
 
 
-def playout(board: str, index: int) -> dict:
+def playout(board: str, index: int) -> dict | None:
     deal = Deal.from_board_text(board)
     start = Position.start(deal)
-    tree, keys = tree_of(deal, start), winnable_keys(deal, start)
-    found = {}
+    tree = tree_of(deal, start)
+    if tree.status is not WalkStatus.EXACT:
+        return None
+    keys, found = winnable_keys(deal, start), {}
     for player, figures in zip(PLAYERS, tree.players, strict=True):
         games = int(min(GAMES_ALONE[1], max(GAMES_ALONE[0], math.ceil(200 / figures.win_probability))))
         alone = play_games(deal, start, player, games, seed=index, undo=False, winnable=keys)
@@ -143,8 +146,11 @@ def playout(board: str, index: int) -> dict:
 
 
 def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
-    chosen = rows[:PLAYOUT_DEALS]
-    found = Parallel(n_jobs=jobs)(delayed(playout)(row["board"], i) for i, row in enumerate(chosen))
+    walked = Parallel(n_jobs=jobs)(
+        delayed(playout)(row["board"], i) for i, row in enumerate(rows[: PLAYOUT_DEALS + 5])
+    )
+    kept = [(row, deal) for row, deal in zip(rows, walked, strict=False) if deal is not None][:PLAYOUT_DEALS]
+    chosen, found = [row for row, _ in kept], [deal for _, deal in kept]
     lines = [
         "| model | games without undo (per deal) | largest \\|z\\|, win chance | largest \\|z\\|, dead ends | \\|z\\| ≥ 4 |",
         "|---|---|---|---|---|",
@@ -176,7 +182,9 @@ def main(pack: Path, jobs: int) -> None:
         print(f"### {title}\n\n" + "\n".join(lines) + "\n")
     lines, details = playouts(rows, jobs)
     print("### Play-outs\n\n" + "\n".join(lines))
-    (pack.parent / "players-validation.json").write_text(json.dumps(details, indent=1) + "\n")
+    reports = pack.parent.parent / "reports" / pack.name  # where `blackhole report` puts the pack's charts
+    reports.mkdir(parents=True, exist_ok=True)
+    (reports / "players-validation.json").write_text(json.dumps(details, indent=1) + "\n")
 
 
 if __name__ == "__main__":
