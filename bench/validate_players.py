@@ -36,8 +36,8 @@ from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import SOLVABLE_TIERS
 
 PLAYOUT_DEALS = 50
-GAMES_ALONE = (20_000, 200_000)  # the fewest and most games without undo: enough for about 200 wins
-GAMES_WITH_UNDO = 2_000
+GAMES_ALONE = (20_000, 100_000)  # the fewest and most games without undo: 200 wins expected, within these
+GAMES_WITH_UNDO = 1_000
 FEATURES = ("tree_score", "solution_count", "winnable_share", "traps")
 
 

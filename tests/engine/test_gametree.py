@@ -10,11 +10,12 @@ import pytest
 from pipeline.engine import gametree
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.engine.solver import solve
-from pipeline.game.cards import parse_card, rank_of
+from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
+from tests.support.positions import hand_built
 
 
 @dataclass
@@ -138,23 +139,9 @@ def test_late_positions_include_won_and_lost_ones():
     assert any(count == 0 for count in counts) and any(count > 1 for count in counts)
 
 
-def _hand_built(remaining: list[list[str]], foundation_rank: int) -> tuple[Deal, Position]:
-    """A position whose first piles hold ``remaining`` (bottom card first); every other card is played."""
-    chosen = [[parse_card(name) for name in pile] for pile in remaining]
-    used = {card for pile in chosen for card in pile} | {parse_card("AS")}
-    rest = iter(card for card in range(52) if card not in used)
-    piles, heights = [], []
-    for pile in range(17):
-        cards = chosen[pile] if pile < len(chosen) else []
-        piles.append(tuple(cards + [next(rest) for _ in range(3 - len(cards))]))
-        heights.append(len(cards))
-    deal = Deal(tuple(piles))
-    return deal, Position(deal, tuple(heights), foundation_rank)
-
-
 def test_hand_built_counts_known_by_reasoning():
     # foundation on a 2; single cards 3, A, 2: 3-2-A or A-2-3, each forced after the first choice
-    deal, start = _hand_built([["3H"], ["AH"], ["2H"]], 1)
+    deal, start = hand_built([["3H"], ["AH"], ["2H"]], 1)
     tree = tree_of(deal, start)
     # winnable: the start, two positions on each line, and the two won ends (foundation A or 3)
     assert (
@@ -164,11 +151,11 @@ def test_hand_built_counts_known_by_reasoning():
         tree.winnable_states,
     ) == (2, 1.0, 2, 7)
     # foundation on a 5; a 4 and a 6 alone: whichever goes first, the other no longer fits
-    deal, start = _hand_built([["4H"], ["6H"]], 4)
+    deal, start = hand_built([["4H"], ["6H"]], 4)
     tree = tree_of(deal, start)
     assert (tree.solution_count, tree.random_win_probability, tree.winnable_states) == (0, 0.0, 0)
     # foundation on a 5; a 4 over a 6, and a 5: 4-5-6 is the only line, every move forced
-    deal, start = _hand_built([["6H", "4H"], ["5H"]], 4)
+    deal, start = hand_built([["6H", "4H"], ["5H"]], 4)
     tree = tree_of(deal, start, line=(0, 1, 0))
     assert (tree.solution_count, tree.random_win_probability, tree.forced_moves, tree.decisions) == (
         1,
@@ -177,7 +164,7 @@ def test_hand_built_counts_known_by_reasoning():
         0,
     )
     # foundation on a 5; a 4 and a 6 over a 5: 6 first wins (6-5-4); 4 first loses; odds one half
-    deal, start = _hand_built([["4H"], ["5H", "6H"]], 4)
+    deal, start = hand_built([["4H"], ["5H", "6H"]], 4)
     tree = tree_of(deal, start, line=(1, 1, 0))
     assert (tree.solution_count, tree.random_win_probability, tree.traps, tree.first_trap) == (1, 0.5, 1, 0)
 

@@ -15,7 +15,7 @@ from pipeline.engine.kernel import fill_moves, free_cards
 from pipeline.engine.playouts import play_games
 from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.solver import solve
-from pipeline.game.cards import parse_card, rank_of
+from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.players import (
     PLAYERS,
@@ -30,6 +30,7 @@ from pipeline.game.players import (
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
+from tests.support.positions import hand_built
 
 
 def _late_positions(seed: int, count: int) -> list[tuple[Deal, Position]]:
@@ -113,23 +114,9 @@ def test_the_late_positions_include_lost_ones_and_ones_players_differ_on():
     assert any(len({f.win_probability for f in tree.players}) == len(PLAYERS) for tree in trees)
 
 
-def _hand_built(remaining: list[list[str]], foundation_rank: int) -> tuple[Deal, Position]:
-    """A position whose first piles hold ``remaining`` (bottom card first); every other card is played."""
-    chosen = [[parse_card(name) for name in pile] for pile in remaining]
-    used = {card for pile in chosen for card in pile} | {parse_card("AS")}
-    rest = iter(card for card in range(52) if card not in used)
-    piles, heights = [], []
-    for pile in range(17):
-        cards = chosen[pile] if pile < len(chosen) else []
-        piles.append(tuple(cards + [next(rest) for _ in range(3 - len(cards))]))
-        heights.append(len(cards))
-    deal = Deal(tuple(piles))
-    return deal, Position(deal, tuple(heights), foundation_rank)
-
-
 def test_figures_known_by_reasoning():
     # foundation on a 5; a 4 alone, and a 6 over a 5: the 6 wins (6-5-4), the 4 leaves nothing to play
-    deal, start = _hand_built([["4H"], ["5H", "6H"]], 4)
+    deal, start = hand_built([["4H"], ["5H", "6H"]], 4)
     random_play, tips, *lookaheads = tree_of(deal, start).players
     assert (random_play.win_probability, random_play.dead_ends) == (0.5, 1.0)  # one try in two fails
     # tips: the 4 leaves the foundation with no follow-up, so it weighs 1/16 against the 6's 1
@@ -140,7 +127,7 @@ def test_figures_known_by_reasoning():
 
 def test_the_tips_follow_the_rules_of_thumb():
     # foundation on a 5: two free 6s, one alone and one over a 7; and a 4 over a 9
-    deal, start = _hand_built([["6H"], ["7C", "6C"], ["9D", "4D"]], 4)
+    deal, start = hand_built([["6H"], ["7C", "6C"], ["9D", "4D"]], 4)
     weights = tip_weights(start)
     # the lone 6 leaves nothing to play (x1/16) and empties a fan while a taller one offers a 6 (x1/2);
     # the taller 6 is the tallest of its rank (x2), and the 7 it uncovers is reached by the free 6 (no x2);
@@ -150,7 +137,7 @@ def test_the_tips_follow_the_rules_of_thumb():
 
 
 def test_a_policy_that_is_not_a_distribution_is_refused():
-    deal, start = _hand_built([["4H"], ["5H", "6H"]], 4)
+    deal, start = hand_built([["4H"], ["5H", "6H"]], 4)
     check_distribution(start, {0: 0.25, 1: 0.75})
     cases = {
         "sum": ({0: 0.5, 1: 0.75}, "sum to 1.25, not 1"),

@@ -20,18 +20,10 @@ from __future__ import annotations
 import math
 
 from pipeline.game.players import Player
+from pipeline.reports.words import NEARLY_ALWAYS, NOTHING, SCALES  # the thresholds and names the page shares
 
 FORMULA_TEXT = ("log10", "×", "→", "weight", "_win_probability", "_dead_ends")
 """What must not show in the grade's words: a formula's symbols or a column's name."""
-SCALES = (
-    (1e18, "quintillion"),
-    (1e15, "quadrillion"),
-    (1e12, "trillion"),
-    (1e9, "billion"),
-    (1e6, "million"),
-)
-NOTHING = 0.05  # fewer dead ends than this read "almost no dead ends"
-NEARLY_ALWAYS = 0.95  # a win chance from this up reads "almost every game"
 
 
 def half_up(value: float) -> int:
