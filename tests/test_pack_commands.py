@@ -98,7 +98,7 @@ def test_export_json_gives_deals_whose_solutions_replay(pack, pack_rows, tmp_pat
     out = tmp_path / "deals.json"
     ok("export", pack, "--format", "json", "--out", out, "--tier", "hard")
     deals = json.loads(out.read_text())["deals"]
-    assert len(deals) == pack_rows.column("tier").to_pylist().count("hard") == 5
+    assert len(deals) == pack_rows.column("tier").to_pylist().count("hard") > 0
     for document in deals:
         assert document["tier"] == "hard" and len(document["piles"]) == 17
         replay(Deal.from_board_text(document["board"]), document["solution"])

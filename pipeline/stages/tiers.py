@@ -44,7 +44,7 @@ comparison, is :func:`tree_score`: ``-log10(random_win_probability) + 0.5 *
 >>> parse_tiers("[score]\\nodds_weight = 1\\n[tiers]\\nmedium = 5.8\\nhard = 6.5\\nexpert = 7.2\\n", source="t.toml")
 Traceback (most recent call last):
 ...
-pipeline.toml_files.ConfigError: t.toml:1: this tiers file is in the old units: tiers are no longer cut on the tree score ([score] weights) but on a player's dead ends or attempts, named in a [difficulty] table; run blackhole calibrate to write one
+pipeline.stages.tiers.OldUnitsError: t.toml:1: this tiers file is in the old units: tiers are no longer cut on the tree score ([score] weights) but on a player's dead ends or attempts, named in a [difficulty] table; run blackhole calibrate to write one
 """
 
 from __future__ import annotations
