@@ -42,7 +42,7 @@ bench: setup
 calibrate: setup
 	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
 
-# The player models' validation of docs/players.md: 2,000 deals of seed 2026, a seed that neither the
+# The player models' validation of docs/players.md: 2,000 deals of seed 2027, a seed that neither the
 # calibration nor the tests use, through every stage; its report (charts), then the tables and play-outs.
 validate-players: setup
 	.venv/bin/blackhole run --config configs/players-validation.toml
