@@ -73,7 +73,6 @@ class Grade:
     solution_count: int | None = None
     winnable_states: int | None = None
     reachable_states: int | None = None
-    random_win_probability: float | None = None
     branching_winning_lines: float | None = None
     branching_winnable: float | None = None
     winning_first_moves: int | None = None
@@ -110,6 +109,12 @@ class Grade:
         return math.log10(self.solution_count) if self.solution_count else None
 
     @property
+    def random_win_probability(self) -> float | None:
+        """The win chance of random play: the first player's of the ladder."""
+        figures = self.figures_of(Player.RANDOM)
+        return None if figures is None else figures.win_probability
+
+    @property
     def winnable_share(self) -> float | None:
         if not self.reachable_states:
             return None
@@ -134,7 +139,6 @@ _PLAYER_FIGURES = {
     column: (row, figure)
     for row, player in enumerate(PLAYERS)
     for column, figure in ((player.win_column, "win_probability"), (player.dead_ends_column, "dead_ends"))
-    if column != "random_win_probability"  # a field of its own, as it always was
 }
 
 
@@ -157,7 +161,6 @@ def grade_deal(
             GradeStatus.EXACT,
             solution_count=0,
             winnable_states=0,
-            random_win_probability=0.0,
             winning_first_moves=0,
             max_cards_played=cards,
             players=tuple(PlayerFigures(0.0, math.inf) for _ in PLAYERS),
@@ -176,7 +179,6 @@ def grade_deal(
         solution_count=tree.solution_count,
         winnable_states=tree.winnable_states,
         reachable_states=tree.reachable_states,
-        random_win_probability=tree.random_win_probability,
         branching_winning_lines=tree.branching_winning_lines,
         branching_winnable=tree.branching_winnable,
         winning_first_moves=tree.winning_first_moves,
