@@ -7,10 +7,11 @@ Markdown:
   and the share of deals on which a stronger model wins less often than a
   weaker one, with the deals of the largest such gap;
 - each tier's median of every model's figures (win chance, dead ends);
-- the Spearman correlation of each model's expected attempts with the tree
+- the Spearman correlation of each model's expected attempts and dead ends with the tree
   score and the tree features (solution count, winnable share, traps);
-- play-outs against the exact figures on the first PLAYOUT_DEALS wins: each
-  deal's z-score for every model, with and without undo.
+- play-outs against the exact figures on the first PLAYOUT_DEALS wins: the
+  largest |z| of every model, then each deal's z-scores (win chance without
+  undo / dead ends with undo).
 
 Writes the play-outs' numbers as JSON beside the pack's charts
 (``output/reports/NAME/players-validation.json``).
@@ -116,9 +117,12 @@ def by_tier(rows: list[dict]) -> list[str]:
 def correlations(rows: list[dict]) -> list[str]:
     lines = ["| model | " + " | ".join(f"`{f}`" for f in FEATURES) + " |", "|---|" + "---|" * len(FEATURES)]
     for player in PLAYERS:
-        attempts = np.array([1 / row[player.win_column] for row in rows])
-        cells = [f"{spearman(attempts, np.array([float(row[f]) for row in rows])):+.2f}" for f in FEATURES]
-        lines.append(f"| `{player.value}` attempts | " + " | ".join(cells) + " |")
+        for label, figure in (
+            ("attempts", np.array([1 / row[player.win_column] for row in rows])),
+            ("dead ends", np.array([row[player.dead_ends_column] for row in rows])),
+        ):
+            cells = [f"{spearman(figure, np.array([float(row[f]) for row in rows])):+.2f}" for f in FEATURES]
+            lines.append(f"| `{player.value}` {label} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -163,6 +167,14 @@ def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
             f"| `{player.value}` | {min(games):,} to {max(games):,} | {max(z_win):.2f} | {max(z_dead):.2f} "
             f"| {sum(z >= 4 for z in z_win + z_dead)} |"
         )
+    lines += [
+        "",
+        "| deal | " + " | ".join(f"`{player.value}`" for player in PLAYERS) + " |",
+        "|---|" + "---|" * len(PLAYERS),
+    ]
+    for row, deal in zip(chosen, found, strict=True):
+        cells = [f"{deal[p.value]['z_win']:+.2f} / {deal[p.value]['z_dead_ends']:+.2f}" for p in PLAYERS]
+        lines.append(f"| {row['deal_id']} | " + " | ".join(cells) + " |")
     return lines, [{"deal_id": row["deal_id"], **deal} for row, deal in zip(chosen, found, strict=True)]
 
 
