@@ -4,8 +4,8 @@ Reads a pack folder (every win graded, none sampled out) and prints, in
 Markdown:
 
 - the ladder's order: each model's mean and median win chance and dead ends,
-  and the share of deals on which a stronger model wins less often than a
-  weaker one, with the deals of the largest such gap;
+  and, for every pair of models, the share of deals on which the stronger
+  wins less often than the weaker, with the deal of the largest such gap;
 - each tier's median of every model's figures (win chance, dead ends);
 - the Spearman correlation of each model's expected attempts and dead ends with the tree
   score and the tree features (solution count, winnable share, traps);
@@ -76,20 +76,26 @@ def ladder(rows: list[dict]) -> list[str]:
         )
     lines += [
         "",
-        "| stronger than | deals where it wins less often | largest gap (deal: weaker, stronger) |",
-        "|---|---|---|",
+        "| stronger than | deals where it wins less often | largest gap (deal: weaker, stronger) "
+        "| deals where it meets more dead ends |",
+        "|---|---|---|---|",
     ]
-    for weaker, stronger in zip(PLAYERS, PLAYERS[1:], strict=False):
+    for weaker, stronger in ((a, b) for i, b in enumerate(PLAYERS) for a in PLAYERS[:i]):
         worse = [row for row in rows if row[stronger.win_column] < row[weaker.win_column]]
+        stuck = sum(row[stronger.dead_ends_column] > row[weaker.dead_ends_column] for row in rows)
         example = ""
         if worse:
             row = max(worse, key=lambda r: r[weaker.win_column] / r[stronger.win_column])
             example = f"{row['deal_id']}: {odds(row[weaker.win_column])}, {odds(row[stronger.win_column])}"
         lines.append(
-            f"| `{stronger.value}` than `{weaker.value}` | {len(worse)} of {len(rows)} "
-            f"({100 * len(worse) / len(rows):.1f} %) | {example} |"
+            f"| `{stronger.value}` than `{weaker.value}` | {share(len(worse), len(rows))} | {example} "
+            f"| {share(stuck, len(rows))} |"
         )
     return lines
+
+
+def share(part: int, whole: int) -> str:
+    return f"{part} of {whole} ({100 * part / whole:.1f} %)"
 
 
 def by_tier(rows: list[dict]) -> list[str]:
