@@ -5,10 +5,12 @@ Markdown:
 
 - the ladder's order: each model's mean and median win chance and dead ends,
   and, for every pair of models, the share of deals on which the stronger
-  wins less often than the weaker, with the deal of the largest such gap;
+  wins less often (or meets more dead ends) than the weaker, with the deal
+  of the largest such gap;
 - each tier's median of every model's figures (win chance, dead ends);
-- the Spearman correlation of each model's expected attempts and dead ends with the tree
-  score and the tree features (solution count, winnable share, traps);
+- the Spearman correlation of each model's expected attempts and dead ends
+  with the tree score and the tree features (solution count, winnable share,
+  traps);
 - play-outs against the exact figures on the first PLAYOUT_DEALS wins: the
   largest |z| of every model, then each deal's z-scores (win chance without
   undo / dead ends with undo).
@@ -160,8 +162,8 @@ def binomial_z(wins: int, games: int, chance: float) -> float:
     """The z-score of ``wins`` in ``games`` against the exact ``chance``, from the binomial's own tail.
 
     The normal approximation overstates the tails when few wins are expected
-    (9 wins where 2.5 are expected is 4.1 standard errors, yet happens about
-    once in 900 tries): here z is the normal quantile of the exact mid-p tail,
+    (9 wins or more where 2.47 are expected is 4.1 standard errors, yet happens
+    about once in 1,000 tries): here z is the normal quantile of the exact mid-p tail,
     P(X < wins) + P(X = wins) / 2 below the mean, its mirror above, so that
     |z| ≥ 4 is as rare as the normal distribution says.
     """
