@@ -403,7 +403,8 @@ def _small_config(folder: Path, run_keys: str, grade_keys: str = "") -> Path:
 
 
 def test_a_pysol_run_deals_pysol_fc_numbers_in_the_workers(tmp_path):
-    config = _small_config(tmp_path, 'source = "pysol"\nfirst = 3\ncount = 5', "sample = 0.0")  # dealing, not grading
+    # dealing is what is checked here, so the grade sample is 0: no walk
+    config = _small_config(tmp_path, 'source = "pysol"\nfirst = 3\ncount = 5', "sample = 0.0")
     outcome = run(load_config(config))
     table = read_pack_folder(outcome.pack).sort_by("index")
     assert table.column("deal_id").to_pylist() == [f"pysol-{n}" for n in range(3, 8)]
