@@ -31,7 +31,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from pipeline.engine.gametree import WalkStatus, tree_of, winnable_keys
-from pipeline.engine.playouts import play_games
+from pipeline.engine.playouts import Simulated, play_games
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS
 from pipeline.game.rules import Position
@@ -149,8 +149,8 @@ def playout(board: str, index: int) -> dict | None:
             "games": games,
             "win_chance": figures.win_probability,
             "simulated_win_chance": alone.mean,
-            "z_win": binomial_z(round(alone.mean * games), games, figures.win_probability),
-            "z_win_normal": alone.z_score(figures.win_probability, bernoulli=True),
+            "z_win": alone.z_score(figures.win_probability, bernoulli=True),
+            "z_win_normal": normal_z(alone, figures.win_probability),
             "dead_ends": figures.dead_ends,
             "simulated_dead_ends": helped.mean,
             "z_dead_ends": helped.z_score(figures.dead_ends),
@@ -158,26 +158,9 @@ def playout(board: str, index: int) -> dict | None:
     return found
 
 
-def binomial_z(wins: int, games: int, chance: float) -> float:
-    """The z-score of ``wins`` in ``games`` against the exact ``chance``, from the binomial's own tail.
-
-    The normal approximation overstates the tails when few wins are expected
-    (9 wins or more where 2.47 are expected is 4.1 standard errors, yet happens
-    about once in 1,000 tries): here z is the normal quantile of the exact mid-p tail,
-    P(X < wins) + P(X = wins) / 2 below the mean, its mirror above, so that
-    |z| ≥ 4 is as rare as the normal distribution says.
-    """
-    if chance <= 0 or chance >= 1:
-        return 0.0 if wins == round(chance * games) else math.inf
-    steps = (
-        np.log(games - np.arange(games)) - np.log(np.arange(1, games + 1)) + math.log(chance / (1 - chance))
-    )
-    pmf = np.exp(games * math.log1p(-chance) + np.concatenate(([0.0], np.cumsum(steps))))
-    below, at = float(pmf[:wins].sum()), float(pmf[wins])
-    above = float(pmf[wins + 1 :].sum())
-    lower, upper = below + at / 2, above + at / 2
-    normal = statistics.NormalDist()
-    return -normal.inv_cdf(max(upper, 1e-300)) if upper < lower else normal.inv_cdf(max(lower, 1e-300))
+def normal_z(alone: Simulated, chance: float) -> float:
+    """The normal approximation's z of a win count, for comparison: it overstates the tail of rare wins."""
+    return (alone.mean - chance) / math.sqrt(chance * (1 - chance) / alone.games)
 
 
 def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:

@@ -1,4 +1,5 @@
-"""The statistics of the player models' validation (bench/validate_players.py), against direct sums."""
+"""The statistics of the player models' validation: a win count's z-score, against direct sums, and the
+Spearman ranks of bench/validate_players.py."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ import statistics
 import numpy as np
 import pytest
 
-from bench.validate_players import binomial_z, ranks, spearman
+from bench.validate_players import ranks, spearman
+from pipeline.engine.playouts import Simulated
+
+
+def binomial_z(wins: int, games: int, chance: float) -> float:
+    return Simulated(games, wins / games, 0.0).z_score(chance, bernoulli=True)
 
 
 def mid_p_z(wins: int, games: int, chance: float) -> float:

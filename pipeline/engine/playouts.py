@@ -17,6 +17,7 @@ reports these checks on whole deals; the tests run them at small sizes.
 from __future__ import annotations
 
 import math
+import statistics
 from dataclasses import dataclass
 
 import numba
@@ -41,15 +42,34 @@ class Simulated:
     def z_score(self, exact: float, *, bernoulli: bool = False) -> float:
         """How many standard errors the simulated mean lies from ``exact`` (0 when both are certain).
 
-        With ``bernoulli`` (wins, each game 0 or 1) the error is that of the
-        exact chance, sqrt(p (1 - p) / games), which holds even when no game
-        was won; otherwise it is the games' own spread.
+        Without ``bernoulli`` the error is the games' own spread. With it (wins,
+        each game 0 or 1, and ``exact`` a chance) the wins counted are compared
+        with the binomial law of the exact chance, which holds even when no
+        game was won: z is the normal quantile of the exact mid-p tail, P(X <
+        wins) + P(X = wins) / 2 below the mean and its mirror above, so that |z|
+        of 4 is as rare as the normal law says also when few wins are expected
+        (9 wins where 2.47 are expected is 4.1 standard errors of the normal
+        approximation, yet happens about once in 1,000 tries; here z is 3.2).
         """
-        variance = exact * (1 - exact) if bernoulli else self.variance
-        spread = math.sqrt(variance / self.games)
+        if bernoulli:
+            return _binomial_z(round(self.mean * self.games), self.games, exact)
+        spread = math.sqrt(self.variance / self.games)
         if spread == 0:
             return 0.0 if self.mean == exact else math.inf
         return (self.mean - exact) / spread
+
+
+def _binomial_z(wins: int, games: int, chance: float) -> float:
+    if chance <= 0 or chance >= 1:
+        return 0.0 if wins == round(chance * games) else math.inf
+    steps = (
+        np.log(games - np.arange(games)) - np.log(np.arange(1, games + 1)) + math.log(chance / (1 - chance))
+    )
+    terms = np.exp(games * math.log1p(-chance) + np.concatenate(([0.0], np.cumsum(steps))))
+    at = float(terms[wins])
+    lower, upper = float(terms[:wins].sum()) + at / 2, float(terms[wins + 1 :].sum()) + at / 2
+    normal = statistics.NormalDist()
+    return -normal.inv_cdf(max(upper, 1e-300)) if upper < lower else normal.inv_cdf(max(lower, 1e-300))
 
 
 def play_games(
