@@ -5,12 +5,26 @@ static host, with no network request of any kind::
 
     DIR/index.html      the page (the index, and a deal in play at #deal=ID)
     DIR/gallery.css     its styles
-    DIR/gallery.js      the index, the board, play, hints, the solution player
-    DIR/solver.js       the exact in-browser solver behind the hints
+    DIR/solver.js       the rules and the exact in-browser solver behind the hints
     DIR/deals.js        the selected deals: window.BLACKHOLE_GALLERY = {...}
+    DIR/words.js        cards and figures in words        (no DOM)
+    DIR/game.js         a game: moves, undo, redo, status (no DOM)
+    DIR/pack.js         deals.js's object read: the deals, sorted   (no DOM)
+    DIR/dom.js          small DOM helpers
+    DIR/thumbnail.js    a deal's opening layout on a canvas
+    DIR/deal-list.js    the index: filter, sort, search, rows
+    DIR/board.js        the board: cards, marks, clicks and keys
+    DIR/hint.js         hints
+    DIR/solution.js     the solution player
+    DIR/traps.js        the traps along the solution
+    DIR/grade.js        the grade, explained
+    DIR/play.js         a deal in play: wires the parts above
+    DIR/main.js         routing between the index and a deal; starts the page
 
 The page, styles and scripts are copied from ``gallery_site/`` beside this
-module; only ``deals.js`` and the page's title depend on the pack. Deals
+module (plain scripts loaded in :data:`ASSETS` order, each registering on
+``window.Blackhole``, so the page needs no build step and works from
+``file://``); only ``deals.js`` and the page's title depend on the pack. Deals
 come in level order for a curated pack, pack order otherwise, optionally
 one tier only and at most ``limit`` of them. Every solution is replayed by
 the referee (:mod:`pipeline.game.rules`) before it is written, so the page
@@ -62,7 +76,24 @@ from pipeline.stages.tiers import DIFFICULTY_KEYS, THRESHOLDS
 
 SITE = Path(__file__).with_name("gallery_site")
 PAGE = "index.html"
-ASSETS = ("gallery.css", "gallery.js", "solver.js")
+ASSETS = (
+    "gallery.css",
+    "solver.js",
+    "words.js",
+    "game.js",
+    "pack.js",
+    "dom.js",
+    "thumbnail.js",
+    "deal-list.js",
+    "board.js",
+    "hint.js",
+    "solution.js",
+    "traps.js",
+    "grade.js",
+    "play.js",
+    "main.js",
+)
+"""The files copied from ``gallery_site/``; the scripts in the order index.html loads them (deals.js after solver.js)."""
 DATA = "deals.js"
 DATA_GLOBAL = "BLACKHOLE_GALLERY"
 TITLE_MARK = "{{title}}"

@@ -1,0 +1,187 @@
+// A deal in play: wires the game (game.js) to the board, the toolbar and the keys, the
+// hints, the solution player and the grade, and redraws after every change of position.
+//
+// Registers window.Blackhole.play: `create(pack, pageTitle)` builds the board and binds the
+// controls, and gives {open, stop}. The deal open and its game are its own; each part it
+// wires keeps its own state (hint.js, solution.js, traps.js).
+(function (root) {
+  "use strict";
+
+  const inNode = typeof module === "object" && Boolean(module.exports);
+  const Solver = inNode ? require("./solver.js") : root.BlackholeSolver;
+  const words = inNode ? require("./words.js") : root.Blackhole.words;
+  const game = inNode ? require("./game.js") : root.Blackhole.game;
+  const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
+  const board = inNode ? require("./board.js") : root.Blackhole.board;
+  const hint = inNode ? require("./hint.js") : root.Blackhole.hint;
+  const solution = inNode ? require("./solution.js") : root.Blackhole.solution;
+  const traps = inNode ? require("./traps.js") : root.Blackhole.traps;
+  const grade = inNode ? require("./grade.js") : root.Blackhole.grade;
+  const byId = dom.byId;
+  const element = dom.element;
+
+  function create(pack, pageTitle) {
+    // One rules object per deal for the whole visit: each remembers the lost positions its
+    // searches found, so later hints on the same deal are quicker.
+    const rulesById = new Map();
+    let deal = null; // the deal open
+    let play = null; // its game: a Blackhole.game.Play
+
+    const shownBoard = board.create({ onFree: onFree, onCovered: onCovered, fallbackFocus: byId("undo") });
+    const hints = hint.create(shownBoard.markHinted);
+    const player = solution.create(changed);
+    const grading = grade.create(
+      pack,
+      traps.create(function (step) {
+        player.stop();
+        player.goTo(step);
+      })
+    );
+    byId("undo").addEventListener("click", undo);
+    byId("redo").addEventListener("click", redo);
+    byId("restart").addEventListener("click", restart);
+    byId("hint").addEventListener("click", askHint);
+    document.addEventListener("keydown", onPageKey);
+
+    function rulesOf(shown) {
+      if (!rulesById.has(shown.deal_id)) rulesById.set(shown.deal_id, new Solver.Game(shown.cards));
+      return rulesById.get(shown.deal_id);
+    }
+
+    // Show `shown` in play: a deal opened afresh starts from its opening position; the deal
+    // already open keeps its game.
+    function open(shown) {
+      if (deal !== shown) {
+        deal = shown;
+        play = new game.Play(rulesOf(shown));
+        player.open(shown, play);
+        hints.clear();
+        renderTitle(shown);
+        grading.render(shown, play.rules);
+      }
+      render();
+    }
+
+    function renderTitle(shown) {
+      const title = byId("deal-title");
+      const parts = [element("span", "deal-id", shown.deal_id)];
+      if (shown.level !== null) parts.unshift(element("span", "deal-level", "Level " + shown.level + ":"));
+      parts.push(dom.tierBadge(shown.tier));
+      title.replaceChildren(...parts);
+      document.title = shown.deal_id + " · " + pageTitle;
+    }
+
+    // ------------------------------------------------------------ actions
+
+    function onFree(pile) {
+      player.stop(); // manual play takes over from the solution player
+      const position = play.position();
+      const card = play.rules.topCard(position, pile);
+      if (card < 0) return;
+      if (!play.play(pile)) {
+        say(words.cardFace(card) + " is not one rank from the foundation's " + words.cardFace(position.foundation));
+        return;
+      }
+      player.leave();
+      changed();
+    }
+
+    function onCovered(pile, depth) {
+      player.stop();
+      const covered = play.rules.cards[pile * Solver.PILE_SIZE + depth];
+      say(words.cardFace(covered) + " is covered: only the last card of a pile can be played");
+    }
+
+    function undo() {
+      if (!play.canUndo()) return;
+      player.stop();
+      play.undo();
+      changed();
+    }
+
+    function redo() {
+      if (!play.canRedo()) return;
+      player.stop();
+      play.redo();
+      changed();
+    }
+
+    function restart() {
+      player.stop();
+      play.restart();
+      player.leave();
+      changed();
+    }
+
+    function askHint() {
+      if (dom.isDisabled(byId("hint"))) return;
+      player.stop();
+      hints.ask(play.rules, play.moves);
+    }
+
+    // Every change of position: the hint on show no longer applies; draw it all again.
+    function changed() {
+      hints.clear();
+      render();
+    }
+
+    function say(text) {
+      byId("message").textContent = text;
+    }
+
+    // ------------------------------------------------------------ drawing
+
+    function render() {
+      const position = play.position();
+      const state = game.statusOf(play.rules, position);
+      const marks = player.marks();
+      const shownHint = hints.shown();
+      marks.hinted = shownHint && shownHint.kind === "win" ? shownHint.move : null;
+      shownBoard.render(play.rules.cards, position, marks);
+      byId("play").dataset.state = state;
+      byId("move-count").textContent = String(play.moveCount);
+      say(statusMessage(position, state));
+      dom.setDisabled(byId("undo"), !play.canUndo());
+      dom.setDisabled(byId("redo"), !play.canRedo());
+      dom.setDisabled(byId("restart"), !play.canRestart());
+      dom.setDisabled(byId("hint"), state === "won");
+      player.render();
+    }
+
+    function statusMessage(position, state) {
+      if (state === "won") return "won in " + words.plural(play.moveCount, "move");
+      if (state === "stuck") {
+        const left = game.cardsLeft(position);
+        return "no free card is one rank from the foundation, " + words.plural(left, "card") + " left";
+      }
+      return "";
+    }
+
+    // u / r and Ctrl+Z / Ctrl+Y (or Ctrl+Shift+Z) undo and redo; h asks for a hint.
+    function onPageKey(event) {
+      if (byId("play").hidden || event.altKey || event.metaKey) return;
+      if (event.target.closest && event.target.closest("input, select, textarea")) return;
+      const key = event.key.toLowerCase();
+      let action = null;
+      if (event.ctrlKey) {
+        if (key === "z") action = event.shiftKey ? redo : undo;
+        else if (key === "y") action = redo;
+      } else if (!event.shiftKey) {
+        action = { u: undo, r: redo, h: askHint }[key] || null;
+      }
+      if (!action) return;
+      event.preventDefault();
+      action();
+    }
+
+    return {
+      open: open,
+      // Stop what runs on its own (the solution's auto-play): the deal is no longer shown.
+      stop: player.stop,
+    };
+  }
+
+  const api = { create: create };
+  if (inNode) module.exports = api;
+  else (root.Blackhole = root.Blackhole || {}).play = api;
+})(typeof globalThis !== "undefined" ? globalThis : this);
