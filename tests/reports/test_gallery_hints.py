@@ -5,6 +5,10 @@ unsolvable): the hint must say "win" exactly where the Python solver finds a
 win, its move must keep the win, and a lost position's "undo k" must be the
 fewest moves back to a winnable position, as Python finds it. The time per
 hint is measured by ``make bench`` (bench/bench_gallery.py), not here.
+
+The browser's rank order condition (``walkOrders`` in solver.js) is checked
+against :func:`pipeline.engine.conditions.walk_orders` on every position
+along those lines of play.
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ import doctest
 import random
 from typing import Any
 
+import numpy as np
 import pytest
 
+from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS, orders_allow, pile_orders, walk_orders
 from pipeline.engine.solver import solve
+from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import Verdict
@@ -107,3 +114,120 @@ def test_a_wrong_answer_does_not_agree(positions):
     assert agrees(deal, moves, lost, {"kind": "lost", "undo": lost.undo})
     assert not agrees(deal, moves, lost, {"kind": "lost", "undo": lost.undo + 1})
     assert not agrees(deal, moves, lost, {"kind": "win", "move": 0})
+
+
+# ---------------------------------------------------------------- the rank order condition
+
+ALL_RANKS = (1 << NUM_RANKS) - 1
+KING = NUM_RANKS - 1
+
+WALK_ORDERS = """(cases) => {
+  const forbid = new Int32Array(BlackholeSolver.MAX_ORDERED_ENDS * 13);
+  return cases.map(([counts, foundation, ends]) => {
+    const found = BlackholeSolver.walkOrders(Int8Array.from(counts), foundation, ends, forbid);
+    const rows = [];
+    for (let k = 0; k < found; k++) rows.push(Array.from(forbid.subarray(13 * k, 13 * k + 13)));
+    return [found, rows];
+  });
+}"""
+
+
+def summary(position: Position) -> tuple[list[int], int, int]:
+    """What the conditions see of ``position``: the cards left of each rank, the foundation rank, and the
+    bit set of the ranks of the bottom cards left."""
+    counts = [0] * NUM_RANKS
+    ends = 0
+    for pile, height in zip(position.deal.piles, position.heights, strict=True):
+        for card in pile[:height]:
+            counts[rank_of(card)] += 1
+        if height:
+            ends |= 1 << rank_of(pile[0])
+    return counts, position.foundation_rank, ends
+
+
+def python_orders(counts: list[int], foundation: int, ends: int) -> tuple[int, np.ndarray, list[list[int]]]:
+    """:func:`walk_orders`'s answer and orders, and the orders as the browser's rows: for each end, rank a's
+    set of the ranks b that no card of rank a may lie above."""
+    orders = np.zeros((MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    found = int(walk_orders(np.array(counts, dtype=np.int64), foundation, ends, orders))
+    words = orders.view(np.uint64)
+    rows = [
+        [int(words[k, a // 5]) >> (NUM_RANKS * (a % 5)) & ALL_RANKS for a in range(NUM_RANKS)]
+        for k in range(found)
+    ]
+    return found, orders, rows
+
+
+def along_the_lines(positions: list[tuple[Deal, list[int], Hint]], aside: bool = False) -> list[Position]:
+    """Every position along the lines of play that lead to ``positions``, each once; with ``aside``, and
+    every position one move off them."""
+    seen, found = set(), []
+    for deal, moves, _ in positions:
+        for length in range(len(moves) + 1):
+            position = Position.after(deal, moves[:length])
+            for each in [position, *(position.play(pile) for pile in position.legal_moves() if aside)]:
+                if each not in seen:
+                    seen.add(each)
+                    found.append(each)
+    return found
+
+
+def test_the_browsers_rank_order_condition_is_pythons(page, gallery, positions):
+    """``walkOrders`` gives what ``walk_orders`` gives, to the bit, but for a pair Python has no room for:
+    on the positions along the lines of play and one move off them, with the ends their bottom cards allow
+    and with any rank left as an end.
+
+    Python's words hold the 13-bit sets of five ranks in 64 bits, so the fifth set loses its last bit:
+    Python never forbids a 5 or a 10 (ranks 4 and 9) above a K. The browser does, as the condition says.
+    """
+    cases = []
+    for position in along_the_lines(positions, aside=True):
+        counts, foundation, ends = summary(position)
+        needed = sum(1 << rank for rank in range(NUM_RANKS) if counts[rank])
+        cases += [(counts, foundation, ends), (counts, foundation, needed)]  # any rank left may end the walk
+    open_gallery(page, gallery.folder)
+    answers = page.evaluate(WALK_ORDERS, cases)
+    kinds = {"no walk": 0, "no order": 0, "orders": 0, "the pair Python drops": 0}
+    for case, (found, rows) in zip(cases, answers, strict=True):
+        expected, _, python_rows = python_orders(*case)
+        assert found == expected, case
+        for row, python_row in zip(rows, python_rows, strict=True):
+            for a in range(NUM_RANKS):
+                if a % 5 == 4 and row[a] >> KING & 1:
+                    kinds["the pair Python drops"] += 1
+                    assert row[a] & ~(1 << KING) == python_row[a], case
+                else:
+                    assert row[a] == python_row[a], case
+        kinds["no walk" if found < 0 else "no order" if found == 0 else "orders"] += 1
+    assert len(cases) > 5000 and min(kinds.values()) >= 50, kinds
+
+
+def test_a_position_the_rank_order_condition_rules_out_is_searched_no_further(page, gallery, positions):
+    """Where the Euler walk condition holds but the piles break every end's order (as Python's conditions
+    find), and moves are left, the browser's search says "unsolvable" at once: one position searched."""
+    ruled_out = []
+    for position in along_the_lines(positions):
+        found, orders, _ = python_orders(*summary(position))
+        if found > 0 and position.legal_moves():
+            ranks = np.array([[rank_of(card) for card in pile] for pile in position.deal.piles])
+            piles = pile_orders(ranks, np.array(position.heights))
+            if not orders_allow(orders, found, *piles):
+                ruled_out.append(position)
+    assert len(ruled_out) > 20
+    open_gallery(page, gallery.folder)
+    items = [
+        {
+            "cards": cards_text(position.deal),
+            "heights": list(position.heights),
+            "foundation": position.foundation_rank * 4,  # a card of that rank: suits never matter
+        }
+        for position in ruled_out
+    ]
+    answers = page.evaluate(
+        """(items) => items.map(({cards, heights, foundation}) => {
+          const found = new BlackholeSolver.Game(cards).solve({heights: heights, foundation: foundation});
+          return [found.verdict, found.nodes];
+        })""",
+        items,
+    )
+    assert answers == [["unsolvable", 1]] * len(ruled_out)
