@@ -31,7 +31,7 @@ the referee (:mod:`pipeline.game.rules`) before it is written, so the page
 never shows a move the rules refuse.
 
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
-name and kind, what its difficulty counts (the reference player and figure)
+name and kind, the gallery's build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
 and the tier thresholds in that figure (from the pack's metadata; null for a
 pack that was never graded), the ladder of player models
 (:data:`~pipeline.game.players.PLAYERS`: each one's name, words and columns),
@@ -47,6 +47,7 @@ mistyped ``--out`` cannot delete a pack.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import shutil
@@ -170,7 +171,7 @@ def gallery_data(
     provenance = metadata(table)
     reference = {key: provenance.get(f"difficulty_{key}") for key in DIFFICULTY_KEYS}
     graded = None not in reference.values() and all(f"tier_{name}" in provenance for name in THRESHOLDS)
-    return {
+    data = {
         "title": title,
         "pack": pack,
         "kind": kind,
@@ -189,6 +190,20 @@ def gallery_data(
         "columns": list(COLUMNS),
         "deals": [deal_values(row) for row in rows],
     }
+    return {"title": title, "pack": pack, "kind": kind, "build": build_id(data), **data}
+
+
+def build_id(data: dict[str, Any]) -> str:
+    """The build id of a gallery whose ``deals.js`` object is ``data`` (without ``"build"``): the first 16 hex
+    digits of the sha256 of that ``deals.js`` text.
+
+    It changes when anything the page shows changes (a deal, a figure, the title) and is the same for the
+    same pack and options, so the play records a gallery keeps are never mixed with another gallery's.
+
+    >>> build_id({"title": "t", "deals": []})
+    'ca68815bf62740b3'
+    """
+    return hashlib.sha256(data_script(data).encode("utf-8")).hexdigest()[:16]
 
 
 def deal_values(row: dict[str, Any]) -> list[Any]:

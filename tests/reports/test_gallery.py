@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -139,6 +140,32 @@ def test_the_same_pack_gives_the_same_bytes(curated_pack, tmp_path):
     first, second = write_gallery(curated_pack, tmp_path / "a"), write_gallery(curated_pack, tmp_path / "b")
     for path in first.folder.iterdir():
         assert path.read_bytes() == (second.folder / path.name).read_bytes(), path.name
+
+
+def test_the_build_id_is_the_hash_of_the_deals_without_it(gallery):
+    text = (gallery.folder / DATA).read_text(encoding="utf-8")
+    data = data_of(gallery.folder)
+    build = data.pop("build")
+    assert re.fullmatch(r"[0-9a-f]{16}", build)
+    assert build == hashlib.sha256(site.data_script(data).encode("utf-8")).hexdigest()[:16]
+    assert text.startswith(
+        f'window.{site.DATA_GLOBAL} = {{"title": "Test pack", "pack": "p-curated", "kind": "curated", "build": "{build}", '
+    )
+
+
+def test_the_build_id_changes_with_a_deal_and_only_then(curated_pack):
+    table = read_pack_folder(curated_pack)
+    rows = table.to_pylist()
+
+    def build(rows: list[dict], title: str = "t") -> str:
+        return site.gallery_data(rows, table, title=title, pack="p", kind="curated")["build"]
+
+    assert build(rows) == build(table.to_pylist())  # the same deals, the same id
+    changed = [dict(row) for row in rows]
+    changed[3]["difficulty"] = (changed[3]["difficulty"] or 0) + 1
+    assert build(changed) != build(rows)
+    assert build(rows[:-1]) != build(rows)  # one deal fewer
+    assert build(rows, title="u") != build(rows)  # what the page shows beside the deals counts too
 
 
 def test_missing_parent_folders_are_made(curated_pack, tmp_path):
