@@ -13,7 +13,11 @@ deals) and reports:
   positions remembered from an earlier hint), timed in the page with
   ``performance.now()``: median, 99th percentile and worst (targets: median
   under 20 ms, p99 under 1 s); and how many answers agree with the Python
-  solver (:func:`tests.support.hints.hint_of`).
+  solver (:func:`tests.support.hints.hint_of`). The same positions are
+  answered, in the same page and interleaved with them (each position by
+  both, the first of the two alternating), by the solver of ``--before``
+  (a git revision; by default the one before the rank order condition), so
+  the two sets of figures compare; their ratios are given too.
 
 Prints a Markdown table for docs/benchmarks.md and writes output/bench/gallery.json.
 """
@@ -26,6 +30,7 @@ import platform
 import random
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -42,14 +47,30 @@ from tests.support.hints import agrees, hint_of, random_play_positions  # noqa: 
 
 PACK = ROOT / "output" / "packs" / "default-curated"
 BIG = 10_000
+SOLVER = "pipeline/reports/gallery_site/solver.js"
+BEFORE = "93f0431"  # the in-browser solver as first written, before the rank order condition
 
-HINTS = """(items) => items.map(({cards, moves}) => {
-  const game = new BlackholeSolver.Game(cards);
-  const began = performance.now();
-  const answer = game.hint(moves);
-  const ms = performance.now() - began;
-  return {kind: answer.kind, move: answer.move ?? null, undo: answer.undo ?? null, ms: ms, nodes: answer.nodes};
+# Each position asked of the page's solver and of the one before it, each on a fresh game,
+# the first of the two alternating from one position to the next.
+HINTS = """(items) => items.map(({cards, moves}, index) => {
+  const solvers = index % 2 ? [BeforeSolver, BlackholeSolver] : [BlackholeSolver, BeforeSolver];
+  const timed = solvers.map((solver) => {
+    const game = new solver.Game(cards);
+    const began = performance.now();
+    const answer = game.hint(moves);
+    const ms = performance.now() - began;
+    return {kind: answer.kind, move: answer.move ?? null, undo: answer.undo ?? null, ms: ms, nodes: answer.nodes};
+  });
+  return index % 2 ? {now: timed[1], before: timed[0]} : {now: timed[0], before: timed[1]};
 })"""
+
+
+def before_solver(revision: str) -> str:
+    """solver.js at ``revision``, as a script that defines ``BeforeSolver`` rather than ``BlackholeSolver``."""
+    text = subprocess.run(
+        ["git", "show", f"{revision}:{SOLVER}"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
+    return f"window.BeforeSolver = (function () {{ const module = {{exports: {{}}}};\n{text}\nreturn module.exports; }})();"
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -93,6 +114,9 @@ def main() -> None:
     parser.add_argument("--pack", type=Path, default=PACK)
     parser.add_argument("--per-deal", type=int, default=2, help="random-play positions per deal")
     parser.add_argument("--loads", type=int, default=5, help="page loads per timing")
+    parser.add_argument(
+        "--before", default=BEFORE, help="git revision of the solver to compare the hints with"
+    )
     args = parser.parse_args()
 
     table = read_pack_folder(args.pack, columns=["deal_id", "board"])
@@ -113,14 +137,18 @@ def main() -> None:
             page = browser.new_page()
             page.goto(page_url(gallery.folder))
             page.wait_for_selector("body[data-ready='true']")
+            page.add_script_tag(content=before_solver(args.before))
             items = [{"cards": cards_text(deal), "moves": moves} for deal, moves in positions]
-            answers = page.evaluate(HINTS, items)
+            pairs = page.evaluate(HINTS, items)
 
-    agree = sum(
-        agrees(deal, moves, hint_of(deal, moves), answer)
-        for (deal, moves), answer in zip(positions, answers, strict=True)
-    )
+    expected = [hint_of(deal, moves) for deal, moves in positions]
+    answers = [pair["now"] for pair in pairs]
+    before = [pair["before"] for pair in pairs]
+    checked = list(zip(positions, expected, answers, before, strict=True))
+    agree = sum(agrees(deal, moves, hint, now) for (deal, moves), hint, now, _ in checked)
+    agree_before = sum(agrees(deal, moves, hint, old) for (deal, moves), hint, _, old in checked)
     times = [answer["ms"] for answer in answers]
+    times_before = [answer["ms"] for answer in before]
     lost = sum(answer["kind"] == "lost" for answer in answers)
     figures = {
         "machine": f"{platform.processor() or platform.machine()}, Python {platform.python_version()}",
@@ -136,6 +164,16 @@ def main() -> None:
         "hint_p99_ms": round(percentile(times, 0.99), 3),
         "hint_max_ms": round(max(times), 3),
         "hint_max_nodes": max(answer["nodes"] for answer in answers),
+        "hint_nodes": sum(answer["nodes"] for answer in answers),
+        "hint_before": args.before,
+        "hint_before_agree": agree_before,
+        "hint_before_median_ms": round(statistics.median(times_before), 3),
+        "hint_before_p99_ms": round(percentile(times_before, 0.99), 3),
+        "hint_before_max_ms": round(max(times_before), 3),
+        "hint_before_max_nodes": max(answer["nodes"] for answer in before),
+        "hint_before_nodes": sum(answer["nodes"] for answer in before),
+        "hint_median_ratio": round(statistics.median(times) / statistics.median(times_before), 3),
+        "hint_p99_ratio": round(percentile(times, 0.99) / percentile(times_before, 0.99), 3),
     }
     print("| measure | value |\n|---|---|")
     for name, value in figures.items():
