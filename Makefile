@@ -15,11 +15,12 @@ $(STAMP): pyproject.toml
 run: setup
 	.venv/bin/blackhole run --config configs/default.toml
 
+# The suite runs on every core (pytest-xdist), at most 4 workers.
 test: setup
-	$(PYTHON) -m pytest -q
+	$(PYTHON) -m pytest -q -n auto --maxprocesses 4
 
 test-slow: setup
-	$(PYTHON) -m pytest -q -m slow
+	$(PYTHON) -m pytest -q -n auto --maxprocesses 4 -m slow
 
 lint: setup
 	.venv/bin/ruff check .

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 from pathlib import Path
 
 import pyarrow as pa
@@ -22,8 +23,30 @@ collect_ignore = ["support"]
 
 
 @pytest.fixture(scope="session")
-def pack_rows() -> pa.Table:
-    """The rows of a small pack: 20 deals of seed 77 through every stage (every tier, 3 unsolvable)."""
+def pack_rows(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> pa.Table:
+    """The rows of a small pack: 20 deals of seed 77 through every stage (every tier, 3 unsolvable).
+
+    Under pytest-xdist (``make test`` runs two workers or more) the first worker to need them computes them
+    and leaves them, as Arrow IPC (which keeps every type and the metadata), in the run's shared temporary
+    folder; the others wait on its lock and read them: the 20 deals are graded once a run, not once a worker.
+    """
+    if worker_id == "master":  # one process: nobody to share with
+        return _pack_rows()
+    shared = tmp_path_factory.getbasetemp().parent / "pack_rows.arrow"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # let go when the file closes
+        if not shared.exists():
+            table = _pack_rows()
+            staged = shared.with_suffix(".staged")
+            with pa.OSFile(str(staged), "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
+                writer.write_table(table)
+            staged.replace(shared)
+            return table
+    with pa.memory_map(str(shared)) as source:
+        return pa.ipc.open_file(source).read_all()
+
+
+def _pack_rows() -> pa.Table:
     span = DealSpan("seed", 77, 0, 20)
     settings = StageSettings(crosscheck=CrosscheckSettings(sample=0.25), tiers=load_tiers(TIERS_FILE))
     _, done, _ = process_span(0, span, settings)
