@@ -1,0 +1,22 @@
+// What the gallery's unit tests share: the page's scripts, loaded as Node modules (each
+// file exports its API under Node), and the golden cases that tests/js/write_golden.py
+// writes from the Python side.
+"use strict";
+
+const fs = require("node:fs");
+const path = require("node:path");
+
+const SITE = path.join(__dirname, "..", "..", "pipeline", "reports", "gallery_site");
+const GOLDEN = path.join(__dirname, "golden");
+
+// A script of the page by file name: site("game.js").
+function site(name) {
+  return require(path.join(SITE, name));
+}
+
+// The cases of a golden file by name: golden("rules.json").
+function golden(name) {
+  return JSON.parse(fs.readFileSync(path.join(GOLDEN, name), "utf8"));
+}
+
+module.exports = { site: site, golden: golden };
