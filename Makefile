@@ -1,8 +1,9 @@
 # The verbs a newcomer needs. Everything runs inside .venv.
 PYTHON := .venv/bin/python
 STAMP := .venv/.installed
+NODE_STAMP := node_modules/.installed
 
-.PHONY: setup run test test-slow lint bench calibrate validate-players docs
+.PHONY: setup run test test-slow lint golden bench calibrate validate-players docs
 
 setup: $(STAMP)
 
@@ -16,16 +17,28 @@ run: setup
 	.venv/bin/blackhole run --config configs/default.toml
 
 # The suite runs on every core (pytest-xdist), at most 4 workers.
+# Then the gallery's JavaScript unit tests, under Node's own test runner (tests/js/, no npm package needed).
 test: setup
 	$(PYTHON) -m pytest -q -n auto --maxprocesses 4
+	node --test tests/js/
 
 test-slow: setup
 	$(PYTHON) -m pytest -q -n auto --maxprocesses 4 -m slow
 
-lint: setup
+# ESLint from npm (package.json, pinned by package-lock.json): reinstalled only when the lock file changes.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+lint: setup $(NODE_STAMP)
 	.venv/bin/ruff check .
 	.venv/bin/ruff format --check .
 	.venv/bin/mypy
+	node_modules/.bin/eslint .
+
+# The golden cases of the JavaScript tests, from the Python rules and solver (tests/js/write_golden.py).
+golden: setup
+	$(PYTHON) tests/js/write_golden.py
 
 bench: setup
 	test -d output/packs/default-curated || $(MAKE) run
