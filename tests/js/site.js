@@ -1,6 +1,11 @@
 // What the gallery's unit tests share: the page's scripts, loaded as Node modules (each
 // file exports its API under Node), and the golden cases that tests/js/write_golden.py
 // writes from the Python side.
+//
+// One file a part of the page: game.test.js (the rules and game state), solver.test.js (the
+// in-browser solver's verdicts and hints), pack.test.js (deals.js read); the play records'
+// tests go beside them as records.test.js. `make test` runs every *.test.js here with
+// `node --test tests/js/`; a golden file is added to tests/js/write_golden.py's golden_files.
 "use strict";
 
 const fs = require("node:fs");
