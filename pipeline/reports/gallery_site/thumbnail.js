@@ -1,9 +1,16 @@
 // A deal's opening layout in miniature, drawn on a canvas of the index.
 //
 // Picture.py's rows of six piles, the short last row centred, each card a white rounded
-// rectangle with its rank in its colour. Sizes in CSS pixels; a pile is a card and two fan
-// steps wide, with the rest of its step as the gap, which is split between the two edges
-// of the picture.
+// rectangle with its rank and suit in its colour. Sizes in CSS pixels; a pile is a card and
+// two fan steps wide, with the rest of its step as the gap, which is split between the two
+// edges of the picture. Card edges fall on half pixels, so at a device scale of 1 each edge
+// is one sharp column.
+//
+// A covered card shows one fan step of itself, so its rank and suit must fit in that strip:
+// inside its two edges with a clear pixel either side, even a "10" on a screen of standard
+// density (drawn in a smaller size, its digits closer, and squeezed to the strip if still
+// too wide). Every label is drawn the same on every card, so what fits on a covered card
+// is whole on the free one too.
 //
 // Registers window.Blackhole.thumbnail: `draw(canvas, cards)`, WIDTH and HEIGHT.
 (function (root) {
@@ -16,8 +23,13 @@
   const COLOURS = { table: "#0b6e3a", edge: "#333333", red: "#c8102e", black: "#1a1a1a" };
   const THUMB = {
     width: 216, height: 100, perRow: 6, pileStep: 36, rowStep: 34,
-    cardW: 19, cardH: 26, fan: 7, top: 4, left: 1.5,
+    cardW: 15, cardH: 26, fan: 9, top: 4, left: 1.5,
   };
+  // The room a label has: the fan step less the edge and a clear pixel either side.
+  const ROOM = THUMB.fan - 2;
+  const FONT = "bold 7.5px system-ui, sans-serif";
+  const TEN_FONT = "bold 7px system-ui, sans-serif"; // two digits in the room of one
+  const TEN_SPACING = "-0.6px";
 
   function origin(pile) {
     const row = Math.floor(pile / THUMB.perRow);
@@ -38,7 +50,6 @@
     context.fillStyle = COLOURS.table;
     context.fillRect(0, 0, THUMB.width, THUMB.height);
     const parsed = Solver.parseCards(cards);
-    context.font = "bold 8px system-ui, sans-serif";
     context.textAlign = "center";
     context.textBaseline = "top";
     for (let pile = 0; pile < Solver.NUM_PILES; pile++) {
@@ -60,9 +71,24 @@
     context.lineWidth = 0.6;
     context.stroke();
     context.fillStyle = words.isRed(card) ? COLOURS.red : COLOURS.black;
-    // "10" is squeezed to the width of one fan step, so every rank stays readable.
-    context.fillText(words.rankLabel(card), left + THUMB.fan / 2 + 0.5, top + 2, THUMB.fan + 1);
-    context.fillText(words.suitSymbol(card), left + THUMB.fan / 2 + 0.5, top + 11, THUMB.fan + 1);
+    const middle = left + THUMB.fan / 2; // of the strip a covered card shows
+    const rank = words.rankLabel(card);
+    drawLabel(context, rank, middle, top + 2, rank.length > 1);
+    drawLabel(context, words.suitSymbol(card), middle, top + 11, false);
+  }
+
+  // `text` with its ink centred at `middle` and at most ROOM wide: measured, then squeezed
+  // (fillText's maxWidth scales the advance, and the ink with it) when wider. A two-digit
+  // rank is drawn in TEN_FONT with its digits closer first, so it needs little squeezing.
+  function drawLabel(context, text, middle, top, twoDigits) {
+    context.font = twoDigits ? TEN_FONT : FONT;
+    if ("letterSpacing" in context) context.letterSpacing = twoDigits ? TEN_SPACING : "0px";
+    const measured = context.measureText(text);
+    const ink = measured.actualBoundingBoxLeft + measured.actualBoundingBoxRight;
+    const scale = ink > ROOM ? ROOM / ink : 1;
+    const shift = (scale * (measured.actualBoundingBoxLeft - measured.actualBoundingBoxRight)) / 2;
+    context.fillText(text, middle + shift, top, measured.width * scale);
+    if ("letterSpacing" in context) context.letterSpacing = "0px";
   }
 
   const api = { draw: draw, WIDTH: THUMB.width, HEIGHT: THUMB.height };
