@@ -82,16 +82,83 @@ test("a new move after an undo drops what was left to redo", () => {
   assert.deepEqual(play.redoMoves, []);
 });
 
-test("restart goes back to the opening position with nothing to redo", () => {
-  const item = CASES.find((item) => item.moves.length > 2);
+test("restart goes back to the opening position, and is a step that undo takes back", () => {
+  const item = CASES.find((item) => item.moves.length > 2 && item.status === "playing");
   const play = played(item);
+  const end = play.position();
   assert.equal(play.canRestart(), true);
-  play.restart();
+  assert.equal(play.restart(), true);
   assert.deepEqual(play.moves, []);
-  assert.equal(play.canUndo(), false);
+  assert.deepEqual(play.position(), play.rules.start());
+  assert.equal(play.canUndo(), true, "Undo brings the position back");
   assert.equal(play.canRedo(), false);
   assert.equal(play.canRestart(), false);
-  assert.deepEqual(play.position(), play.rules.start());
+  assert.equal(play.restart(), false, "no restart at the opening position");
+
+  assert.equal(play.undo(), true);
+  assert.deepEqual(play.moves, item.moves);
+  assert.deepEqual(play.position(), end);
+  assert.deepEqual(play.redoMoves, [game.RESTART]);
+  assert.equal(play.redo(), true, "redo restarts again");
+  assert.deepEqual(play.moves, []);
+  play.undo();
+  play.undo(); // past the restart: the last move before it
+  assert.deepEqual(play.moves, item.moves.slice(0, -1));
+  assert.deepEqual(play.redoMoves, [item.moves[item.moves.length - 1], game.RESTART]);
+  const legal = play.rules.legalMoves(play.position());
+  play.play(legal[0]); // a new move drops the restart undone too
+  assert.deepEqual(play.redoMoves, []);
+});
+
+test("every change is told as an event, and the events replay the game", () => {
+  const item = CASES.find((item) => item.moves.length > 4 && item.status === "playing");
+  const play = new game.Play(item.cards);
+  const told = [];
+  play.listen((event) => told.push(event));
+  for (const pile of item.moves) play.play(pile);
+  play.undo();
+  play.restart();
+  play.undo();
+  play.redo();
+  play.undo();
+  play.hinted();
+  assert.equal(play.play(-1), false);
+  assert.deepEqual(told, [...item.moves, "undo", "restart", "undo", "redo", "undo", "hint"]);
+  const again = new game.Play(item.cards, told);
+  assert.deepEqual(again.moves, play.moves);
+  assert.deepEqual(again.redoMoves, play.redoMoves);
+  assert.throws(() => new game.Play(item.cards, ["undo"]), /event 1 \(undo\) does not apply/);
+  assert.throws(() => new game.Play(item.cards, [item.moves[0], "restart", "restart"]), /event 3/);
+});
+
+test("the solution player's steps are told as hints, cards, undos and redos that replay them", () => {
+  const line = CASES.filter((item) => item.status === "won").sort((a, b) => b.moves.length - a.moves.length)[0];
+  const play = new game.Play(line.cards);
+  const told = [];
+  play.listen((event) => told.push(event));
+  play.follow(line.moves, 3); // three cards shown: each a hint, then the card
+  assert.deepEqual(told, ["hint", line.moves[0], "hint", line.moves[1], "hint", line.moves[2]]);
+  play.follow(line.moves, 1);
+  play.redo(); // the cards undone: plain redos
+  play.redo();
+  play.redo(); // a card of the line not played yet: shown, so a hint and the card
+  assert.deepEqual(told.slice(6), ["undo", "undo", "redo", "redo", "hint", line.moves[3]]);
+  const again = new game.Play(line.cards, told);
+  assert.deepEqual(again.moves, line.moves.slice(0, 4));
+});
+
+test("following a line back from a move off it keeps that move to redo", () => {
+  const line = CASES.filter((item) => item.status === "won").sort((a, b) => b.moves.length - a.moves.length)[0];
+  const play = new game.Play(line.cards);
+  const off = Array.from({ length: line.moves.length }, (_, step) => step).find(
+    (step) => play.rules.legalMoves(play.rules.after(line.moves.slice(0, step))).length > 1
+  );
+  play.follow(line.moves, off);
+  const other = play.rules.legalMoves(play.position()).find((pile) => pile !== line.moves[off]);
+  play.play(other);
+  play.follow(line.moves, off); // back to the line
+  assert.deepEqual(play.moves, line.moves.slice(0, off));
+  assert.deepEqual(play.redoMoves, [other]);
 });
 
 test("a won game has no card left and no move; a stuck one has cards left and no move", () => {

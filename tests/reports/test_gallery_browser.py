@@ -462,9 +462,18 @@ def test_undo_redo_and_restart(page, gallery, hardest):
         foundation_card(deal, [*solution[:step], other])
     )
 
+    before = page.get_attribute("#foundation .card", "data-card")
     page.click("#restart")
     assert move_count(page) == 0 and page.locator(".pile .card").count() == WINNING_LENGTH
-    assert page.get_attribute("#undo", "aria-disabled") == "true"
+    assert page.get_attribute("#restart", "aria-disabled") == "true"
+    # Restart is a step: Undo brings the position back, and Redo restarts again
+    assert page.get_attribute("#undo", "aria-disabled") == "false"
+    assert page.get_attribute("#redo", "aria-disabled") == "true"
+    page.click("#undo")
+    assert move_count(page) == step + 1
+    assert page.get_attribute("#foundation .card", "data-card") == before
+    page.click("#redo")
+    assert move_count(page) == 0 and page.locator(".pile .card").count() == WINNING_LENGTH
 
 
 # ---------------------------------------------------------------- 9. the solution player
