@@ -8,7 +8,8 @@ static host, with no network request of any kind::
     DIR/solver.js       the rules and the exact in-browser solver behind the hints
     DIR/deals.js        the selected deals: window.BLACKHOLE_GALLERY = {...}
     DIR/words.js        cards and figures in words        (no DOM)
-    DIR/game.js         a game: moves, undo, redo, status (no DOM)
+    DIR/game.js         a game: moves, undo, redo, restart, status (no DOM)
+    DIR/records.js      play records: every attempt, kept in local storage (no DOM)
     DIR/pack.js         deals.js's object read: the deals, sorted   (no DOM)
     DIR/dom.js          small DOM helpers
     DIR/thumbnail.js    a deal's opening layout on a canvas
@@ -18,6 +19,7 @@ static host, with no network request of any kind::
     DIR/solution.js     the solution player
     DIR/traps.js        the traps along the solution
     DIR/grade.js        the grade, explained
+    DIR/playtest.js     the win banner, a deal's note and mark, the records' export
     DIR/play.js         a deal in play: wires the parts above
     DIR/main.js         routing between the index and a deal; starts the page
 
@@ -82,6 +84,7 @@ ASSETS = (
     "solver.js",
     "words.js",
     "game.js",
+    "records.js",
     "pack.js",
     "dom.js",
     "thumbnail.js",
@@ -91,6 +94,7 @@ ASSETS = (
     "solution.js",
     "traps.js",
     "grade.js",
+    "playtest.js",
     "play.js",
     "main.js",
 )

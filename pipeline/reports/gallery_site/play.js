@@ -17,6 +17,7 @@
   const solution = inNode ? require("./solution.js") : root.Blackhole.solution;
   const traps = inNode ? require("./traps.js") : root.Blackhole.traps;
   const grade = inNode ? require("./grade.js") : root.Blackhole.grade;
+  const playtest = inNode ? require("./playtest.js") : root.Blackhole.playtest;
   const byId = dom.byId;
   const element = dom.element;
 
@@ -37,9 +38,11 @@
         player.goTo(step);
       })
     );
+    const testing = playtest.create(pack, newAttempt); // records every attempt; the win banner
     byId("undo").addEventListener("click", undo);
     byId("redo").addEventListener("click", redo);
     byId("restart").addEventListener("click", restart);
+    byId("new-attempt").addEventListener("click", newAttempt);
     byId("hint").addEventListener("click", askHint);
     document.addEventListener("keydown", onPageKey);
 
@@ -48,16 +51,19 @@
       return rulesById.get(shown.deal_id);
     }
 
-    // Show `shown` in play: a deal opened afresh starts from its opening position; the deal
+    // Show `shown` in play: a deal opened afresh resumes its attempt in progress (recorded,
+    // so a reload or Back / Forward keeps it) or starts from its opening position; the deal
     // already open keeps its game.
     function open(shown) {
       if (deal !== shown) {
         deal = shown;
-        play = new game.Play(rulesOf(shown));
+        play = testing.begin(shown, rulesOf(shown));
         player.open(shown, play);
         hints.clear();
         renderTitle(shown);
         grading.render(shown, play.rules);
+      } else {
+        testing.show(shown);
       }
       render();
     }
@@ -93,34 +99,54 @@
     }
 
     function undo() {
-      if (!play.canUndo()) return;
+      if (!play.canUndo() || play.status() === "won") return;
       player.stop();
       play.undo();
       changed();
     }
 
     function redo() {
-      if (!play.canRedo()) return;
+      if (!play.canRedo() || play.status() === "won") return;
       player.stop();
       play.redo();
       changed();
     }
 
+    // Restart is a step: Undo brings the position back.
     function restart() {
+      if (!play.canRestart() || play.status() === "won") return;
       player.stop();
       play.restart();
       player.leave();
       changed();
     }
 
+    // End the attempt (stuck, or abandoned while moves were left) and deal afresh; "Play
+    // again" after a win too.
+    function newAttempt() {
+      player.stop();
+      play = testing.again(play);
+      player.open(deal, play);
+      changed();
+    }
+
+
     function askHint() {
       if (dom.isDisabled(byId("hint"))) return;
       player.stop();
+      play.hinted();
       hints.ask(play.rules, play.moves);
     }
 
     // Every change of position: the hint on show no longer applies; draw it all again.
     function changed() {
+      if (testing.movedOnAfterWin(play)) {
+        // the solution player stepped back from a win: a new attempt, from the cards it shows
+        const shown = play.moves;
+        play = testing.again(play);
+        play.follow(shown, shown.length);
+        player.open(deal, play);
+      }
       hints.clear();
       render();
     }
@@ -141,11 +167,13 @@
       byId("play").dataset.state = state;
       byId("move-count").textContent = String(play.moveCount);
       say(statusMessage(position, state));
-      dom.setDisabled(byId("undo"), !play.canUndo());
-      dom.setDisabled(byId("redo"), !play.canRedo());
-      dom.setDisabled(byId("restart"), !play.canRestart());
+      // a game won is over: "Play again" (the banner) or "New attempt" starts the next
+      dom.setDisabled(byId("undo"), !play.canUndo() || state === "won");
+      dom.setDisabled(byId("redo"), !play.canRedo() || state === "won");
+      dom.setDisabled(byId("restart"), !play.canRestart() || state === "won");
       dom.setDisabled(byId("hint"), state === "won");
       player.render();
+      testing.render(play);
     }
 
     function statusMessage(position, state) {
@@ -176,8 +204,14 @@
 
     return {
       open: open,
-      // Stop what runs on its own (the solution's auto-play): the deal is no longer shown.
-      stop: player.stop,
+      // Stop what runs on its own (the solution's auto-play): the deal is no longer shown,
+      // and its seconds of play stop.
+      stop: function () {
+        player.stop();
+        testing.hide();
+      },
+      // The win banner's "Next deal" link: "#deal=ID", or null for none.
+      setNext: testing.setNext,
     };
   }
 
