@@ -21,7 +21,7 @@ from PIL import Image
 
 from pipeline.game.cards import ACE_OF_SPADES, card_name, parse_card
 from pipeline.game.deal import NUM_PILES, PILE_SIZE
-from pipeline.reports.gallery import DATA, DATA_GLOBAL, data_script
+from pipeline.reports.gallery import DATA, DATA_GLOBAL, data_script, write_gallery
 from tests.reports.browsing import open_gallery
 
 Pixel = tuple[int, int, int]
@@ -155,3 +155,200 @@ def test_every_label_of_a_thumbnail_fits_the_strip_a_covered_card_shows_at_devic
         for depth in range(PILE_SIZE - 1):  # and the covered cards' labels keep clear of the next edge
             last = edges[depth + 1] - 1
             assert not ink_columns(image, range(last, last + 1), range(top, top + 20)), (pile, depth)
+
+
+# ---------------------------------------------------------------- the index: words, search, order, address
+
+
+def data_of(folder: Path) -> dict[str, Any]:
+    prefix = f"window.{DATA_GLOBAL} = "
+    data: dict[str, Any] = json.loads((folder / DATA).read_text(encoding="utf-8")[len(prefix) : -2])
+    return data
+
+
+def shown_rows(page: Any) -> list[str]:
+    rows: list[str] = page.eval_on_selector_all(".deal-row", "rows => rows.map(row => row.dataset.dealId)")
+    return rows
+
+
+def search(page: Any, text: str) -> list[str]:
+    page.fill("#search", text)
+    return shown_rows(page)
+
+
+def suffix(deal_id: str) -> str:
+    return deal_id.rsplit("-", 1)[1]
+
+
+def test_the_pack_line_reads_well_and_a_number_finds_a_level_or_an_id_suffix_not_the_seed(
+    page: Any, gallery: Any, pack: Path, tmp_path: Path
+) -> None:
+    uncurated = write_gallery(pack, tmp_path / "uncurated").folder
+    ids = [row["deal_id"] for row in deal_rows(data_of(uncurated))]
+    open_gallery(page, uncurated)
+    assert page.text_content("#pack-line") == f"p · {len(ids)} deals, in pack order"
+    seed = ids[0].split("-")[1]  # "77": every id holds it
+    assert all(seed in deal_id for deal_id in ids)
+    for number in ("7", seed, "011", "level 7"):
+        expected = [
+            deal_id
+            for deal_id in ids
+            if suffix(deal_id).isdigit() and int(suffix(deal_id)) == int(number.removeprefix("level "))
+        ]
+        if number.startswith("level"):
+            expected = []  # no levels in a pack that is not curated
+        assert search(page, number) == expected, number
+    assert search(page, "77-1") == [deal_id for deal_id in ids if "77-1" in deal_id]  # else a part of the id
+    assert page.get_attribute("#search", "placeholder") == "level or deal id"
+    sorts = page.eval_on_selector_all("#sort option", "options => options.map(o => [o.value, o.textContent])")
+    assert sorts == [
+        ["level", "pack order"],
+        ["level-desc", "pack order, last first"],
+        ["difficulty", "easiest first"],
+        ["difficulty-desc", "hardest first"],
+    ]
+
+    rows = deal_rows(data_of(gallery.folder))
+    open_gallery(page, gallery.folder)
+    assert page.text_content("#pack-line") == f"p-curated · {len(rows)} curated deals, in level order"
+    for level in (3, 7):
+        by_level = [row["deal_id"] for row in rows if row["level"] == level]
+        by_suffix = [
+            row["deal_id"] for row in rows if suffix(row["deal_id"]) == str(level) and row["level"] != level
+        ]
+        assert search(page, f"level {level}") == by_level
+        assert sorted(search(page, str(level))) == sorted(by_level + by_suffix)
+
+
+MANY = 300  # deals in the long index: three pages of rows
+
+
+def many_deals(data: dict[str, Any]) -> None:
+    """Make the gallery's deals into :data:`MANY` (ids many-001 ..., levels 1 ...), cycling through its own."""
+    rows = deal_rows(data)
+    set_rows(
+        data,
+        [
+            {**rows[number % len(rows)], "deal_id": f"many-{number:03d}", "level": number}
+            for number in range(1, MANY + 1)
+        ],
+    )
+
+
+def hardest_first(rows: list[dict[str, Any]]) -> list[str]:
+    """Hardest first, equal difficulties in level order, the deals without one last."""
+    scored = sorted(
+        (row for row in rows if row["difficulty"] is not None),
+        key=lambda row: (-row["difficulty"], row["level"]),
+    )
+    return [row["deal_id"] for row in scored] + [row["deal_id"] for row in rows if row["difficulty"] is None]
+
+
+def scroll_y(page: Any) -> int:
+    return round(page.evaluate("scrollY"))
+
+
+def test_sorting_goes_both_ways_and_the_address_keeps_filter_sort_and_scroll(
+    page: Any, gallery: Any, tmp_path: Path
+) -> None:
+    folder = rewritten(gallery.folder, tmp_path / "many", many_deals)
+    rows = deal_rows(data_of(folder))
+    open_gallery(page, folder)
+    page.select_option("#sort", "level-desc")
+    assert shown_rows(page) == [row["deal_id"] for row in reversed(rows)][:100]  # a page of rows at a time
+    assert page.evaluate("location.hash") == "#sort=level-desc"
+    page.select_option("#sort", "difficulty-desc")
+    hard = [row for row in rows if row["tier"] == "hard"]
+    page.select_option("#tier-filter", "hard")
+    assert page.evaluate("location.hash") == "#tier=hard&sort=difficulty-desc"
+    expected = hardest_first(hard)
+    assert shown_rows(page) == expected[:100] and len(hard) < 100
+    page.select_option("#tier-filter", "all")
+    expected = hardest_first(rows)
+    assert shown_rows(page) == expected[:100]
+    assert page.evaluate("location.hash") == "#sort=difficulty-desc"
+
+    # Down the list, past its first page of rows; a row opens its deal, and Back comes back to the same place.
+    while len(shown_rows(page)) < 200:
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_function(f"document.querySelectorAll('.deal-row').length > {len(shown_rows(page))}")
+    target = expected[150]
+    row = page.locator(f".deal-row[data-deal-id='{target}']")
+    row.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)  # the scroll position settles into the history entry
+    before = scroll_y(page)
+    assert before > 10_000
+    row.locator("a").click()
+    page.wait_for_selector("#play:not([hidden])")
+    assert page.evaluate("location.hash") == f"#deal={target}&sort=difficulty-desc"
+    assert scroll_y(page) == 0
+    for _ in range(2):  # Back, then Forward and Back again: the place is kept each time
+        page.go_back()
+        page.wait_for_selector("#index:not([hidden])")
+        assert scroll_y(page) == before
+        assert page.input_value("#sort") == "difficulty-desc"
+        page.go_forward()
+        page.wait_for_selector("#play:not([hidden])")
+    page.click("#back")  # the deal's own way back: to the index it came from
+    page.wait_for_selector("#index:not([hidden])")
+    assert page.evaluate("location.hash") == "#sort=difficulty-desc" and scroll_y(page) == before
+
+    page.select_option("#tier-filter", "expert")
+    page.fill("#search", "many-1")
+    matched = [
+        deal_id
+        for deal_id in hardest_first(rows)
+        if "many-1" in deal_id and dict((r["deal_id"], r["tier"]) for r in rows)[deal_id] == "expert"
+    ]
+    assert shown_rows(page) == matched[:100]
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']")
+    assert page.input_value("#tier-filter") == "expert" and page.input_value("#sort") == "difficulty-desc"
+    assert page.input_value("#search") == "many-1" and shown_rows(page) == matched[:100]
+
+
+def deal_shown(page: Any) -> str:
+    page.wait_for_selector("#play:not([hidden])")
+    shown: str = page.text_content("#deal-title .deal-id")
+    return shown
+
+
+def test_previous_and_next_go_through_the_index_in_its_order_and_filter_by_button_and_key(
+    page: Any, gallery: Any
+) -> None:
+    rows = deal_rows(data_of(gallery.folder))
+    order = hardest_first(rows)
+    open_gallery(page, gallery.folder, "sort=difficulty-desc")
+    assert shown_rows(page) == order
+    page.click(f".deal-row[data-deal-id='{order[0]}'] a")
+    assert deal_shown(page) == order[0]
+    assert page.get_attribute("#previous-deal", "aria-disabled") == "true"
+    assert page.get_attribute("#previous-deal", "href") is None  # the first deal: nothing before it
+    assert page.text_content("#deal-place") == f"1 of {len(order)}"
+    page.click("#next-deal")
+    assert deal_shown(page) == order[1] and page.text_content("#deal-place") == f"2 of {len(order)}"
+    page.keyboard.press("n")
+    assert deal_shown(page) == order[2]
+    page.keyboard.press("p")
+    assert deal_shown(page) == order[1]
+    page.click("#previous-deal")
+    assert deal_shown(page) == order[0]
+    page.go_back()  # each step is a page of its own: Back retraces them
+    assert deal_shown(page) == order[1]
+
+    # From a filtered index, only its deals, in its order; the last has no next.
+    tier = rows[0]["tier"]
+    filtered = [
+        deal_id for deal_id in order if dict((r["deal_id"], r["tier"]) for r in rows)[deal_id] == tier
+    ]
+    assert len(filtered) == 2
+    open_gallery(page, gallery.folder, f"tier={tier}&sort=difficulty-desc")
+    page.click(f".deal-row[data-deal-id='{filtered[0]}'] a")
+    assert deal_shown(page) == filtered[0] and page.text_content("#deal-place") == "1 of 2"
+    page.keyboard.press("n")
+    assert deal_shown(page) == filtered[1] and page.get_attribute("#next-deal", "aria-disabled") == "true"
+    page.keyboard.press("n")  # nothing after the last
+    assert deal_shown(page) == filtered[1]
+    assert page.get_attribute("#back", "href") == f"#tier={tier}&sort=difficulty-desc"
+    page.reload()  # the deal's address keeps the index it came from
+    assert deal_shown(page) == filtered[1] and page.text_content("#deal-place") == "2 of 2"

@@ -1,9 +1,16 @@
 // The index: every deal of the pack as a row (thumbnail, level and id, tier, figures),
-// filtered by tier, sorted, searched by id; rows come a page at a time as the list scrolls.
+// filtered by tier, sorted either way, searched by level or id; rows come a page at a time
+// as the list scrolls.
 //
-// Registers window.Blackhole.dealList: `create(pack)` gives {show, saveScroll,
-// restoreScroll}; the list's state (the matches, the rows shown, the observers, the scroll
-// position) is its own.
+// The index's state (tier, sort, search) lives in the address, so a reload or a link keeps
+// it: "#tier=hard&sort=difficulty-desc&q=11" (defaults left out, so the plain index is "#"),
+// and a deal opened from it carries it, "#deal=ID&tier=hard", so that previous / next go
+// through the same deals in the same order. The scroll position is kept in the index's
+// history entry, so Back (and a reload) bring the list back where it was.
+//
+// Registers window.Blackhole.dealList: `create(pack)` gives {show, around, restoreScroll};
+// the list's state (the matches, the rows shown, the observers, the scroll position) is its
+// own. readState, stateQuery, indexHash, dealHash and matching need no DOM.
 (function (root) {
   "use strict";
 
@@ -15,14 +22,110 @@
   const element = dom.element;
 
   const PAGE_SIZE = 100; // index rows appended per page as the list scrolls
+  const SAVE_DELAY = 150; // ms of quiet scrolling before the position is written to history
+  const DEFAULTS = Object.freeze({ tier: "all", sort: "level", q: "" });
+  // The orders, each [value, label with levels, label without]: a pack that is not curated
+  // has no levels, so its "level" order is the pack's own.
+  const SORTS = [
+    ["level", "level, first to last", "pack order"],
+    ["level-desc", "level, last to first", "pack order, last first"],
+    ["difficulty", "easiest first", "easiest first"],
+    ["difficulty-desc", "hardest first", "hardest first"],
+  ];
+  const LEVEL_SEARCH = /^(level\s*)?#?(\d+)$/; // "level 11", "11"
+  const orders = new WeakMap(); // a pack's descending orders, made when first asked for
+
+  // ---------------------------------------------------------------- state, no DOM
+
+  // The index's state from the address's parameters (URLSearchParams); anything unknown
+  // reads as its default.
+  function readState(params) {
+    const sort = params.get("sort");
+    return {
+      tier: params.get("tier") || DEFAULTS.tier,
+      sort: SORTS.some((known) => known[0] === sort) ? sort : DEFAULTS.sort,
+      q: params.get("q") || DEFAULTS.q,
+    };
+  }
+
+  // "tier=hard&sort=difficulty-desc&q=11": the state's parameters that are not defaults.
+  function stateQuery(state) {
+    const params = new URLSearchParams();
+    for (const key of ["tier", "sort", "q"]) {
+      if (state[key] && state[key] !== DEFAULTS[key]) params.set(key, state[key]);
+    }
+    return params.toString();
+  }
+
+  function indexHash(state) {
+    return "#" + stateQuery(state);
+  }
+
+  function dealHash(dealId, state) {
+    const query = stateQuery(state);
+    return "#deal=" + encodeURIComponent(dealId) + (query ? "&" + query : "");
+  }
+
+  // The last part of an id after its last "-": "11" of "seed-20261129-11".
+  function idSuffix(dealId) {
+    const text = String(dealId);
+    return text.slice(text.lastIndexOf("-") + 1);
+  }
+
+  // Whether `deal` matches the search `text`: a number ("11", "level 11") is a level, or
+  // without the word "level" also an id's suffix ("seed-77-11", not every id with 11 in its
+  // seed); anything else is a part of the id, in any case.
+  function searchMatches(deal, text) {
+    const needle = text.trim().toLowerCase();
+    if (!needle) return true;
+    const number = LEVEL_SEARCH.exec(needle);
+    if (!number) return deal.searchKey.includes(needle);
+    const wanted = Number(number[2]);
+    if (deal.level === wanted) return true;
+    const suffix = idSuffix(deal.deal_id);
+    return !number[1] && /^\d+$/.test(suffix) && Number(suffix) === wanted;
+  }
+
+  // The deals in the order `sort` names, each order computed once. Hardest first keeps the
+  // deals without a difficulty last, as easiest first does, and equal ones in level order.
+  function ordered(pack, sort) {
+    if (sort === "difficulty") return pack.sorted.difficulty;
+    if (!orders.has(pack)) orders.set(pack, new Map());
+    const made = orders.get(pack);
+    if (!made.has(sort)) {
+      if (sort === "level-desc") made.set(sort, pack.sorted.level.slice().reverse());
+      else if (sort === "difficulty-desc") {
+        const scored = pack.sorted.difficulty.filter((deal) => deal.difficulty !== null);
+        const unscored = pack.sorted.level.filter((deal) => deal.difficulty === null);
+        made.set(sort, scored.sort((a, b) => b.difficulty - a.difficulty).concat(unscored)); // stable
+      } else return pack.sorted.level;
+    }
+    return made.get(sort);
+  }
+
+  // The deals of `pack` that the index shows for `state`, in its order.
+  function matching(pack, state) {
+    return ordered(pack, state.sort).filter(function (deal) {
+      return (state.tier === "all" || deal.tier === state.tier) && searchMatches(deal, state.q);
+    });
+  }
+
+  function sameState(a, b) {
+    return a.tier === b.tier && a.sort === b.sort && a.q === b.q;
+  }
+
+  // ---------------------------------------------------------------- the list
 
   function create(pack) {
     let built = false;
+    let state = Object.assign({}, DEFAULTS);
     let matches = []; // the deals that pass the filters, in the chosen order
     let shown = 0; // how many of them have rows
     let pageObserver = null;
     let thumbObserver = null;
-    let scroll = 0; // the index's scroll position, restored when coming back from a deal
+    let scroll = 0; // the index's last scroll position, for an index entry that has none
+    let saveTimer = null;
+    let aroundCache = { key: null, deals: null };
 
     function build() {
       const present = new Set(pack.deals.map((deal) => deal.tier));
@@ -32,9 +135,21 @@
         option.value = tier;
         select.append(option);
       }
-      select.addEventListener("change", applyFilters);
-      byId("sort").addEventListener("change", applyFilters);
-      byId("search").addEventListener("input", applyFilters);
+      const levels = pack.deals.some((deal) => deal.level !== null);
+      const sort = byId("sort");
+      sort.replaceChildren(
+        ...SORTS.map(function (known) {
+          const option = element("option", null, levels ? known[1] : known[2]);
+          option.value = known[0];
+          return option;
+        })
+      );
+      select.addEventListener("change", onControls);
+      sort.addEventListener("change", onControls);
+      byId("search").addEventListener("input", onControls);
+      byId("deal-list").addEventListener("click", saveScrollNow); // before a row's link is followed
+      window.addEventListener("scroll", onScroll, { passive: true });
+      window.addEventListener("pagehide", saveScrollNow);
 
       // Rows come a page at a time as the sentinel below the list nears the viewport,
       // and each thumbnail is drawn only when its row scrolls into view.
@@ -42,20 +157,31 @@
       thumbObserver = new IntersectionObserver(onThumbnails, { rootMargin: "200px 0px" });
       pageObserver.observe(byId("list-sentinel"));
       built = true;
-      applyFilters();
     }
 
-    function currentMatches() {
-      const tier = byId("tier-filter").value;
-      const needle = byId("search").value.trim().toLowerCase();
-      const ordered = pack.sorted[byId("sort").value] || pack.sorted.level;
-      return ordered.filter(function (deal) {
-        return (tier === "all" || deal.tier === tier) && (!needle || deal.searchKey.includes(needle));
-      });
+    // The controls show `wanted` (a tier the pack lacks reads as all tiers).
+    function setControls(wanted) {
+      const tier = byId("tier-filter");
+      tier.value = wanted.tier;
+      if (tier.value !== wanted.tier) tier.value = DEFAULTS.tier;
+      byId("sort").value = wanted.sort;
+      byId("search").value = wanted.q;
     }
 
-    function applyFilters() {
-      matches = currentMatches();
+    function controlsState() {
+      return { tier: byId("tier-filter").value, sort: byId("sort").value, q: byId("search").value };
+    }
+
+    // A control changed: filter again and write the new state into the address (replacing
+    // the index's entry: a filter is not a page to go Back to).
+    function onControls() {
+      applyFilters(controlsState());
+      history.replaceState(history.state, "", hashUrl(indexHash(state)));
+    }
+
+    function applyFilters(wanted) {
+      state = wanted;
+      matches = matching(pack, state);
       shown = 0;
       thumbObserver.disconnect();
       byId("deal-list").replaceChildren();
@@ -91,6 +217,35 @@
       }
     }
 
+    // ------------------------------------------------------------ scroll
+
+    function onScroll() {
+      if (byId("index").hidden) return;
+      scroll = window.scrollY;
+      clearTimeout(saveTimer);
+      saveTimer = setTimeout(saveScrollNow, SAVE_DELAY);
+    }
+
+    // Write the index's scroll position into its history entry (while the index is shown).
+    function saveScrollNow() {
+      clearTimeout(saveTimer);
+      if (byId("index").hidden) return;
+      scroll = window.scrollY;
+      history.replaceState(Object.assign({}, history.state, { indexScroll: scroll }), "", location.href);
+    }
+
+    // Scroll to `y` (the entry's own position; the last one known when it has none), with
+    // enough rows appended first for the page to be that long.
+    function restoreScroll(y) {
+      const target = typeof y === "number" ? y : scroll;
+      const tall = () => document.documentElement.scrollHeight >= target + window.innerHeight;
+      while (!tall() && shown < matches.length) appendPage();
+      window.scrollTo(0, target);
+      scroll = window.scrollY;
+    }
+
+    // ------------------------------------------------------------ rows
+
     function dealRow(deal) {
       const row = element("li", "deal-row");
       row.dataset.dealId = deal.deal_id;
@@ -98,7 +253,7 @@
       if (deal.difficulty !== null) row.dataset.difficulty = String(deal.difficulty);
 
       const link = element("a", "deal-link");
-      link.href = "#deal=" + encodeURIComponent(deal.deal_id);
+      link.href = dealHash(deal.deal_id, state);
 
       const canvas = element("canvas", "thumb");
       canvas.width = thumbnail.WIDTH;
@@ -131,22 +286,53 @@
     }
 
     return {
-      // Fill the list the first time the index is shown; later, keep it as it is.
-      show: function () {
-        if (!built) build();
+      // Show the list for `wanted` (readState's): built the first time, filtered again when
+      // the state differs from the one on show, else kept as it is.
+      show: function (wanted) {
+        const first = !built;
+        if (first) build();
+        if (first || !sameState(wanted, state)) {
+          setControls(wanted);
+          applyFilters(controlsState());
+        }
       },
-      // Remember where the index was scrolled to (before a deal covers it)...
-      saveScroll: function () {
-        scroll = window.scrollY;
-      },
-      // ...and go back there.
-      restoreScroll: function () {
-        window.scrollTo(0, scroll);
+      restoreScroll: restoreScroll,
+      // The deals before and after `deal` in the index of `wanted` (its order, filter and
+      // search): {previous, next, place (from 1), count}; the deal outside it goes by the
+      // order alone.
+      around: function (deal, wanted) {
+        const key = stateQuery(wanted);
+        if (aroundCache.key !== key) aroundCache = { key: key, deals: matching(pack, wanted) };
+        let deals = aroundCache.deals;
+        let place = deals.indexOf(deal);
+        if (place < 0) {
+          deals = ordered(pack, wanted.sort);
+          place = deals.indexOf(deal);
+        }
+        return {
+          previous: place > 0 ? deals[place - 1] : null,
+          next: place >= 0 && place < deals.length - 1 ? deals[place + 1] : null,
+          place: place + 1,
+          count: deals.length,
+        };
       },
     };
   }
 
-  const api = { create: create };
+  // The page's address with `hash` ("#" alone drops the fragment: the plain index).
+  function hashUrl(hash) {
+    return hash === "#" ? location.href.split("#")[0] : hash;
+  }
+
+  const api = {
+    create: create,
+    readState: readState,
+    stateQuery: stateQuery,
+    indexHash: indexHash,
+    dealHash: dealHash,
+    matching: matching,
+    hashUrl: hashUrl,
+  };
   if (inNode) module.exports = api;
   else (root.Blackhole = root.Blackhole || {}).dealList = api;
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -7,29 +7,46 @@
 // hints from solver.js (window.BlackholeSolver), and the page's parts register on
 // window.Blackhole, all loaded before this file.
 //
-// Routes: "#" or nothing is the index; "#deal=ID" is that deal in play. The body gets
-// data-ready="true" once the first view is drawn, and data-view names the view shown.
+// Routes: "#" or nothing is the index, "#tier=hard&sort=difficulty-desc&q=11" the index
+// filtered and sorted (deal-list.js); "#deal=ID" is that deal in play, "#deal=ID&tier=hard"
+// the same deal reached from that index, whose order and filter its previous / next
+// buttons (and the keys p / n) follow. The body gets data-ready="true" once the first view
+// is drawn, and data-view names the view shown.
 (function (root) {
   "use strict";
 
   const Blackhole = root.Blackhole;
   const words = Blackhole.words;
-  const byId = Blackhole.dom.byId;
+  const dom = Blackhole.dom;
+  const dealList = Blackhole.dealList;
+  const byId = dom.byId;
 
-  // The deal id in "#deal=ID", or null on the index.
-  function dealIdOfHash() {
-    const match = /^#deal=(.*)$/.exec(location.hash);
-    if (!match) return null;
-    try {
-      return decodeURIComponent(match[1]);
-    } catch {
-      return match[1]; // a malformed escape: look the id up as written
-    }
+  // The address's route: the deal id in "#deal=ID" (null on the index), and the index's
+  // state, which a deal's address carries too.
+  function parseHash() {
+    const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+    return { dealId: params.has("deal") ? params.get("deal") : null, state: dealList.readState(params) };
   }
 
+  // "p-curated · 8 curated deals, in level order", "smoke · 12 deals, in pack order".
   function packLine(pack) {
-    const kind = pack.kind ? pack.kind + " " : "";
-    return pack.name + " · " + kind + "pack · " + words.plural(pack.deals.length, "deal");
+    const count = pack.deals.length;
+    if (pack.kind === "curated") return pack.name + " · " + words.plural(count, "curated deal") + ", in level order";
+    if (pack.kind === "pack") return pack.name + " · " + words.plural(count, "deal") + ", in pack order";
+    return pack.name + " · " + words.plural(count, "deal");
+  }
+
+  // A previous / next link: to `deal` in the index of `state`, or unavailable.
+  function stepLink(link, deal, state) {
+    if (deal) {
+      link.href = dealList.dealHash(deal.deal_id, state);
+      link.removeAttribute("aria-disabled");
+      link.dataset.dealId = deal.deal_id;
+    } else {
+      link.removeAttribute("href");
+      link.setAttribute("aria-disabled", "true");
+      delete link.dataset.dealId;
+    }
   }
 
   function start() {
@@ -41,14 +58,19 @@
     // Show the view the address names; `event` is the hashchange (null on load), after
     // which focus and scrolling move to the new view.
     function route(event) {
-      const id = dealIdOfHash();
-      const deal = id === null ? null : pack.byId.get(id);
-      if (deal) showPlay(deal, Boolean(event));
-      else showIndex(id === null ? "" : "There is no deal “" + id + "” in this gallery.", Boolean(event));
+      const { dealId, state } = parseHash();
+      const deal = dealId === null ? null : pack.byId.get(dealId);
+      if (deal) showPlay(deal, state, Boolean(event));
+      else {
+        const notice = dealId === null ? "" : "There is no deal “" + dealId + "” in this gallery.";
+        showIndex(notice, state, Boolean(event));
+      }
       document.body.dataset.ready = "true";
     }
 
-    function showIndex(notice, navigated) {
+    // The index for `state`; coming back to it (Back, a link, a reload) brings back its
+    // scroll position, which its history entry keeps.
+    function showIndex(notice, state, navigated) {
       playing.stop();
       const wasHidden = byId("index").hidden;
       byId("play").hidden = true;
@@ -57,16 +79,16 @@
       document.title = pageTitle;
       byId("notice").textContent = notice;
       byId("notice").hidden = !notice;
-      list.show();
-      if (wasHidden && navigated) list.restoreScroll();
+      list.show(state);
+      if (wasHidden || !navigated) list.restoreScroll(history.state ? history.state.indexScroll : undefined);
     }
 
-    function showPlay(deal, navigated) {
-      if (!byId("index").hidden) list.saveScroll();
+    function showPlay(deal, state, navigated) {
       byId("index").hidden = true;
       byId("play").hidden = false;
       document.body.dataset.view = "play";
       playing.open(deal);
+      showSteps(deal, state);
       if (navigated) {
         window.scrollTo(0, 0);
         // Move focus to the deal's heading, so keyboard and screen reader users start there.
@@ -76,8 +98,31 @@
       }
     }
 
+    // The way back to the index, and the previous / next deal of the index the deal was
+    // opened from ("3 of 8").
+    function showSteps(deal, state) {
+      const around = list.around(deal, state);
+      byId("back").href = dealList.indexHash(state);
+      stepLink(byId("previous-deal"), around.previous, state);
+      stepLink(byId("next-deal"), around.next, state);
+      byId("deal-place").textContent = around.count > 1 ? around.place + " of " + around.count : "";
+      if (playing.setNext) playing.setNext(around.next ? dealList.dealHash(around.next.deal_id, state) : null);
+    }
+
+    // p and n: the previous and next deal, as the buttons go.
+    function onKey(event) {
+      if (byId("play").hidden || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      if (event.target.closest && event.target.closest("input, select, textarea, [contenteditable]")) return;
+      const link = { p: byId("previous-deal"), n: byId("next-deal") }[event.key] || null;
+      if (!link) return;
+      event.preventDefault();
+      if (link.hasAttribute("href")) location.hash = link.getAttribute("href");
+    }
+
+    history.scrollRestoration = "manual"; // the index restores its own (the browser's runs too early)
     byId("pack-line").textContent = packLine(pack);
     window.addEventListener("hashchange", route);
+    document.addEventListener("keydown", onKey);
     route(null);
   }
 
