@@ -25,10 +25,11 @@ FLOORS = {
     "stages": 4,
     "config": 5,
     "runs": 5,
+    "plays": 5,
     "reports": 6,
     "cli": 7,
 }
-SUBPACKAGES = ("game", "engine", "packs", "stages", "reports")
+SUBPACKAGES = ("game", "engine", "packs", "stages", "plays", "reports")
 
 
 def _modules() -> dict[str, ast.Module]:

@@ -1,0 +1,194 @@
+"""An attempt's events replayed under the rules, with the gallery's undo, redo and restart.
+
+An event is what the player did, in order: a pile number 0..16 (the free
+card of that pile went to the foundation), or one of :class:`Action`:
+``undo`` and ``redo`` take back or play again one *step*, a step being a
+card played or a restart; ``restart`` goes back to the opening position
+(only when a card is on the foundation above the starting ace), and is a
+step itself, so ``undo`` right after it brings the position back; ``hint``
+asks for a hint and changes nothing. A card played or a restart after an
+undo throws the steps undone away (``redo`` has nothing left to play), as
+in any editor.
+
+:func:`replay_events` plays them from a deal's opening by the referee
+(:mod:`pipeline.game.rules`) and counts what an export records of an
+attempt (:class:`Tally`): the cards played (every one, those undone too),
+each action, the dead ends (each arrival, by any event, at a position with
+cards left and no legal move) and the cards on the foundation at the end.
+An event the rules or the history do not allow is a :class:`ReplayError`
+naming it, counted from 1.
+
+In Parquet an attempt's events are small integers (:func:`event_codes`):
+the pile, or a negative code for an action.
+
+>>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
+>>> tally = replay_events(Deal.from_board_text(EXAMPLE_BOARD), [2, "undo", "redo", "hint"])
+>>> tally.moves, tally.undos, tally.redos, tally.hints, tally.cards_played, tally.won
+(1, 1, 1, 1, 1, False)
+>>> replay_events(Deal.from_board_text(EXAMPLE_BOARD), [0])
+Traceback (most recent call last):
+...
+pipeline.plays.events.ReplayError: event 1 plays pile 0, whose free card 10♥ does not fit on A♠
+>>> event_codes([3, "undo", "restart"]), events_of_codes([3, -1, -3])
+([3, -1, -3], [3, 'undo', 'restart'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+
+from pipeline.errors import BlackholeError
+from pipeline.game.cards import ACE_OF_SPADES, RANKS, SUIT_SYMBOLS, rank_of, suit_of
+from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.rules import Position
+
+
+class Action(str, Enum):
+    """An event that is not a card played: its value is how an export writes it."""
+
+    UNDO = "undo"
+    REDO = "redo"
+    RESTART = "restart"
+    HINT = "hint"
+
+    @property
+    def code(self) -> int:
+        """The action's code among an attempt's events in Parquet: -1 undo, -2 redo, -3 restart, -4 hint."""
+        return -1 - list(Action).index(self)
+
+
+Event = int | str
+"""An event as an export writes it: a pile number 0..16, or an action's name."""
+
+
+class ReplayError(BlackholeError, ValueError):
+    """An event the rules or the attempt's history do not allow; the message names it (from 1)."""
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What replaying an attempt's events counts, with the names of an export's fields."""
+
+    moves: int  # cards played, those later undone too
+    undos: int
+    redos: int
+    restarts: int
+    hints: int
+    dead_ends: int  # arrivals at a position with cards left and no legal move
+    cards_played: int  # on the foundation at the end, the starting ace not counted
+    won: bool  # every card played at the end
+    stuck: bool  # cards left and no legal move at the end
+
+
+def card_text(card: int) -> str:
+    """A card as the gallery shows it: ``7♣``, ``10♦``, ``A♠``.
+
+    >>> card_text(ACE_OF_SPADES), card_text(37)
+    ('A♠', '10♣')
+    """
+    rank = RANKS[rank_of(card)]
+    return ("10" if rank == "T" else rank) + SUIT_SYMBOLS[suit_of(card)]
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """A position of the history and the card on top of the foundation there."""
+
+    position: Position
+    top: int
+
+
+def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
+    """Replay ``events`` from the opening of ``deal``; their :class:`Tally`, or ReplayError naming the first
+    event not allowed: a card that does not fit, a pile that is empty or not a pile, an undo with nothing to
+    take back, a redo with nothing to play again, a restart from the opening, any event after the win."""
+    opening = _Stop(Position.start(deal), ACE_OF_SPADES)
+    history: list[_Stop] = [opening]  # history[i]: after the first i steps
+    at = 0  # the steps in force; those after it can be redone
+    counts = dict.fromkeys(("moves", "undo", "redo", "restart", "hint", "dead_ends"), 0)
+    for number, event in enumerate(events, start=1):
+        here = history[at]
+        if here.position.is_won:
+            raise ReplayError(f"event {number} ({_event_text(event)}) comes after the win")
+        if isinstance(event, str):
+            action = _action(event, number)
+            counts[action.value] += 1
+            if action is Action.HINT:
+                continue
+            if action is Action.UNDO:
+                if at == 0:
+                    raise ReplayError(f"event {number} undoes, but there is nothing to take back")
+                at -= 1
+            elif action is Action.REDO:
+                if at == len(history) - 1:
+                    raise ReplayError(f"event {number} redoes, but nothing was undone")
+                at += 1
+            else:
+                if here.position.cards_played == 0:
+                    raise ReplayError(f"event {number} restarts at the opening position")
+                del history[at + 1 :]
+                history.append(opening)
+                at += 1
+        else:
+            del history[at + 1 :]
+            history.append(_played(here, event, number))
+            at += 1
+            counts["moves"] += 1
+        if _is_stuck(history[at].position):
+            counts["dead_ends"] += 1
+    end = history[at].position
+    return Tally(
+        counts["moves"],
+        counts["undo"],
+        counts["redo"],
+        counts["restart"],
+        counts["hint"],
+        counts["dead_ends"],
+        end.cards_played,
+        end.is_won,
+        _is_stuck(end),
+    )
+
+
+def _action(event: str, number: int) -> Action:
+    try:
+        return Action(event)
+    except ValueError:
+        known = ", ".join(action.value for action in Action)
+        raise ReplayError(f"event {number} is {event!r}, not a pile 0..16 or one of {known}") from None
+
+
+def _played(here: _Stop, pile: int, number: int) -> _Stop:
+    """The stop after playing the free card of ``pile`` from ``here``; ReplayError when the rules forbid it."""
+    if isinstance(pile, bool) or not 0 <= pile < NUM_PILES:
+        raise ReplayError(f"event {number} plays pile {pile!r}, but the piles are 0..{NUM_PILES - 1}")
+    card = here.position.top_card(pile)
+    if card is None:
+        raise ReplayError(f"event {number} plays pile {pile}, which is empty")
+    if pile not in here.position.legal_moves():
+        raise ReplayError(
+            f"event {number} plays pile {pile}, whose free card {card_text(card)} "
+            f"does not fit on {card_text(here.top)}"
+        )
+    return _Stop(here.position.play(pile), card)
+
+
+def _is_stuck(position: Position) -> bool:
+    return not position.is_won and not position.legal_moves()
+
+
+def _event_text(event: Event) -> str:
+    return f"pile {event}" if isinstance(event, int) else str(event)
+
+
+def event_codes(events: Sequence[Event]) -> list[int]:
+    """``events`` as the small integers of PLAYS.parquet: a pile as itself, an action as its :attr:`Action.code`."""
+    return [event if isinstance(event, int) else Action(event).code for event in events]
+
+
+def events_of_codes(codes: Sequence[int]) -> list[Event]:
+    """The events of :func:`event_codes`' integers."""
+    actions = list(Action)
+    return [code if code >= 0 else actions[-1 - code].value for code in codes]
