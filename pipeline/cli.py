@@ -358,24 +358,71 @@ def grade(
 @app.command()
 def calibrate(
     out: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--out",
             "-o",
             dir_okay=False,
-            help="Tiers file (TOML) to write; an existing one's reference player and figure are kept.",
+            help="Tiers file (TOML) to write; an existing one's reference player and figure are kept. With --plays: where the tiers fitted to play go (optional).",
         ),
-    ],
-    seed: Annotated[int, _setting(RunConfig, "seed", "Root seed of the sample deals.")],
+    ] = None,
+    seed: Annotated[int | None, _setting(RunConfig, "seed", "Root seed of the sample deals.")] = None,
     count: Annotated[
-        int, typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals.")
-    ],
+        int | None,
+        typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals."),
+    ] = None,
+    plays: Annotated[
+        Path | None,
+        typer.Option(
+            "--plays",
+            readable=False,
+            dir_okay=False,
+            help="Check the player models against these play records (PLAYS.parquet) instead of a sample; needs --pack.",
+        ),
+    ] = None,
+    pack: Annotated[
+        Path | None,
+        typer.Option("--pack", readable=False, help="With --plays: the pack folder the records are of."),
+    ] = None,
+    charts_folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            file_okay=False,
+            help="With --plays: folder for the chart of predicted against observed. Default: output/reports/NAME.",
+        ),
+    ] = None,
     jobs: Jobs = 1,
     max_positions: MaxPositions = GradeSettings().max_positions,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     quiet: Quiet = False,
 ) -> None:
-    """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles."""
+    """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles.
+
+    With --plays: rank-correlate each player model's figures with what play-testers met, name the model
+    that predicts them best (the likelihood of their attempts), and, with enough attempts (30 deals with
+    5 finished attempts each), fit the tier thresholds to play.
+    """
+    if plays is not None:
+        if pack is None:
+            raise typer.BadParameter(
+                "--plays needs --pack, the pack folder the records are of", param_hint="--pack"
+            )
+        if seed is not None or count is not None:
+            raise typer.BadParameter(
+                "--seed and --count are for a calibration on a sample", param_hint="--seed"
+            )
+        _calibrate_from_plays(plays, pack, out, charts_folder, quiet)
+        return
+    if out is None or seed is None or count is None:
+        missing = next(
+            name for name, value in (("--out", out), ("--seed", seed), ("--count", count)) if value is None
+        )
+        raise typer.BadParameter(
+            "a calibration on a sample needs --out, --seed and --count (or --plays)", param_hint=missing
+        )
+    if pack is not None or charts_folder is not None:
+        raise typer.BadParameter("--pack and --charts are for --plays", param_hint="--pack")
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
     from pipeline.stages.calibrate import calibrate as calibrate_tiers
@@ -396,6 +443,27 @@ def calibrate(
         _show(tables.grades_table(f"Seed {seed}, {count} deals: the tiers before", calibration.grades_before))
     typer.echo(tables.thresholds_line(calibration.tiers))
     _show(tables.grades_table(f"Calibration: seed {seed}, {count} deals", calibration.grades))
+
+
+def _calibrate_from_plays(
+    plays: Path, pack: Path, out: Path | None, charts: Path | None, quiet: bool
+) -> None:
+    """``calibrate --plays``: the models against play, the chart, the tiers fitted (and written with --out)."""
+    from pipeline.reports.play_calibration import calibrate_from_plays
+    from pipeline.reports.play_tables import best_line, fitted_lines, model_tables
+
+    with user_errors():
+        made = calibrate_from_plays(plays, pack, out=out, charts_folder=charts)
+    _show(*model_tables(made.check))
+    typer.echo(best_line(made.check))
+    if made.fitted is not None:
+        for line in fitted_lines(made.fitted, written=made.written is not None):
+            typer.echo(line)
+    _note(f"wrote {made.chart}" + (f" and {made.written}" if made.written else ""), quiet)
+    if made.refused is not None:
+        if out is not None:
+            _fail(f"{out}: not written: {made.refused}", ExitCode.BAD_INPUT)
+        _note(f"no tier thresholds fitted: {made.refused}", quiet)
 
 
 @app.command("solve-board")
@@ -543,6 +611,49 @@ def curate(
         typer.echo(warning, err=True)
 
 
+plays_app = typer.Typer(
+    name="plays",
+    help="Play records from the gallery: read exports back (import) for report, calibrate and curate.",
+    no_args_is_help=True,
+)
+app.add_typer(plays_app)
+PlaysFile = Annotated[
+    Path,
+    typer.Option(
+        "--plays",
+        readable=False,
+        dir_okay=False,
+        help="Play records (PLAYS.parquet, from blackhole plays import).",
+    ),
+]
+
+
+@plays_app.command("import")
+def import_plays(
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE", readable=False, help="Export files the gallery downloaded (JSON), one or more."
+        ),
+    ],
+    pack: Annotated[
+        Path, typer.Option("--pack", readable=False, help="Pack folder the gallery was made from.")
+    ],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", dir_okay=False, help="PLAYS.parquet to write (replaced whole).")
+    ],
+    quiet: Quiet = False,
+) -> None:
+    """Check play exports against their pack (deals, moves replayed, counts) and merge them into PLAYS.parquet."""
+    from pipeline.plays.importing import import_plays as import_files
+    from pipeline.reports import tables
+    from pipeline.reports.play_tables import imported_line
+
+    with user_errors(interrupted=tables.interrupted_line(out)):
+        imported = import_files(files, pack, out)
+    _note(imported_line(imported), quiet)
+
+
 @app.command()
 def export(
     pack: PackFolder,
@@ -579,16 +690,39 @@ def report(
             help="Folder for the PNG charts (made if missing). Default: output/reports/NAME beside output/packs.",
         ),
     ] = None,
+    plays: Annotated[
+        Path | None,
+        typer.Option(
+            "--plays",
+            readable=False,
+            dir_okay=False,
+            help="Play records (PLAYS.parquet): add, by tier and by deal, what the play-testers met.",
+        ),
+    ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files."""
+    """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files.
+
+    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo,
+    mistakes and seconds to a win, each with its 95 % interval.
+    """
     from pipeline.reports.charts import report_pack
     from pipeline.reports.summary import report_tables
 
     with user_errors():
         made = report_pack(pack, charts_folder)
-    _show(*report_tables(made.description))
+        played = None if plays is None else _observed(plays, pack)
+    _show(*report_tables(made.description), *([] if played is None else played))
     _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
+
+
+def _observed(plays: Path, pack: Path) -> list[Any]:
+    """The tables of what the play-testers of ``pack`` met, from the records ``plays``."""
+    from pipeline.plays.observed import observe
+    from pipeline.plays.played import played_pack
+    from pipeline.reports.play_tables import play_tables
+
+    return play_tables(observe(played_pack(plays, pack)))
 
 
 @app.command()

@@ -1,9 +1,33 @@
 """Play records: what play-testers did in the gallery, read back, checked, merged and learnt from.
 
 - ``events``: an attempt's events replayed under the rules, with undo, redo and restart; their counts.
+- ``exports``: a gallery's export file (``plays.schema.json`` beside this module) read and checked.
+- ``deals``: the deals of a pack the records name: board, tier, the player models' figures.
+- ``checks``: an export checked against its pack: the deals exist, every attempt replays, its counts agree.
+- ``merge``: attempts of several exports merged by id, none twice; notes and marks, the later export's.
+- ``records``: ``PLAYS.parquet``, written atomically and read back checked.
+- ``played``: the records read with their pack, once they belong together.
+- ``observed``: what the players met, per deal and per tier, with intervals.
+- ``intervals``: Wilson and Student t intervals, Spearman's rank correlation and the seeded bootstrap.
+- ``likelihood``: how likely each player model makes the attempts observed.
+- ``calibration``: the models checked against play, and tier thresholds fitted to it.
+- ``importing``: ``blackhole plays import``: export files into ``PLAYS.parquet``.
 
 Play records sit above the stages (they read packs, replay by the rules,
 write tiers files and curate) and below the reports, which show them.
 """
 
-__all__ = ["events"]
+__all__ = [
+    "calibration",
+    "checks",
+    "deals",
+    "events",
+    "exports",
+    "importing",
+    "intervals",
+    "likelihood",
+    "merge",
+    "observed",
+    "played",
+    "records",
+]

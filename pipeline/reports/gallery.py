@@ -35,7 +35,9 @@ never shows a move the rules refuse.
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
 name and kind, the gallery's build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
 and the tier thresholds in that figure (from the pack's metadata; null for a
-pack that was never graded), the ladder of player models
+pack that was never graded), the budgets the solver and the grader ran with
+(``budgets``: ``max_nodes`` and ``grade_max_positions`` of the metadata, null
+when not recorded; an ungraded deal's grade says which ran out), the ladder of player models
 (:data:`~pipeline.game.players.PLAYERS`: each one's name, words and columns),
 the pack's tier names in order, and the deals as ``columns`` (:data:`COLUMNS`)
 and ``deals`` (one list of values per deal). ``cards`` is :func:`cards_text`.
@@ -103,7 +105,7 @@ DATA = "deals.js"
 DATA_GLOBAL = "BLACKHOLE_GALLERY"
 TITLE_MARK = "{{title}}"
 
-_DEAL_COLUMNS = ("deal_id", "level", "tier", "verdict", "cards", "solution", "difficulty")
+_DEAL_COLUMNS = ("deal_id", "level", "tier", "verdict", "grade_status", "cards", "solution", "difficulty")
 COLUMNS = tuple(dict.fromkeys((*_DEAL_COLUMNS, *PLAYER_COLUMNS, "tree_score", *EXPORTED_METRICS)))
 """The values of each deal in ``deals.js``, in order, each once; a column the pack lacks is null."""
 
@@ -181,6 +183,10 @@ def gallery_data(
         "kind": kind,
         "difficulty": reference if graded else None,
         "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
+        "budgets": {
+            "solve": _budget(provenance, "max_nodes"),
+            "grade": _budget(provenance, "grade_max_positions"),
+        },
         "players": [
             {
                 "name": player.value,
@@ -195,6 +201,12 @@ def gallery_data(
         "deals": [deal_values(row) for row in rows],
     }
     return {"title": title, "pack": pack, "kind": kind, "build": build_id(data), **data}
+
+
+def _budget(provenance: dict[str, str], key: str) -> int | None:
+    """A budget of positions the pack's metadata records under ``key``, or None."""
+    text = provenance.get(key)
+    return int(text) if text is not None and text.isdigit() else None
 
 
 def build_id(data: dict[str, Any]) -> str:

@@ -1,6 +1,6 @@
 """The gallery's grade in words, written plainly in Python: what the page must say, to check it against.
 
-The page (``gallery_site/gallery.js``) rounds every figure for a person:
+The page (``gallery_site/words.js`` and ``grade.js``) rounds every figure for a person:
 counts to two significant figures (whole below 10, large ones by name), a
 win chance as "about 1 game in N" below one half and "about N games in 10"
 above. These are the same rules, written apart from the page, so that the
@@ -13,6 +13,8 @@ JavaScript's ``Math.round`` rounds halves up, hence :func:`half_up`.
 ['almost no dead ends', 'about 0.4 dead ends', 'about 1 dead end', 'about 14 dead ends', 'about 1,200 dead ends']
 >>> count_text("1234567890123456789012")
 'about 1,200 quintillion'
+>>> [share_text(s) for s in (1.0, 0.96, 0.65, 0.12, 0.07, 0.0)]
+['all', 'almost all', 'about 7 in 10', 'about 1 in 10', 'about 1 in 14', 'none']
 """
 
 from __future__ import annotations
@@ -132,3 +134,87 @@ def first_trap_text(first_trap: int) -> str:
         f"The first trap comes after {first_trap} {moves}: until then, no move you can play along the "
         "solution loses the deal."
     )
+
+
+def share_text(share: float) -> str:
+    """A share of a whole: ``about 7 in 10``, ``about 1 in 14``, ``almost all``."""
+    if share >= 1:
+        return "all"
+    if share >= NEARLY_ALWAYS:
+        return "almost all"
+    if share >= 0.1:
+        return f"about {half_up(share * 10)} in 10"
+    if share <= 0:
+        return "none"
+    return f"about 1 in {rounded_count(1 / share)}"
+
+
+def slips_text(share: float) -> str:
+    """How forgiving a slip is, from ``winnable_share``."""
+    where = "of the positions a move can lead to while the deal can still be won, "
+    if share < 0.5:
+        return f"Slips are costly: {where}only {share_text(share)} can still be won."
+    return f"Most slips can be mended: {where}{share_text(share)} can still be won."
+
+
+def ways_text(solution_count: str) -> str:
+    if solution_count == "1":
+        return "One way to win: the solution is the only order of the 51 moves that plays every card."
+    shown = count_text(solution_count)
+    return f"{sentence(shown)} {'way' if shown == '1' else 'ways'} to win: orders of the 51 moves that play every card."
+
+
+def first_moves_text(first: int, winning: int) -> str:
+    """The cards that can be played first, and how many of them leave a way to win: the parts add up."""
+    losing = first - winning
+    if first == 1:
+        return (
+            "Only one card can be played first."
+            if winning
+            else "Only one card can be played first, and it loses the deal."
+        )
+    if losing == 0:
+        return f"Any of the {first} cards you can play first still leaves a way to win."
+    if winning == 0:
+        return f"None of the {first} cards you can play first leaves a way to win."
+    leave = "still leaves" if winning == 1 else "still leave"
+    lose = "loses" if losing == 1 else "lose"
+    return f"Of the {first} cards you can play first, {winning} {leave} a way to win and {losing} {lose} the deal."
+
+
+def solution_moves_text(forced: int, choices: int) -> str:
+    """The solution's moves, forced and chosen: the parts add up to the whole said."""
+
+    def are(count: int) -> str:
+        return "is" if count == 1 else "are"
+
+    total = forced + choices
+    return (
+        f"Of the solution's {total:,} {'move' if total == 1 else 'moves'}, {forced} {are(forced)} forced "
+        f"(only one card can be played) and {choices} {are(choices)} {'a choice' if choices == 1 else 'choices'} "
+        "(more than one can)."
+    )
+
+
+def ungraded_text(verdict: str | None, grade_status: str | None, budgets: dict[str, int | None]) -> str:
+    """Why a deal has no grade, with the budget that ran out (``budgets``: deals.js's, positions)."""
+
+    def budget(value: int | None) -> str:
+        return f" of {rounded_count(value)} positions" if value else ""
+
+    if verdict == "unknown":
+        return (
+            "Nobody knows yet whether this deal can be won: the solver ran out of its budget"
+            f"{budget(budgets['solve'])} before it found a win or proved there is none."
+        )
+    if verdict != "solved":
+        return "This deal has no grade: the pack was never solved."
+    unknown = ", so what each player meets is not known."
+    reasons = {
+        "out_of_budget": f"the grader ran out of its budget{budget(budgets['grade'])} before it could count "
+        f"every line of play{unknown}",
+        "overflow": f"it has more ways to win than the grader can count exactly{unknown}",
+        "not_sampled": "this run graded only a sample of its wins, and this deal was not among them.",
+    }
+    reason = reasons.get(grade_status or "", "the pack was never graded.")
+    return f"This deal can be won (watch the solution below the board), but it has no grade: {reason}"

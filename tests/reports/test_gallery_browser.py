@@ -579,7 +579,7 @@ def test_the_grade_says_what_each_player_meets_and_finds_the_graders_traps(
             assert said.first_trap_text(pack_deal.first_trap) in reasons
         words = words_of(page)
         assert not [text for text in said.FORMULA_TEXT if text in words], words  # words, not a formula
-        assert said.count_text(row["solution_count"]) + " ways to win" in words
+        assert said.ways_text(row["solution_count"]) in words
 
         steps = page.eval_on_selector_all(
             "#traps-list li", "items => items.map(li => Number(li.dataset.step))"
@@ -648,7 +648,7 @@ def test_every_figure_is_rounded_for_a_person_whatever_its_size(page, gallery, t
         assert text.startswith(said.player_line(player, chance, dead_ends))  # the Python words agree
     words = words_of(page)
     assert "The first trap comes at the very first move" in words
-    assert "about 1,200 quintillion ways to win" in words
+    assert "About 1,200 quintillion ways to win" in words
     assert not [text for text in said.FORMULA_TEXT if text in words], words
 
 

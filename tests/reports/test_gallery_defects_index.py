@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +22,10 @@ from PIL import Image
 
 from pipeline.game.cards import ACE_OF_SPADES, card_name, parse_card
 from pipeline.game.deal import NUM_PILES, PILE_SIZE
+from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.parquet import metadata
 from pipeline.reports.gallery import DATA, DATA_GLOBAL, data_script, write_gallery
+from tests.reports import gallery_words as said
 from tests.reports.browsing import open_gallery
 
 Pixel = tuple[int, int, int]
@@ -352,3 +356,95 @@ def test_previous_and_next_go_through_the_index_in_its_order_and_filter_by_butto
     assert page.get_attribute("#back", "href") == f"#tier={tier}&sort=difficulty-desc"
     page.reload()  # the deal's address keeps the index it came from
     assert deal_shown(page) == filtered[1] and page.text_content("#deal-place") == "2 of 2"
+
+
+# ---------------------------------------------------------------- the grade, in words
+
+
+def open_by_hash(page: Any, deal_id: str) -> None:
+    page.evaluate("id => { location.hash = '#deal=' + encodeURIComponent(id); }", deal_id)
+    page.wait_for_function(
+        "id => document.querySelector('#deal-title .deal-id').textContent === id", arg=deal_id
+    )
+
+
+def texts(page: Any, selector: str) -> list[str]:
+    found: list[str] = page.eval_on_selector_all(selector, "items => items.map(item => item.textContent)")
+    return found
+
+
+def parts_of(text: str, pattern: str) -> tuple[int, ...]:
+    found = re.fullmatch(pattern, re.sub(r"(?<=\d),(?=\d{3})", "", text))  # "1,234" reads 1234
+    assert found, (text, pattern)
+    return tuple(int(number) for number in found.groups())
+
+
+def test_the_grade_says_what_a_player_meets_in_words_and_its_parts_add_up_to_the_whole_shown(
+    page: Any, gallery: Any
+) -> None:
+    open_gallery(page, gallery.folder)
+    for row in deal_rows(data_of(gallery.folder)):
+        open_by_hash(page, row["deal_id"])
+        reasons = texts(page, "#grade .reasons li")
+        slips = said.slips_text(row["winnable_share"])
+        assert slips in reasons
+        assert ("only" in slips) == (row["winnable_share"] < 0.5)  # "only" for a share below one half alone
+        ways, first, moves = texts(page, "#grade .facts li")
+        assert ways == said.ways_text(row["solution_count"])
+        assert first == said.first_moves_text(row["first_moves"], row["winning_first_moves"])
+        assert moves == said.solution_moves_text(row["forced_moves"], row["decisions"])
+
+        # Read back from the page alone: the parts said add up to the whole said.
+        total, forced, choices = parts_of(
+            moves, r"Of the solution's (\d+) moves, (\d+) (?:is|are) forced .* and (\d+) .*"
+        )
+        assert forced + choices == total == len(row["solution"]) == 51
+        if first.startswith("Of the "):
+            cards, winning, losing = parts_of(
+                first, r"Of the (\d+) cards you can play first, (\d+) .* and (\d+) .*"
+            )
+            assert winning + losing == cards == row["first_moves"]
+        words = page.text_content("#grade").split("All the numbers")[0]
+        assert not [text for text in (*said.FORMULA_TEXT, "%", "first moves win", "(-") if text in words], (
+            words
+        )
+
+
+def test_an_ungraded_deal_says_why_it_has_no_grade(
+    page: Any, gallery: Any, curated_pack: Path, tmp_path: Path
+) -> None:
+    cases = [
+        ("solved", "out_of_budget"),
+        ("solved", "overflow"),
+        ("solved", "not_sampled"),
+        ("unknown", "unknown"),
+        ("solved", None),
+    ]
+    kept = {"deal_id", "level", "verdict", "grade_status", "cards", "solution"}
+
+    def ungraded(data: dict[str, Any]) -> None:
+        template = deal_rows(data)[0]
+        made = []
+        for number, (verdict, status) in enumerate(cases, start=1):
+            row = {name: (value if name in kept else None) for name, value in template.items()}
+            row.update(
+                deal_id=f"why-{number}", level=number, tier="ungraded", verdict=verdict, grade_status=status
+            )
+            if verdict != "solved":
+                row["solution"] = []
+            made.append(row)
+        set_rows(data, made)
+
+    provenance = metadata(read_pack_folder(curated_pack))
+    budgets = {"solve": int(provenance["max_nodes"]), "grade": int(provenance["grade_max_positions"])}
+    assert data_of(gallery.folder)["budgets"] == budgets
+    folder = rewritten(gallery.folder, tmp_path / "ungraded", ungraded)
+    open_gallery(page, folder)
+    for number, (verdict, status) in enumerate(cases, start=1):
+        open_by_hash(page, f"why-{number}")
+        reason = page.text_content("#grade .ungraded-reason")
+        assert reason == said.ungraded_text(verdict, status, budgets)
+        if status == "out_of_budget":
+            assert f"{said.rounded_count(budgets['grade'])} positions" in reason  # "22 million positions"
+        if verdict == "unknown":
+            assert f"{said.rounded_count(budgets['solve'])} positions" in reason

@@ -19,8 +19,9 @@
   const attemptsText = words.attemptsText;
   const deadEndsText = words.deadEndsText;
   const winsText = words.winsText;
-  const percentText = words.percentText;
+  const shareText = words.shareText;
   const countText = words.countText;
+  const roundedCount = words.roundedCount;
 
   function paragraph(text, className) {
     return element("p", className, text);
@@ -145,35 +146,62 @@
       );
     }
 
+    // How forgiving a slip is: the share of the positions a move can lead to, from a position
+    // that can still be won, that can still be won themselves (winnable_share).
     function slipsText(share) {
       if (share === null || share === undefined) return null;
-      const off = "of the positions one move off a winning line, ";
-      if (share < 0.5) return "Slips are costly: " + off + "only " + percentText(share) + " can still be won.";
-      return sentenceCase(off) + percentText(share) + " can still be won.";
+      const where = "of the positions a move can lead to while the deal can still be won, ";
+      if (share < 0.5) return "Slips are costly: " + where + "only " + shareText(share) + " can still be won.";
+      return "Most slips can be mended: " + where + shareText(share) + " can still be won.";
     }
 
-    // The deal's facts: the ways to win, the first moves, the forced moves and decisions.
+    // The deal's facts: the ways to win, the first moves, the solution's moves. Where a whole
+    // is split, the parts are said with the whole and add up to it.
     function factsList(deal) {
       const list = element("ul", "facts");
       const add = (text) => text && list.append(element("li", null, text));
-      const count = countText(deal.solution_count);
-      if (count) {
-        const ways = deal.solution_count === "1" ? " way" : " ways";
-        add(count + ways + " to win (distinct winning orders of the 51 moves)");
+      add(waysText(deal.solution_count));
+      if (deal.first_moves !== null && deal.winning_first_moves !== null) {
+        add(firstMovesText(deal.first_moves, deal.winning_first_moves));
       }
-      if (deal.first_moves !== null && deal.winning_first_moves !== null) add(firstMovesText(deal));
-      if (deal.forced_moves !== null && deal.decisions !== null) {
-        add(
-          "Along the solution: " + plural(deal.forced_moves, "forced move") + " (one legal move) and " +
-            plural(deal.decisions, "decision") + " (more than one)"
-        );
-      }
+      if (deal.forced_moves !== null && deal.decisions !== null) add(solutionMovesText(deal));
       return list;
     }
 
-    function firstMovesText(deal) {
-      if (deal.first_moves === 1) return "The only first move " + (deal.winning_first_moves ? "wins" : "loses");
-      return deal.winning_first_moves + " of " + deal.first_moves + " first moves win";
+    // "About 12 billion ways to win: orders of the 51 moves that play every card."
+    function waysText(count) {
+      const shown = countText(count);
+      if (!shown) return null;
+      if (count === "1") return "One way to win: the solution is the only order of the 51 moves that plays every card.";
+      const ways = shown === "1" ? " way" : " ways";
+      return sentenceCase(shown) + ways + " to win: orders of the 51 moves that play every card.";
+    }
+
+    // "Of the 4 cards you can play first, 1 still leaves a way to win and 3 lose the deal."
+    function firstMovesText(first, winning) {
+      const losing = first - winning;
+      if (first === 1) return "Only one card can be played first" + (winning ? "." : ", and it loses the deal.");
+      if (losing === 0) return "Any of the " + first + " cards you can play first still leaves a way to win.";
+      if (winning === 0) return "None of the " + first + " cards you can play first leaves a way to win.";
+      const leave = winning === 1 ? " still leaves" : " still leave";
+      const lose = losing === 1 ? " loses" : " lose";
+      return (
+        "Of the " + first + " cards you can play first, " + winning + leave + " a way to win and " +
+        losing + lose + " the deal."
+      );
+    }
+
+    // "Of the solution's 51 moves, 16 are forced (only one card can be played) and 35 are
+    // choices (more than one can)." The whole is the sum of its parts.
+    function solutionMovesText(deal) {
+      const forced = deal.forced_moves;
+      const choices = deal.decisions;
+      const are = (n) => (n === 1 ? " is " : " are ");
+      return (
+        "Of the solution's " + plural(forced + choices, "move") + ", " + forced + are(forced) +
+        "forced (only one card can be played) and " + choices + are(choices) +
+        (choices === 1 ? "a choice" : "choices") + " (more than one can)."
+      );
     }
 
     function unsolvableSummary(deal) {
@@ -182,28 +210,41 @@
         paragraph("This deal cannot be won: the solver searched every line of play and none plays all 51 cards.")
       );
       const known = element("ul", "facts");
-      if (deal.first_moves !== null) {
-        known.append(element("li", null, plural(deal.first_moves, "first move") + ", none of which wins"));
-      }
-      known.append(element("li", null, "No player ever wins it, with undo or without"));
+      if (deal.first_moves !== null) known.append(element("li", null, firstMovesText(deal.first_moves, 0)));
+      known.append(element("li", null, "No player ever wins it, with undo or without."));
       parts.push(known);
       return parts;
     }
 
     function ungradedSummary(deal) {
-      const verdicts = {
-        solved: "It can be won: watch the solution below the board.",
-        unsolvable: "It cannot be won.",
-        unknown: "The solver did not settle whether it can be won.",
+      const parts = [tierLine(deal), paragraph(ungradedText(deal), "ungraded-reason")];
+      const facts = factsList(deal);
+      if (facts.childElementCount) parts.push(facts);
+      return parts;
+    }
+
+    // Why the deal has no grade, from its verdict and grade status and the budgets the pack
+    // was made with: the solver's or the grader's budget ran out, a count too large to keep
+    // exactly, a win left out of the run's sample, or a pack never graded.
+    function ungradedText(deal) {
+      const budget = (value) => (value ? " of " + roundedCount(value) + " positions" : "");
+      if (deal.verdict === "unknown") {
+        return (
+          "Nobody knows yet whether this deal can be won: the solver ran out of its budget" +
+          budget(pack.budgets.solve) + " before it found a win or proved there is none."
+        );
+      }
+      if (deal.verdict !== "solved") return "This deal has no grade: the pack was never solved.";
+      const solved = "This deal can be won (watch the solution below the board), but it has no grade: ";
+      const unknown = ", so what each player meets is not known.";
+      const reasons = {
+        out_of_budget:
+          "the grader ran out of its budget" + budget(pack.budgets.grade) +
+          " before it could count every line of play" + unknown,
+        overflow: "it has more ways to win than the grader can count exactly" + unknown,
+        not_sampled: "this run graded only a sample of its wins, and this deal was not among them.",
       };
-      return [
-        tierLine(deal),
-        paragraph(
-          "This deal has no grade: its game tree was not walked, so how each player fares is not known."
-        ),
-        paragraph(verdicts[deal.verdict] || "Verdict: " + deal.verdict + "."),
-        factsList(deal),
-      ];
+      return solved + (reasons[deal.grade_status] || "the pack was never graded.");
     }
 
     function numbersTable(deal) {

@@ -168,6 +168,16 @@
     return "about " + roundedCount(Number(text.slice(0, 3)) * Math.pow(10, text.length - 3));
   }
 
+  // A share of a whole, as a person says it: "about 7 in 10", "about 1 in 14", "almost all",
+  // "all", "none" (tenths above one in ten, like gamesText).
+  function shareText(share) {
+    if (share >= 1) return "all";
+    if (share >= NEARLY_ALWAYS) return "almost all";
+    if (share >= 0.1) return "about " + Math.round(share * 10) + " in 10";
+    if (share <= 0) return "none";
+    return "about 1 in " + roundedCount(1 / share);
+  }
+
   function percentText(share) {
     const percent = share * 100;
     if (percent >= 10) return Math.round(percent) + " %";
@@ -196,6 +206,7 @@
     difficultyText: difficultyText,
     countText: countText,
     percentText: percentText,
+    shareText: shareText,
     sentenceCase: sentenceCase,
   };
   if (inNode) module.exports = api;
