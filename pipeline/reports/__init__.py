@@ -7,10 +7,24 @@
 - ``charts``: a pack's difficulty histogram, scatter, players' win chances by tier and win rate by block, as PNG files.
 - ``picture``: a deal drawn as a player sees it, as a PNG file.
 - ``gallery``: a pack as a static web site to browse and play (``gallery_site/`` holds its page and scripts).
+- ``play_tables``: play records for the terminal: an import, what play-testers met, the models against play.
+- ``play_charts``: the chart of a model's predictions against what play-testers met, as a PNG file.
+- ``play_calibration``: ``calibrate --plays``: the models checked against play, the chart, tiers fitted.
 
 Reports read packs and stage results; nothing below imports them. The tools
 that test and measure the gallery (its hints answered in Python, headless
 Chromium) live outside the package, in ``tests/support/``.
 """
 
-__all__ = ["charts", "gallery", "picture", "results", "summary", "tables", "words"]
+__all__ = [
+    "charts",
+    "gallery",
+    "picture",
+    "play_calibration",
+    "play_charts",
+    "play_tables",
+    "results",
+    "summary",
+    "tables",
+    "words",
+]

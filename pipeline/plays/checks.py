@@ -1,0 +1,74 @@
+"""An export checked against its pack: of this pack, its deals in it, every attempt replayed and counted again.
+
+:func:`check_export` refuses, with one :class:`~pipeline.plays.exports.PlaysError`
+line naming the file and the record, an export of another pack, a deal the
+pack does not hold, an attempt whose events do not replay under the rules
+(:func:`pipeline.plays.events.replay_events`), and one whose recorded counts
+or outcome are not what its events give:
+
+- ``moves``, ``undos``, ``redos``, ``restarts``, ``hints``, ``dead_ends`` and
+  ``cards_played`` equal the replay's counts;
+- ``won`` exactly when every card is played at the end; ``stuck`` only when
+  no move is left at the end, ``abandoned`` only when one is; ``playing``
+  never after the win;
+- ``clean`` exactly when it is won with no undo, restart or hint.
+"""
+
+from __future__ import annotations
+
+from pipeline.plays.deals import PackDeals
+from pipeline.plays.events import ReplayError, Tally, replay_events
+from pipeline.plays.exports import COUNT_FIELDS, Attempt, Outcome, PlayExport, PlaysError, record_label
+
+
+def check_export(export: PlayExport, pack: PackDeals) -> None:
+    """Refuse ``export`` (PlaysError naming its file and record) unless every record fits the ``pack``."""
+    if export.pack != pack.name:
+        raise PlaysError(
+            f"{export.source}: the records are of the pack {export.pack!r}, not of {pack.name!r} "
+            f"({pack.folder}); give the pack the gallery was made from"
+        )
+    for number, deal in enumerate(export.deals):
+        if deal.deal_id not in pack.deals:
+            raise PlaysError(
+                f"{export.source}: {record_label(number, deal.deal_id)}: the pack {pack.name!r} has no such deal"
+            )
+        board = pack.deals[deal.deal_id].deal
+        for place, attempt in enumerate(deal.attempts):
+            where = f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}"
+            try:
+                tally = replay_events(board, attempt.events)
+            except ReplayError as error:
+                raise PlaysError(f"{where}: {error}") from None
+            problem = disagreement(attempt, tally)
+            if problem is not None:
+                raise PlaysError(f"{where}: {problem}")
+
+
+def disagreement(attempt: Attempt, tally: Tally) -> str | None:
+    """What ``attempt`` records that its events' ``tally`` does not give, in words; None when all agree."""
+    replayed = {
+        "moves": tally.moves,
+        "undos": tally.undos,
+        "redos": tally.redos,
+        "restarts": tally.restarts,
+        "hints": tally.hints,
+        "dead_ends": tally.dead_ends,
+        "cards_played": tally.cards_played,
+    }
+    for name in COUNT_FIELDS:
+        if attempt.counts()[name] != replayed[name]:
+            return f"{name} is {attempt.counts()[name]}, but its events give {replayed[name]}"
+    outcome = attempt.outcome
+    if (outcome is Outcome.WON) != tally.won:
+        end = "win" if tally.won else f"end with {tally.cards_played} of 51 cards played"
+        return f'outcome is "{outcome.value}", but its events {end}'
+    if outcome is Outcome.STUCK and not tally.stuck:
+        return 'outcome is "stuck", but a move is left at the end of its events'
+    if outcome is Outcome.ABANDONED and tally.stuck:
+        return 'outcome is "abandoned", but no move is left at the end of its events (that is "stuck")'
+    clean = tally.won and tally.undos == tally.restarts == tally.hints == 0
+    if attempt.clean != clean:
+        why = "won with no undo, restart or hint" if clean else "not won without undo, restart and hint"
+        return f"clean is {str(attempt.clean).lower()}, but it is {why}"
+    return None
