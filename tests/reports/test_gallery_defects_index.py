@@ -448,3 +448,82 @@ def test_an_ungraded_deal_says_why_it_has_no_grade(
             assert f"{said.rounded_count(budgets['grade'])} positions" in reason  # "22 million positions"
         if verdict == "unknown":
             assert f"{said.rounded_count(budgets['solve'])} positions" in reason
+
+
+# ---------------------------------------------------------------- the dark scheme
+
+
+def rgb(css: str) -> Pixel:
+    """A computed colour, ``rgb(r, g, b)`` (or rgba with full opacity), as a triple."""
+    found = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, 1)?\)", css)
+    assert found, css
+    red, green, blue = (int(part) for part in found.groups())
+    return red, green, blue
+
+
+def luminance(colour: Pixel) -> float:
+    """WCAG 2's relative luminance."""
+
+    def linear(channel: int) -> float:
+        c = channel / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (linear(channel) for channel in colour)
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: Pixel, other: Pixel) -> float:
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def colours(page: Any, selector: str) -> tuple[Pixel, Pixel]:
+    """The text colour of ``selector``'s first element and the background it sits on (its own, else the
+    nearest ancestor's that is not transparent)."""
+    found: list[str] = page.eval_on_selector(
+        selector,
+        """el => {
+            const ink = getComputedStyle(el).color;
+            let at = el;
+            while (at && ['transparent', 'rgba(0, 0, 0, 0)'].includes(getComputedStyle(at).backgroundColor)) {
+                at = at.parentElement;
+            }
+            return [ink, at ? getComputedStyle(at).backgroundColor : 'rgb(255, 255, 255)'];
+        }""",
+    )
+    return rgb(found[0]), rgb(found[1])
+
+
+def test_a_dark_scheme_follows_the_system_keeps_the_green_table_and_reads_well(
+    browser: Any, gallery: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    try:
+        page = context.new_page()
+        open_gallery(page, gallery.folder)
+        ink, background = colours(page, "body")
+        assert luminance(background) < 0.05 and luminance(ink) > 0.6  # a dark page, light text
+        assert contrast(ink, background) >= 7
+        for selector, least in ((".deal-id", 7.0), (".stat-label", 4.5), ("#sort", 4.5), ("label", 4.5)):
+            assert contrast(*colours(page, selector)) >= least, selector
+        assert luminance(colours(page, ".deal-link")[1]) < 0.05  # the rows' panels are dark too
+
+        deal_id = deal_rows(data_of(gallery.folder))[0]["deal_id"]
+        open_by_hash(page, deal_id)
+        assert rgb(page.eval_on_selector("#board", "el => getComputedStyle(el).backgroundColor")) == (
+            11,
+            110,
+            58,
+        )
+        card_ink, card = colours(page, ".pile button.card")
+        assert card == (255, 255, 255) and contrast(card_ink, card) >= 4.5  # the cards stay white
+        for selector, least in (
+            ("#grade h3", 7.0),
+            ("#grade .dead-ends-meaning", 4.5),
+            ("#undo", 4.5),
+            ("#back", 4.5),
+        ):
+            assert contrast(*colours(page, selector)) >= least, selector
+        assert luminance(colours(page, "#grade")[1]) < 0.05
+    finally:
+        context.close()
