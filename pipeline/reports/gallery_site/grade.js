@@ -1,7 +1,10 @@
 // The grade of a deal, explained in a player's words: the tier and what it spans, what each
 // player model meets, what makes the deal hard along its solution, how it plays, the traps
 // (traps.js), and every column of deals.js under "All the numbers". The figures are the
-// pipeline's, handed over in deals.js; the page only says them.
+// pipeline's, handed over in deals.js; the page only says them, and where it splits a whole
+// (the solution's moves, the cards that can be played first) the parts it says add up to
+// the whole it says. A deal with no grade says why, from its grade status and the budgets
+// the pack was made with.
 //
 // Registers window.Blackhole.grade: `create(pack, traps)` gives {render}; `pack` is
 // Blackhole.pack's, `traps` a Blackhole.traps section maker.
