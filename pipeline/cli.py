@@ -595,6 +595,22 @@ def curate(
     order: Annotated[
         CurateOrder, typer.Option(help="difficulty: easiest first (the curve); pack: the pack's order.")
     ] = CurateOrder.DIFFICULTY,
+    plays: Annotated[
+        Path | None,
+        typer.Option(
+            "--plays",
+            readable=False,
+            dir_okay=False,
+            help="Play records (PLAYS.parquet): leave out the deals a play-tester marked reject.",
+        ),
+    ] = None,
+    by_play: Annotated[
+        bool,
+        typer.Option(
+            "--by-play",
+            help="With --plays: the deals with 5 finished attempts or more take their places in the order by what the players met (mistakes before a win); the others keep theirs.",
+        ),
+    ] = False,
     quiet: Quiet = False,
 ) -> None:
     """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
@@ -602,11 +618,24 @@ def curate(
     from pipeline.stages.curate import curate_beside
     from pipeline.stages.quotas import parse_quotas
 
+    if by_play and plays is None:
+        raise typer.BadParameter("--by-play orders by the play records of --plays", param_hint="--by-play")
     with user_errors():
         quotas = None if per_tier is None else parse_quotas(per_tier)
-        target, manifest = curate_beside(pack, out, per_tier=quotas, order=order)
+        if plays is None:
+            target, manifest = curate_beside(pack, out, per_tier=quotas, order=order)
+        else:
+            from pipeline.plays.curation import curate_with_plays
+
+            target, manifest = curate_with_plays(
+                pack, out, plays, per_tier=quotas, order=order, by_play=by_play
+            )
     _note(f"wrote {target}", quiet)
     typer.echo(tables.curated_line(target, manifest))
+    if plays is not None:
+        from pipeline.reports.play_tables import play_curation_line
+
+        typer.echo(play_curation_line(manifest))
     for warning in tables.shortfall_warnings(tables.curation_shortfalls(manifest)):
         typer.echo(warning, err=True)
 

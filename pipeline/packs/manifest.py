@@ -7,7 +7,8 @@ this order:
 - ``name``, ``kind`` (``pack`` or ``curated``), ``blackhole_version``, ``dealing_scheme``;
 - a run's pack: ``config``, the run's settings that decide the rows;
 - a curated pack: ``curated_from`` (the source pack's name), ``source_config``
-  and ``curation`` (quotas, order, rows dropped by each rule, shortfalls);
+  and ``curation`` (quotas, order, rows dropped by each rule, shortfalls, and
+  what play records changed: ``plays``, only when they were used);
 - ``deals``, ``verdicts`` (deals by verdict), ``tiers`` (deals by tier), and
   ``win_rate`` (rate, 95 % interval, the published rate and whether it is inside);
 - ``files``: every data file with its tier, row count and SHA-256.
@@ -52,6 +53,7 @@ from pipeline.packs.parquet import PackError
 MANIFEST = "manifest.json"
 MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
 KIND_ONLY = "kind_only"  # the metadata key of an Origin field written in one kind of manifest only
+ABSENT_WHEN_NONE = "absent_when_none"  # the metadata key of a field left out of the JSON while it is None
 _MAX_DEPTH = 32  # the deepest nesting a manifest may have (its configs are 3 levels deep)
 
 
@@ -72,13 +74,29 @@ class Origin:
 
 
 @dataclass(frozen=True)
+class PlayCurationRecord:
+    """What play records changed in a curation (``blackhole curate --plays``): the records' file, the deals
+    left out because a play-tester marked them reject, whether the order follows play, and how many deals
+    it placed so (those with at least ``min_attempts`` finished attempts)."""
+
+    plays: str
+    rejected: tuple[str, ...]
+    by_play: bool
+    placed: int
+    min_attempts: int
+
+
+@dataclass(frozen=True)
 class CurationRecord:
-    """How a curated pack was made: its quotas and order, the rows each rule dropped, the shortfalls."""
+    """How a curated pack was made: its quotas and order, the rows each rule dropped, the shortfalls, and
+    what play records changed (None, and absent from the JSON, when none were given: so a manifest
+    curated without them reads and writes as before they existed)."""
 
     per_tier: dict[str, int] | None
     order: str
     dropped: dict[str, int]
     shortfalls: dict[str, tuple[int, int]]  # tier: (wanted, found)
+    plays: PlayCurationRecord | None = field(default=None, metadata={ABSENT_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)
@@ -157,7 +175,11 @@ def _json_of(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {item.name: _json_of(getattr(value, item.name)) for item in dataclasses.fields(value)}
+        return {
+            item.name: _json_of(getattr(value, item.name))
+            for item in dataclasses.fields(value)
+            if not (item.metadata.get(ABSENT_WHEN_NONE) and getattr(value, item.name) is None)
+        }
     if isinstance(value, tuple | list):
         return [_json_of(item) for item in value]
     if isinstance(value, dict):

@@ -12,6 +12,7 @@
 - ``likelihood``: how likely each player model makes the attempts observed.
 - ``calibration``: the models checked against play, and tier thresholds fitted to it.
 - ``importing``: ``blackhole plays import``: export files into ``PLAYS.parquet``.
+- ``curation``: ``blackhole curate --plays``: rejected deals left out, the order from play.
 
 Play records sit above the stages (they read packs, replay by the rules,
 write tiers files and curate) and below the reports, which show them.
@@ -20,6 +21,7 @@ write tiers files and curate) and below the reports, which show them.
 __all__ = [
     "calibration",
     "checks",
+    "curation",
     "deals",
     "events",
     "exports",

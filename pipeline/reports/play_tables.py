@@ -27,6 +27,7 @@ from pipeline.reports import words
 if TYPE_CHECKING:
     from rich.table import Table
 
+    from pipeline.packs.manifest import Manifest
     from pipeline.plays.calibration import FittedTiers
     from pipeline.plays.importing import Imported
 
@@ -210,3 +211,28 @@ def fitted_lines(fitted: FittedTiers, *, written: bool) -> list[str]:
         f"{fitted.agreeing} of those {fitted.deals} deals ({share:.0%}) fall in the tier of their players' quarter",
     ]
 
+
+def play_curation_line(manifest: Manifest) -> str:
+    """What play records changed in a curation, as its manifest records it, in one line.
+
+    >>> from pipeline.packs.manifest import CurationRecord, Manifest, Origin, PlayCurationRecord
+    >>> record = PlayCurationRecord("PLAYS.parquet", ("seed-1-3",), True, 4, 5)
+    >>> origin = Origin("best", "curated", "0.1.0", None, curation=CurationRecord(None, "difficulty", {}, {}, record))
+    >>> play_curation_line(Manifest(origin, 3, {}, {}, None))
+    'from PLAYS.parquet: 1 deal left out as rejected (seed-1-3); 4 deals placed by play (5 finished attempts or more)'
+    """
+    curation = manifest.origin.curation
+    record = None if curation is None else curation.plays
+    if record is None:
+        return "no play records used"
+    count = len(record.rejected)
+    shown = ", ".join(record.rejected[:5]) + (", ..." if count > 5 else "")
+    line = f"from {record.plays}: {count} deal{'s' if count != 1 else ''} left out as rejected" + (
+        f" ({shown})" if count else ""
+    )
+    if record.by_play:
+        line += (
+            f"; {record.placed} deal{'s' if record.placed != 1 else ''} placed by play "
+            f"({record.min_attempts} finished attempts or more)"
+        )
+    return line

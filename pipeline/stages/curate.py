@@ -26,15 +26,23 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.files import check_folder_writable, check_replaceable_folder, resolved
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
-from pipeline.packs.manifest import MANIFEST, CurationRecord, Manifest, Origin, read_manifest
+from pipeline.packs.manifest import (
+    MANIFEST,
+    CurationRecord,
+    Manifest,
+    Origin,
+    PlayCurationRecord,
+    read_manifest,
+)
 from pipeline.packs.parquet import BATCH_ROWS, read_pack_file_batches, writing_pack_file
 from pipeline.packs.schema import LEVEL_FIELD
-from pipeline.stages.curation_rules import CurationError, Selection
+from pipeline.stages.curation_rules import CurationError, PlayChoices, Selection
 from pipeline.stages.difficulty_sort import RANGE_ROWS, sorted_by_difficulty
 from pipeline.stages.quotas import checked_quotas
 from pipeline.stages.settings import CurateOrder
@@ -64,6 +72,7 @@ def curate_folder(
     per_tier: dict[str, int] | None,
     order: CurateOrder | str,
     provenance: dict[str, str] | None = None,
+    plays: PlayChoices | None = None,
     batch_rows: int = BATCH_ROWS,
     range_rows: int = RANGE_ROWS,
 ) -> Manifest:
@@ -72,7 +81,10 @@ def curate_folder(
     ``per_tier`` maps a tier to the deals wanted (a tier left out gets none);
     None keeps every deal that qualifies. :attr:`CurateOrder.DIFFICULTY` sorts
     by difficulty, easiest first (ties by deal_id); :attr:`CurateOrder.PACK`
-    keeps the pack's order (its name as a string is taken too).
+    keeps the pack's order (its name as a string is taken too). ``plays``
+    leaves out the deals play-testers rejected and, with ``placed``, places
+    the deals played enough by what their players met (ordered by difficulty
+    only; :func:`~pipeline.stages.difficulty_sort.sorted_by_difficulty`).
 
     The manifest records the source pack, the rules and the shortfalls (tiers
     with fewer qualifying deals than their quota). Memory holds a batch of
@@ -85,7 +97,11 @@ def curate_folder(
     """
     source_origin = read_manifest(source).origin
     order = checked_order(order)
-    selection = Selection(checked_quotas(per_tier))
+    if plays is not None and plays.placed is not None and order is not CurateOrder.DIFFICULTY:
+        raise CurationError(
+            "ordering by play places deals within the order by difficulty: not with --order pack"
+        )
+    selection = Selection(checked_quotas(per_tier), plays.rejected if plays is not None else frozenset())
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{target.name}.curating-*"):  # left by a curation that was killed
@@ -97,7 +113,10 @@ def curate_folder(
         if not selection.kept:
             rows: Iterator[pa.Table] = iter(())
         elif order is CurateOrder.DIFFICULTY:
-            rows = sorted_by_difficulty(kept, staging, batch_rows=batch_rows, range_rows=range_rows)
+            placed = None if plays is None else plays.placed
+            rows = sorted_by_difficulty(
+                kept, staging, batch_rows=batch_rows, range_rows=range_rows, placed=placed
+            )
         else:
             unchecked = pa.schema([])  # our own temporary file: no columns to check
             rows = read_pack_file_batches(kept, unchecked, batch_rows=batch_rows)
@@ -113,6 +132,7 @@ def curate_folder(
                 order=order.value,
                 dropped=dict(selection.dropped),
                 shortfalls=selection.shortfalls(),
+                plays=None if plays is None else _play_record(plays, selection, kept),
             ),
         )
         files_metadata = (provenance or {}) | {"blackhole_curated_from": source_origin.name}
@@ -121,6 +141,21 @@ def curate_folder(
         )
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _play_record(plays: PlayChoices, selection: Selection, kept: Path) -> PlayCurationRecord:
+    """What ``plays`` changed in the curation whose kept rows are in ``kept``."""
+    placed = 0
+    if plays.placed and selection.kept:
+        kept_ids = pq.read_table(kept, columns=["deal_id"]).column("deal_id").to_pylist()
+        placed = sum(deal_id in plays.placed for deal_id in kept_ids)
+    return PlayCurationRecord(
+        plays=plays.source,
+        rejected=tuple(selection.left_out),
+        by_play=plays.placed is not None,
+        placed=placed,
+        min_attempts=plays.min_attempts,
+    )
 
 
 def _select(source: Path, kept: Path, selection: Selection, *, batch_rows: int) -> dict[bytes, bytes] | None:
@@ -181,6 +216,7 @@ def curate_beside(
     *,
     per_tier: dict[str, int] | None = None,
     order: CurateOrder | str = CurateOrder.DIFFICULTY,
+    plays: PlayChoices | None = None,
 ) -> tuple[Path, Manifest]:
     """Curate the pack folder ``pack`` into the pack folder ``name`` beside it (:func:`curated_folder`).
 
@@ -190,4 +226,4 @@ def curate_beside(
     """
     target = check_replaceable_folder(curated_folder(pack, name), marked_by=MANIFEST)
     check_folder_writable(target, replaced=True)
-    return target, curate_folder(pack, target, per_tier=per_tier, order=order)
+    return target, curate_folder(pack, target, per_tier=per_tier, order=order, plays=plays)

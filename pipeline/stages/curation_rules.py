@@ -10,6 +10,11 @@ In this order:
    (:func:`pipeline.game.canonical.canonical_key`), keeping the first in pack order;
 4. with quotas, keep the first N rows of each tier in pack order.
 
+With play records (``blackhole curate --plays``, :class:`PlayChoices`), a deal
+a play-tester marked ``reject`` is left out after rule 2, before it could
+count as the first of its deal or within its tier's quota; the manifest lists
+those deals with the play records' part in the curation, not among the rules' counts.
+
 >>> DROP_REASONS[0], Selection({"easy": 1}).taken["easy"]
 ('not_a_graded_win', 0)
 """
@@ -17,6 +22,8 @@ In this order:
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import pyarrow as pa
 
@@ -36,6 +43,21 @@ class CurationError(BlackholeError, ValueError):
     """A pack, an option or a destination that curation cannot work with."""
 
 
+@dataclass(frozen=True)
+class PlayChoices:
+    """What a play-test asks of a curation: the deals to leave out (marked ``reject``) and, to order by play,
+    each deal's observed difficulty, for those with at least ``min_attempts`` finished attempts.
+
+    ``source`` names the play records in the manifest; ``placed`` is None
+    when the curated order is not to follow play.
+    """
+
+    source: str
+    rejected: frozenset[str] = frozenset()
+    placed: Mapping[str, float] | None = field(default=None)
+    min_attempts: int = 0
+
+
 class Selection:
     """Rules 1-4 over a pack's rows, given batch by batch in pack order; :meth:`keep` returns the rows that stay.
 
@@ -46,8 +68,10 @@ class Selection:
     million. The rows themselves are never held beyond the batch.
     """
 
-    def __init__(self, quotas: dict[str, int] | None) -> None:
+    def __init__(self, quotas: dict[str, int] | None, rejected: frozenset[str] = frozenset()) -> None:
         self.quotas = quotas
+        self.rejected = rejected  # deal ids a play-tester marked reject
+        self.left_out: list[str] = []  # of which met, in pack order
         self.dropped = dict.fromkeys(DROP_REASONS, 0)  # rows dropped by each rule, as the manifest names them
         self.available = dict.fromkeys(SOLVABLE_TIERS, 0)  # distinct playable deals of each tier
         self.taken = dict.fromkeys(SOLVABLE_TIERS, 0)  # of which kept within the quota
@@ -76,6 +100,9 @@ class Selection:
                 reason = "disputed"
             elif not column["first_moves"][row]:
                 reason = "no_first_move"
+            elif column["deal_id"][row] in self.rejected:
+                self.left_out.append(column["deal_id"][row])
+                continue
             elif not self._first_of_its_deal(
                 column["board"][row], f"row {self.rows + row} ({column['deal_id'][row]})"
             ):

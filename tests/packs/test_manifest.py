@@ -24,6 +24,7 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, PackKind
 from pipeline.packs.manifest import (
+    ABSENT_WHEN_NONE,
     KIND_ONLY,
     MANIFEST,
     MANIFEST_SCHEMA,
@@ -182,7 +183,9 @@ def _fields_against(cls: type, node: dict[str, Any], where: str) -> None:
     hints = typing.get_type_hints(cls)
     names = [item.name for item in dataclasses.fields(cls)]
     assert list(node["properties"]) == names, where
-    assert node["required"] == names, where
+    # A field left out of the JSON while None (ABSENT_WHEN_NONE) is not required: older manifests lack it.
+    required = [item.name for item in dataclasses.fields(cls) if not item.metadata.get(ABSENT_WHEN_NONE)]
+    assert node["required"] == required, where
     for name in names:
         hint, schema = hints[name], node["properties"][name]
         assert _types_of_hint(hint) in (None, _schema_types(schema)), f"{where}.{name}"
