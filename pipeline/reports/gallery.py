@@ -15,6 +15,7 @@ static host, with no network request of any kind::
     DIR/thumbnail.js    a deal's opening layout on a canvas
     DIR/deal-list.js    the index: filter, sort, search, rows
     DIR/board.js        the board: cards, marks, clicks and keys
+    DIR/worker.js       the solver in a Web Worker, off the page's thread
     DIR/hint.js         hints
     DIR/solution.js     the solution player
     DIR/traps.js        the traps along the solution
@@ -92,6 +93,7 @@ ASSETS = (
     "thumbnail.js",
     "deal-list.js",
     "board.js",
+    "worker.js",
     "hint.js",
     "solution.js",
     "traps.js",

@@ -63,7 +63,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture()
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh page (its own context) of :func:`browser`; it fails the test on any page error or request off disk."""
+    """A fresh page (its own context) of :func:`browser`; it fails the test on any page error or request off disk
+    (the page's own ``blob:`` URLs, the hint worker's script, are in memory)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     opened = context.new_page()
     errors: list[str] = []
@@ -71,7 +72,7 @@ def page(browser: Any) -> Iterator[Any]:
     opened.on(
         "request",
         lambda request: (
-            None if request.url.startswith("file://") else errors.append(f"request {request.url}")
+            None if request.url.startswith(("file://", "blob:")) else errors.append(f"request {request.url}")
         ),
     )
     yield opened

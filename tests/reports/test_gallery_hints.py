@@ -26,6 +26,7 @@ from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.folders import read_pack_folder
 from pipeline.reports.gallery import cards_text
 from tests.reports.browsing import open_gallery
 from tests.support import hints
@@ -231,3 +232,127 @@ def test_a_position_the_rank_order_condition_rules_out_is_searched_no_further(pa
         items,
     )
     assert answers == [["unsolvable", 1]] * len(ruled_out)
+
+
+# ---------------------------------------------------------------- hints off the page's thread
+
+HOLD = "Blackhole.worker.testing.hold = true"  # workers keep questions unanswered until release()
+LIVE = "Blackhole.worker.testing.live()"  # the workers running
+NO_WORKERS = "window.Worker = function () { throw new Error('workers are off'); };"
+FAILING_WORKERS = """window.Worker = class extends Worker {
+  constructor() { super(URL.createObjectURL(new Blob(["throw new Error('refused');"]))); }
+};"""
+LOOKING = "Looking for a hint…"
+
+ASK_THE_WORKER = """async (items) => {
+  const searcher = Blackhole.worker.create();
+  const answers = [];
+  for (const {cards, moves} of items) {
+    answers.push(await new Promise((resolve) => searcher.ask(
+      {op: "hint", cards: cards, moves: moves},
+      (found, where) => resolve({kind: found.kind, move: found.move ?? null, undo: found.undo ?? null, where}),
+      () => ({kind: "asked of the page"})
+    )));
+  }
+  return answers;
+}"""
+
+
+@pytest.fixture(scope="module")
+def solvable(curated_pack: Any) -> tuple[str, Deal]:
+    """The id and deal of a deal of the gallery with a solution."""
+    rows = read_pack_folder(curated_pack, columns=["deal_id", "board", "solution"]).to_pylist()
+    row = next(row for row in rows if row["solution"])
+    return row["deal_id"], Deal.from_board_text(row["board"])
+
+
+def open_deal(page: Any, folder: Any, deal_id: str) -> None:
+    """Open ``deal_id`` in play and wait until the browser has listed its traps (their search is over)."""
+    open_gallery(page, folder, f"deal={deal_id}")
+    page.wait_for_selector("#play:not([hidden]) #traps-list[data-count]")
+
+
+def hint_line(page: Any) -> dict[str, str]:
+    return page.eval_on_selector("#hint-text", "el => ({...el.dataset, text: el.textContent})")
+
+
+def ask_hint(page: Any) -> dict[str, str]:
+    page.click("#hint")
+    page.wait_for_selector("#hint-text[data-kind]")
+    return hint_line(page)
+
+
+def as_answer(shown: dict[str, str]) -> dict[str, Any]:
+    """The hint line's data as the solver's answer, for :func:`agrees`."""
+    return {
+        "kind": shown["kind"],
+        "move": int(shown["move"]) if "move" in shown else None,
+        "undo": int(shown["undo"]) if "undo" in shown else None,
+    }
+
+
+def test_a_hint_is_searched_in_a_worker(page, gallery, solvable):
+    deal_id, deal = solvable
+    open_deal(page, gallery.folder, deal_id)
+    shown = ask_hint(page)
+    assert shown["source"] == "worker" and "searching" not in shown
+    assert agrees(deal, [], hint_of(deal, []), as_answer(shown))
+    assert page.evaluate(LIVE) == 2  # the hint's worker and the traps'
+
+
+@pytest.mark.parametrize("action", ["play", "undo", "restart", "leave"])
+def test_a_hint_still_searched_is_abandoned_when_the_player_acts(page, gallery, solvable, action):
+    """The worker holds the hint unanswered (a slow search, made deterministic): meanwhile the page takes
+    the player's click, which abandons the hint: its worker is terminated and nothing is shown."""
+    deal_id, deal = solvable
+    first = Position.start(deal).legal_moves()[0]
+    open_deal(page, gallery.folder, deal_id)
+    if action in ("undo", "restart"):
+        page.click(f".pile[data-pile='{first}'] button.card")
+    page.evaluate(HOLD)
+    page.click("#hint")
+    assert hint_line(page) == {"searching": "true", "text": LOOKING}
+    running = page.evaluate(LIVE)  # the hint's worker, the traps' one
+    assert running == 2
+    expected_moves = {"play": [first], "undo": [], "restart": [], "leave": []}[action]
+    if action == "play":
+        page.click(f".pile[data-pile='{first}'] button.card")  # answered while the hint is searched
+    elif action == "leave":
+        page.click("#back")
+        page.wait_for_selector("#index:not([hidden])")
+    else:
+        page.click(f"#{action}")
+    if action != "leave":
+        assert page.text_content("#move-count") == str(len(expected_moves))
+    assert hint_line(page) == {"text": ""}
+    assert page.evaluate(LIVE) == running - 1  # the hint's worker is gone
+    page.evaluate("Blackhole.worker.testing.release(); Blackhole.worker.testing.hold = false")
+    if action == "leave":
+        page.go_back()
+        page.wait_for_selector("#play:not([hidden])")
+        assert hint_line(page) == {"text": ""}
+    shown = ask_hint(page)  # a fresh worker answers, for the position now on the board
+    assert shown["source"] == "worker"
+    assert agrees(deal, expected_moves, hint_of(deal, expected_moves), as_answer(shown))
+
+
+@pytest.mark.parametrize("script", [NO_WORKERS, FAILING_WORKERS], ids=["none made", "failing"])
+def test_without_workers_the_page_searches_hints_and_traps_itself(page, gallery, solvable, script):
+    deal_id, deal = solvable
+    page.add_init_script(script)
+    open_deal(page, gallery.folder, deal_id)
+    assert int(page.get_attribute("#traps-list", "data-count")) >= 0
+    shown = ask_hint(page)
+    assert shown["source"] == "page"
+    assert agrees(deal, [], hint_of(deal, []), as_answer(shown))
+
+
+def test_hints_from_the_worker_agree_with_the_python_solver(page, gallery, positions):
+    sample = positions[::5]
+    open_gallery(page, gallery.folder)
+    items = [{"cards": cards_text(deal), "moves": moves} for deal, moves, _ in sample]
+    answers = page.evaluate(ASK_THE_WORKER, items)
+    assert {answer.pop("where") for answer in answers} == {"worker"}
+    for (deal, moves, expected), answer in zip(sample, answers, strict=True):
+        assert agrees(deal, moves, expected, answer), (deal, moves, expected, answer)
+    assert len(sample) == 100

@@ -1,49 +1,61 @@
 // Hints: the exact solver's answer to "what now?" for the position in play, said in the
-// hint line. A hint asked for a position that has changed since is dropped.
+// hint line. The search runs in a Web Worker (worker.js), so the page answers clicks
+// meanwhile; a hint still searched when the position changes is abandoned.
 //
 // Registers window.Blackhole.hint: `create(onWin)` gives {ask, clear, shown}; the hint on
-// show and the token that drops late answers are its own. `onWin(pile)` is called when a
-// hint names a card to play (the board marks it).
+// show and its searcher are its own. `onWin(pile)` is called when a hint names a card to
+// play (the board marks it). The hint line's data-source says where the answer was
+// searched: "worker", or "page" where no worker could run.
 (function (root) {
   "use strict";
 
   const inNode = typeof module === "object" && Boolean(module.exports);
   const words = inNode ? require("./words.js") : root.Blackhole.words;
   const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
-
-  const DELAY = 30; // ms: the search starts after "Thinking…" is painted
+  const worker = inNode ? require("./worker.js") : root.Blackhole.worker;
 
   function create(onWin) {
-    let token = 0; // bumped on every change, so a hint computed late is dropped
+    const searcher = worker.create();
     let answer = null; // the hint on show: {kind, move?, undo?}
 
-    // Forget the hint on show (the position changed) and empty the hint line.
+    // Forget the hint on show, or abandon the one searched (the position changed), and
+    // empty the hint line.
     function clear() {
-      token++;
+      searcher.cancel();
       answer = null;
       const text = dom.byId("hint-text");
       text.textContent = "";
       delete text.dataset.kind;
       delete text.dataset.move;
       delete text.dataset.undo;
+      delete text.dataset.source;
+      delete text.dataset.searching;
     }
 
     // Search a hint for the position after `moves` of the deal of `rules` (a
     // BlackholeSolver.Game); its budget bounds it (2 s at worst here).
     function ask(rules, moves) {
       clear();
-      const asked = token;
       const played = moves.slice();
-      dom.byId("hint-text").textContent = "Thinking…";
-      setTimeout(function () {
-        if (asked !== token) return;
-        present(rules, played, rules.hint(played));
-      }, DELAY);
+      const text = dom.byId("hint-text");
+      text.textContent = "Looking for a hint…";
+      text.dataset.searching = "true";
+      searcher.ask(
+        { op: "hint", cards: rules.cards, moves: played },
+        function (found, where) {
+          present(rules, played, found, where);
+        },
+        function () {
+          return rules.hint(played);
+        }
+      );
     }
 
-    function present(rules, moves, found) {
+    function present(rules, moves, found, where) {
       const text = dom.byId("hint-text");
       answer = found;
+      delete text.dataset.searching;
+      text.dataset.source = where;
       text.dataset.kind = found.kind;
       if (found.kind === "win") {
         const card = rules.topCard(rules.after(moves), found.move);

@@ -204,10 +204,11 @@
 
     return {
       open: open,
-      // Stop what runs on its own (the solution's auto-play): the deal is no longer shown,
-      // and its seconds of play stop.
+      // Stop what runs on its own (the solution's auto-play, a hint searched): the deal is no
+      // longer shown, and its seconds of play stop.
       stop: function () {
         player.stop();
+        hints.clear();
         testing.hide();
       },
       // The win banner's "Next deal" link: "#deal=ID", or null for none.

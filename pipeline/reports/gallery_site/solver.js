@@ -477,20 +477,21 @@
     // ------------------------------------------------------------ in a worker
 
     // Answer a worker's messages: {id, op: "hint", cards, moves} or {id, op: "traps",
-    // cards, solution} get {id, answer} back, from one Game per deal (the last few deals
-    // asked about), so the lost positions found stay known while the worker lives.
-    // With `hold` set (a test's hook for a slow search) a question waits, unanswered,
-    // until a {op: "release"} message.
+    // cards, solution} (cards as parseCards reads them, or its numbers) get {id, answer}
+    // back, from one Game per deal (the last few deals asked about), so the lost positions
+    // found stay known while the worker lives. With `hold` set (a test's hook for a slow
+    // search) a question waits, unanswered, until a {op: "release"} message.
     function serve(scope) {
-      const games = new Map();
+      const games = new Map(); // by the deal's cards, as text
       let held = [];
 
       function gameOf(cards) {
-        if (!games.has(cards)) {
+        const key = String(cards);
+        if (!games.has(key)) {
           if (games.size >= 4) games.delete(games.keys().next().value);
-          games.set(cards, new Game(cards));
+          games.set(key, new Game(cards));
         }
-        return games.get(cards);
+        return games.get(key);
       }
 
       function answer(question) {
