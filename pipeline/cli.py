@@ -739,8 +739,8 @@ def report(
     from pipeline.reports.summary import report_tables
 
     with user_errors():
+        played = None if plays is None else _observed(plays, pack)  # before the charts: a bad file fails fast
         made = report_pack(pack, charts_folder)
-        played = None if plays is None else _observed(plays, pack)
     _show(*report_tables(made.description), *([] if played is None else played))
     _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
 

