@@ -8,7 +8,7 @@ imported only when a table is made.
 >>> share_text(Rate.of(3, 8))
 '3 of 8, 38 % [14 %, 69 %]'
 >>> mean_text(MeanInterval.of([125.0, 95.0]), seconds=True), mean_text(MeanInterval.of([]))
-('1 min 50 s [0 s, 5 min 21 s]', 'no win')
+('1 min 50 s [0 s, 5 min 1 s]', 'no win')
 >>> duration_text(3725.0), duration_text(42.4)
 ('1 h 2 min', '42 s')
 """
