@@ -9,7 +9,11 @@ say about the same positions, read from ``tests/js/golden/*.json``:
   pile heights, the foundation's rank, the legal moves and whether it is won, stuck or
   still in play;
 - ``solver.json``: positions along those lines and the deals' solutions, each with its
-  verdict, the moves that keep a win in reach, and the hint's fewest moves to take back.
+  verdict, the moves that keep a win in reach, and the hint's fewest moves to take back;
+- ``plays.json``: attempts as the play records write their events (cards, undo, redo,
+  restart, hint; seeded random play, and the solutions with detours), each with what
+  :func:`pipeline.plays.events.replay_events` counts of them, or the number of the first
+  event it refuses.
 
 ``make golden`` (``python tests/js/write_golden.py``) writes them; the files are
 committed, and ``tests/js/test_golden.py`` checks that they equal what this script
@@ -29,10 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.engine.solver import solve
-from pipeline.game.deal import EXAMPLE_BOARD, Deal
+from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
+from pipeline.plays.events import Action, Event, ReplayError, replay_events
 from pipeline.reports.gallery import cards_text
 
 GOLDEN = Path(__file__).with_name("golden")
@@ -40,6 +45,9 @@ SEED = 2026  # the deals: seeded_deal(SEED, index) for INDICES
 INDICES = (0, 1, 2, 3, 4, 5)
 PLAY_SEED = 24  # random play along each deal: random.Random(PLAY_SEED + index)
 MAX_NODES = 2_000_000  # every position here is settled far below it
+EVENTS_SEED = 2024  # the play records' random events: random.Random(EVENTS_SEED + order)
+EVENTS_LENGTH = 90  # events of a random attempt, at most
+EVENT_WEIGHTS = {"card": 0.65, "undo": 0.15, "redo": 0.08, "restart": 0.06, "hint": 0.06}
 
 
 def deals() -> list[tuple[str, Deal]]:
@@ -137,13 +145,101 @@ def solver_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def replays(deal: Deal, events: list[Event]) -> bool:
+    try:
+        replay_events(deal, events)
+    except ReplayError:
+        return False
+    return True
+
+
+def random_events(deal: Deal, rng: random.Random) -> list[Event]:
+    """Random play with every kind of event, each drawn by :data:`EVENT_WEIGHTS` (the first that replays of
+    that kind, else of any), until the win, :data:`EVENTS_LENGTH` events, or only a hint is left."""
+    events: list[Event] = []
+    actions = [action.value for action in Action]
+    while len(events) < EVENTS_LENGTH and not replay_events(deal, events).won:
+        kind = rng.choices(list(EVENT_WEIGHTS), weights=list(EVENT_WEIGHTS.values()))[0]
+        piles: list[Event] = list(rng.sample(range(NUM_PILES), NUM_PILES))
+        choices = [*piles, *actions] if kind == "card" else [kind, *piles, *actions]
+        event = next(event for event in choices if replays(deal, [*events, event]))
+        events.append(event)
+        if event == Action.HINT.value and kind != event:
+            break  # stuck at the opening: nothing but a hint is left
+    return events
+
+
+def detours(solution: list[int], rng: random.Random) -> list[Event]:
+    """``solution`` played to the win with detours that replay: a hint, an undo and redo, a restart taken back."""
+    events: list[Event] = []
+    for step, pile in enumerate(solution):
+        events.append(pile)
+        if step in (0, len(solution) // 2):
+            events += ["undo", "redo"]
+        elif step == len(solution) // 3:
+            events += ["restart", "undo", "hint", "undo", "undo", "redo", "redo"]
+        elif rng.random() < 0.05:
+            events.append("hint")
+    return events
+
+
+def refused(deal: Deal, events: list[Event]) -> int:
+    """The number (from 1) of the first event of ``events`` that replay_events refuses."""
+    try:
+        replay_events(deal, events)
+    except ReplayError as error:
+        return int(str(error).split()[1])
+    raise AssertionError(f"{events} replay")
+
+
+def plays_cases() -> list[dict[str, Any]]:
+    """Attempts' events with what replaying them counts (the export's fields), and events refused."""
+    cases = []
+    for order, (name, deal) in enumerate(deals()):
+        rng = random.Random(EVENTS_SEED + order)
+        lines = [random_events(deal, rng), random_events(deal, rng)]
+        result = solve(deal, max_nodes=MAX_NODES)
+        if result.verdict is Verdict.SOLVED:
+            lines.append(detours(list(result.solution), rng))
+        for events in lines:
+            tally = replay_events(deal, events)
+            counts = {
+                "moves": tally.moves,
+                "undos": tally.undos,
+                "redos": tally.redos,
+                "restarts": tally.restarts,
+                "hints": tally.hints,
+                "dead_ends": tally.dead_ends,
+                "cards_played": tally.cards_played,
+                "won": tally.won,
+                "stuck": tally.stuck,
+            }
+            cases.append({"deal": name, "cards": cards_text(deal), "events": events, "counts": counts})
+        legal = Position.start(deal).legal_moves()
+        illegal = next(pile for pile in range(NUM_PILES) if pile not in legal)
+        bad: list[list[Event]] = [["undo"], ["redo"], ["restart"], [illegal], [NUM_PILES], ["hint", "jump"]]
+        if legal:
+            bad += [[legal[0], "undo", "redo", "redo"], [legal[0], "restart", "restart"]]
+        if result.verdict is Verdict.SOLVED:
+            bad.append([*result.solution, "undo"])  # nothing after the win
+        for events in bad:
+            cases.append(
+                {"deal": name, "cards": cards_text(deal), "events": events, "refused": refused(deal, events)}
+            )
+    return cases
+
+
 def golden_files() -> dict[str, str]:
     """The golden files' names and texts: one case a line, so a change reads as a small diff."""
 
     def text(cases: list[dict[str, Any]]) -> str:
         return "[\n" + ",\n".join(json.dumps(case, separators=(", ", ": ")) for case in cases) + "\n]\n"
 
-    return {"rules.json": text(rules_cases()), "solver.json": text(solver_cases())}
+    return {
+        "rules.json": text(rules_cases()),
+        "solver.json": text(solver_cases()),
+        "plays.json": text(plays_cases()),
+    }
 
 
 def main() -> int:

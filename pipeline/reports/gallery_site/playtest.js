@@ -57,7 +57,9 @@
     let live = null; // the game.Play being recorded, until it is won
     let won = null; // the record of the attempt won last, while its game is on show
 
-    byId("export-plays").addEventListener("click", exportRecords);
+    document.querySelectorAll(".export-plays").forEach(function (button) {
+      button.addEventListener("click", exportRecords); // in the header, and beside the note
+    });
     byId("play-again").addEventListener("click", function () {
       onAgain();
     });
