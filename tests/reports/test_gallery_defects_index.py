@@ -273,9 +273,9 @@ def test_sorting_goes_both_ways_and_the_address_keeps_filter_sort_and_scroll(
     assert page.evaluate("location.hash") == "#sort=difficulty-desc"
 
     # Down the list, past its first page of rows; a row opens its deal, and Back comes back to the same place.
-    while len(shown_rows(page)) < 200:
+    while (rows_now := len(shown_rows(page))) < 200:  # counted before the scroll that appends the next page
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        page.wait_for_function(f"document.querySelectorAll('.deal-row').length > {len(shown_rows(page))}")
+        page.wait_for_function(f"document.querySelectorAll('.deal-row').length > {rows_now}")
     target = expected[150]
     row = page.locator(f".deal-row[data-deal-id='{target}']")
     row.scroll_into_view_if_needed()
