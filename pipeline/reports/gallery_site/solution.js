@@ -1,11 +1,18 @@
 // The solution player: First, Back, Forward and Play step the game in play along the deal's
 // stored solution (undo and redo then step along it too), and mark the card its next move
-// plays and the last card played while it is in use.
+// plays and the last card played while it is in use; a trap shown (traps.js) marks the
+// cards that lose there too.
+//
+// It never throws a move of the player's away unasked. When the game has left the solution
+// (the player played a card of their own), it says so, and its buttons first take the game
+// back to where it left, by undoing: the player's moves stay in Redo. Only a step along the
+// solution from there (Forward, Play) drops them, as the status line says beforehand.
 //
 // Registers window.Blackhole.solution: `create(onChange)` binds the player's controls and
-// gives {open, goTo, leave, stop, render, marks}; the solution, whether it is being
-// watched and the auto-play timer are its own. It moves the game it is given (a
-// Blackhole.game.Play) and calls `onChange()` after every step, for the page to redraw.
+// gives {open, goTo, showTrap, leave, stop, render, marks}; the solution, whether it is
+// being watched, the trap shown and the auto-play timer are its own. It moves the game it
+// is given (a Blackhole.game.Play) and calls `onChange()` after every step, for the page to
+// redraw.
 (function (root) {
   "use strict";
 
@@ -17,7 +24,8 @@
   function create(onChange) {
     let solution = []; // the deal's stored solution, piles in order
     let game = null; // the Blackhole.game.Play it steps
-    let watching = false; // in use: show its next and last cards
+    let watching = false; // in use: show its next and last cards, and say when the game left it
+    let trap = null; // the trap shown (traps.js's {step, losing, said}), while the game is there
     let timer = null; // the auto-play's next step
 
     byId("solution-first").addEventListener("click", first);
@@ -32,29 +40,66 @@
       solution = deal.solution;
       game = play;
       watching = false;
+      trap = null;
       byId("solution-player").hidden = solution.length === 0;
     }
 
-    // The game at solution[0:step], with the rest of the solution to redo.
+    // The game at solution[0:step], reached by undoing what it does not share with the
+    // solution and redoing (else playing) the solution's moves.
     function goTo(step) {
       game.follow(solution, step);
       watching = true;
       onChange();
     }
 
-    // The player's own moves (or a restart) take over: no more marks.
+    // A trap of the solution (traps.js's {step, losing, said}): its position, with the
+    // losing cards marked and named until the game moves on.
+    function showTrap(shown) {
+      stop();
+      trap = shown;
+      goTo(shown.step);
+    }
+
+    // The player's own move, or a restart: the player keeps watching (it says when the game
+    // has left the solution), unless the game is back at its opening position.
     function leave() {
-      watching = false;
+      if (!game.moveCount) watching = false;
+    }
+
+    // The game's moves undone (into Redo) until they follow the solution again.
+    function backToSolution() {
+      while (!game.cursor(solution).onPath) {
+        if (!game.undo()) break;
+      }
+      watching = true;
+      onChange();
+    }
+
+    // The piles Redo would play next, when they are the player's own rather than the
+    // solution's from `step` on (else none).
+    function ownRedo(step) {
+      const redo = game.redoMoves;
+      if (!redo.length || redo[0] === solution[step]) return [];
+      return redo.filter((move) => typeof move === "number");
+    }
+
+    // The trap on show, if the game is still at its position (else it is forgotten).
+    function trapHere(cursor) {
+      if (trap && !(cursor.onPath && cursor.step === trap.step)) trap = null;
+      return trap;
     }
 
     // Which cards the board marks while watching: {current: the pile the next move plays
-    // (or null), last: the foundation's card is the last one played}.
+    // (or null), last: the foundation's card is the last one played, losing: the piles whose
+    // card loses here (a trap shown)}.
     function marks() {
-      const shown = { current: null, last: false };
+      const shown = { current: null, last: false, losing: [] };
       if (watching && solution.length) {
         const cursor = game.cursor(solution);
         if (cursor.onPath && cursor.step < solution.length) shown.current = solution[cursor.step];
         shown.last = cursor.onPath && cursor.step > 0;
+        const here = trapHere(cursor);
+        if (here) shown.losing = here.losing.slice();
       }
       return shown;
     }
@@ -62,21 +107,44 @@
     function render() {
       if (!solution.length) return;
       const cursor = game.cursor(solution);
-      const step = byId("solution-step");
-      const detail = byId("solution-detail");
+      const [step, detail] = statusText(cursor);
+      byId("solution-step").textContent = step;
+      byId("solution-detail").textContent = detail;
       byId("solution-play").textContent = timer ? "Pause" : "Play";
+    }
+
+    // The status line, in two parts: where the game is on the solution, and what the
+    // buttons do from there.
+    function statusText(cursor) {
+      const of = " of " + solution.length;
       if (!watching) {
-        step.textContent = words.plural(solution.length, "move") + " to a win";
-        detail.textContent = "Step through them, or press Play to watch.";
-        return;
+        const intro = "Step through them, or press Play to watch.";
+        if (cursor.onPath) return [words.plural(solution.length, "move") + " to a win", intro];
+        return [
+          words.plural(solution.length, "move") + " to a win",
+          intro + " Your game left them at move " + cursor.step +
+            ": Forward, Back and Play go back there first, and Redo keeps your moves.",
+        ];
       }
       if (!cursor.onPath) {
-        step.textContent = "left the solution after move " + cursor.step + " of " + solution.length;
-        detail.textContent = "Forward goes back to it.";
-        return;
+        return [
+          "You left the solution at move " + cursor.step + of + ".",
+          "Forward goes back to it, and Redo keeps your " + words.plural(game.moveCount - cursor.step, "move") + ".",
+        ];
       }
-      step.textContent = "move " + cursor.step + " of " + solution.length;
-      detail.textContent = stepDetail(cursor.step);
+      const own = ownRedo(cursor.step);
+      if (own.length) {
+        return [
+          "Back on the solution at move " + cursor.step + of + ".",
+          "Redo brings back your " + words.plural(own.length, "move") +
+            "; Forward plays the solution's move instead, and Redo then forgets yours.",
+        ];
+      }
+      const parts = [];
+      const here = trapHere(cursor);
+      if (here) parts.push("a trap: " + here.said);
+      parts.push(stepDetail(cursor.step));
+      return ["move " + cursor.step + of, parts.filter(Boolean).join("; ")];
     }
 
     // "last: 7♥ from pile 3; next: 8♣ from pile 9", read off the cards of the deal.
@@ -93,22 +161,42 @@
       return words.cardFace(game.rules.topCard(before, pile)) + " from pile " + pile;
     }
 
+    // One move on along the solution: redone when Redo holds it, else played (which drops
+    // what Redo held: the status line says so before).
+    function stepForward(cursor) {
+      if (cursor.step >= solution.length) return;
+      const redo = game.redoMoves;
+      if (redo.length && redo[0] === solution[cursor.step]) {
+        game.redo();
+        watching = true;
+        onChange();
+      } else {
+        goTo(cursor.step + 1);
+      }
+    }
+
+    // Off the solution, every button first goes back to where the game left it.
     function forward() {
       stop();
       const cursor = game.cursor(solution);
-      // Off the solution, forward first returns to it, at the last move in common.
-      goTo(cursor.onPath ? cursor.step + 1 : cursor.step);
+      if (!cursor.onPath) backToSolution();
+      else stepForward(cursor);
     }
 
     function back() {
       stop();
       const cursor = game.cursor(solution);
-      goTo(cursor.onPath ? cursor.step - 1 : cursor.step);
+      if (cursor.onPath && cursor.step > 0) game.undo();
+      backToSolution();
     }
 
+    // Back to the opening position by undoing every move, so Redo still has them all.
     function first() {
       stop();
-      goTo(0);
+      while (game.moveCount > 0) {
+        if (!game.undo()) break;
+      }
+      backToSolution();
     }
 
     function toggle() {
@@ -119,8 +207,16 @@
 
     function startAutoPlay() {
       const cursor = game.cursor(solution);
-      // From the end, watch again from the start; off the solution, from where it was left.
-      goTo(cursor.onPath && cursor.step >= solution.length ? 0 : cursor.step);
+      if (!cursor.onPath) {
+        backToSolution(); // first back to where the game left; Play again watches from there
+        return;
+      }
+      // From the end, watch again from the start.
+      if (cursor.step >= solution.length) goTo(0);
+      else {
+        watching = true;
+        onChange();
+      }
       scheduleTick();
     }
 
@@ -137,7 +233,7 @@
         return;
       }
       if (cursor.step + 1 < solution.length) scheduleTick();
-      goTo(cursor.step + 1);
+      stepForward(cursor);
     }
 
     // Stop the auto-play, if it runs.
@@ -154,7 +250,15 @@
       scheduleTick();
     }
 
-    return { open: open, goTo: goTo, leave: leave, stop: stop, render: render, marks: marks };
+    return {
+      open: open,
+      goTo: goTo,
+      showTrap: showTrap,
+      leave: leave,
+      stop: stop,
+      render: render,
+      marks: marks,
+    };
   }
 
   const api = { create: create };
