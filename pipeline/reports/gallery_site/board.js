@@ -35,7 +35,8 @@
 
     // Draw `position` of the deal of `cards` (its 51 cards as numbers) with `marks`:
     // {hinted: the hint's pile, current: the solution's next pile, last: mark the
-    // foundation as the last card played}. Focus stays on the pile it was on.
+    // foundation as the last card played, losing: the piles whose card loses here (a trap
+    // shown), or none}. Focus stays on the pile it was on.
     function render(cards, position, marks) {
       // Rebuilding the piles removes the focused card; remember its pile to move focus on.
       const focused = focusedPile();
@@ -56,6 +57,7 @@
 
     function renderPiles(cards, position, marks) {
       const boxes = piles.children;
+      const losing = marks.losing || [];
       for (let pile = 0; pile < NUM_PILES; pile++) {
         const fan = boxes[pile].firstChild;
         const height = position.heights[pile];
@@ -67,6 +69,10 @@
           shown.dataset.depth = String(depth);
           if (free && marks.hinted === pile) shown.classList.add("hinted");
           if (free && marks.current === pile) shown.classList.add("current-move");
+          if (free && losing.includes(pile)) {
+            shown.classList.add("losing");
+            shown.setAttribute("aria-label", words.cardWords(card) + ", free, loses here");
+          }
           made.push(shown);
         }
         if (!height) made.push(emptySlot());

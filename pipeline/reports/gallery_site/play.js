@@ -31,13 +31,7 @@
     const shownBoard = board.create({ onFree: onFree, onCovered: onCovered, fallbackFocus: byId("undo") });
     const hints = hint.create(shownBoard.markHinted);
     const player = solution.create(changed);
-    const grading = grade.create(
-      pack,
-      traps.create(function (step) {
-        player.stop();
-        player.goTo(step);
-      })
-    );
+    const grading = grade.create(pack, traps.create(player.showTrap));
     const testing = playtest.create(pack, newAttempt); // records every attempt; the win banner
     byId("undo").addEventListener("click", undo);
     byId("redo").addEventListener("click", redo);
@@ -129,7 +123,6 @@
       player.open(deal, play);
       changed();
     }
-
 
     function askHint() {
       if (dom.isDisabled(byId("hint"))) return;

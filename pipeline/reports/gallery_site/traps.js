@@ -1,22 +1,26 @@
 // The grade's traps along the solution: found in this browser (the same search as the
-// hints) after the board is drawn, so opening a deal never waits for them; each with a
-// button that shows the position before it.
+// hints, in a Web Worker: worker.js) while the page goes on, so opening a deal never waits
+// for them; each names the cards that lose there, with a button that shows its position on
+// the board.
 //
-// Registers window.Blackhole.traps: `create(onShowStep)` gives {section, find, cancel}; the
-// token that drops the traps of a deal no longer open is its own. `onShowStep(step)` is called
-// when a trap's "show" is pressed.
+// Moves are counted as the game's counter counts them: the trap at move 3 is the position
+// after 3 moves (the solver's `step`), the solution player's "move 3 of 51".
+//
+// Registers window.Blackhole.traps: `create(onShow)` gives {section, find, cancel}; the
+// searcher, which abandons the traps of a deal no longer open, is its own. `onShow(trap)` is
+// called when a trap's "show" is pressed, with {step, losing (piles), said: "playing the 7♣
+// here loses"}; the board is then brought into view.
 (function (root) {
   "use strict";
 
   const inNode = typeof module === "object" && Boolean(module.exports);
   const words = inNode ? require("./words.js") : root.Blackhole.words;
   const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
+  const worker = inNode ? require("./worker.js") : root.Blackhole.worker;
   const element = dom.element;
 
-  const DELAY = 50; // ms: the search starts after the board is drawn
-
-  function create(onShowStep) {
-    let token = 0; // bumped for every deal, so the traps of a deal no longer open are dropped
+  function create(onShow) {
+    const searcher = worker.create();
 
     // The section, with the pack's count and a place for the browser's list.
     function section(deal) {
@@ -26,7 +30,8 @@
         element(
           "p",
           "trap-intro",
-          "A trap is a position of the solution where some legal move leaves no way to win. " + packText(deal)
+          "A trap is a position of the solution where some legal move leaves no way to win; move 3 is the " +
+            "position after 3 moves, as the Moves counter shows it. " + packText(deal)
         )
       );
       const status = element("p", "trap-status", "Finding the traps…");
@@ -40,14 +45,14 @@
     // Search the traps of `deal`'s solution with `rules` (its BlackholeSolver.Game) soon,
     // and list them in the section, unless another deal was opened meanwhile.
     function find(deal, rules) {
-      const asked = ++token;
-      setTimeout(function () {
-        if (asked !== token) return;
-        show(rules.traps(deal.solution));
-      }, DELAY);
+      searcher.ask({ op: "traps", cards: rules.cards, solution: deal.solution }, function (found) {
+        show(deal, rules, found);
+      }, function () {
+        return rules.traps(deal.solution);
+      });
     }
 
-    function show(found) {
+    function show(deal, rules, found) {
       const list = dom.byId("traps-list");
       const status = dom.byId("trap-status");
       if (found === null) {
@@ -57,34 +62,51 @@
       status.textContent = found.length
         ? "This browser found " + words.plural(found.length, "trap") + ":"
         : "This browser found no trap.";
-      list.replaceChildren(...found.map(trapItem));
+      list.replaceChildren(...found.map((trap) => trapItem(named(deal, rules, trap))));
       list.dataset.count = String(found.length);
     }
 
+    // "move 8: playing the 6♠, the 6♦ or the 6♣ here loses (3 of 4 moves)", and its button.
     function trapItem(trap) {
       const item = element("li", "trap");
       item.dataset.step = String(trap.step);
-      const piles = trap.losing.length === 1 ? "pile " + trap.losing[0] : "piles " + trap.losing.join(", ");
-      item.append(
-        "move " + (trap.step + 1) + ": " + trap.losing.length + " of " + trap.legal.length + " moves lose ",
-        element("span", "term-detail", "(" + piles + ")")
-      );
+      const count = trap.losing.length + " of " + words.plural(trap.legal.length, "move");
+      item.append("move " + trap.step + ": " + trap.said + " ", element("span", "term-detail", "(" + count + ")"));
       const show = element("button", "trap-show", "show");
       show.type = "button";
-      show.setAttribute("aria-label", "show the position before move " + (trap.step + 1));
+      show.setAttribute("aria-label", "show the position at move " + trap.step);
       show.addEventListener("click", function () {
-        onShowStep(trap.step);
+        onShow({ step: trap.step, losing: trap.losing.slice(), said: trap.said });
+        keepBoardInView();
       });
       item.append(show);
       return item;
     }
 
-    // Drop the search asked for, if it has not run yet (another deal is opened).
+    // Abandon the search asked for, if it has not answered yet (another deal is opened).
     function cancel() {
-      token++;
+      searcher.cancel();
     }
 
     return { section: section, find: find, cancel: cancel };
+  }
+
+  // The solver's trap {step, legal, losing}, with its losing cards in words (`said`).
+  function named(deal, rules, trap) {
+    const position = rules.after(deal.solution.slice(0, trap.step));
+    const cards = trap.losing.map((pile) => "the " + words.cardFace(rules.topCard(position, pile)));
+    const listed = cards.length === 1 ? cards[0] : cards.slice(0, -1).join(", ") + " or " + cards[cards.length - 1];
+    return { step: trap.step, legal: trap.legal, losing: trap.losing, said: "playing " + listed + " here loses" };
+  }
+
+  // The board in view after "show": the page scrolls only when some of it is off the screen,
+  // and then to the top of the play column (the move counter) when the board fits under it.
+  function keepBoardInView() {
+    const board = dom.byId("board");
+    const box = board.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+    const column = board.parentElement.getBoundingClientRect();
+    window.scrollBy(0, box.bottom - column.top <= window.innerHeight ? column.top : box.top);
   }
 
   function packText(deal) {
