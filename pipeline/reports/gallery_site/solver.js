@@ -23,7 +23,7 @@
 //
 // The solver is built by one function, `blackholeSolver`, that uses nothing from
 // outside itself, so that its source text can start a Web Worker from a Blob
-// (which works from file://; hints.js does that) as well as run in the page; its
+// (which works from file://; worker.js does that) as well as run in the page; its
 // `serve` answers the worker's messages. Loaded by index.html as a plain script
 // (it defines `BlackholeSolver`), and by Node.js as a CommonJS module for tests.
 (function (root) {
