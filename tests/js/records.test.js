@@ -268,3 +268,21 @@ test("storage full, blocked or unreadable is said once, and play goes on", () =>
   assert.equal(told.length, 1);
   assert.deepEqual(fresh.attempts("d"), []);
 });
+
+test("a solution watched step by step to the win is recorded won, each card a hint first", () => {
+  const line = golden("rules.json").filter((item) => item.status === "won").sort((a, b) => b.moves.length - a.moves.length)[0];
+  const opened = store();
+  opened.show("d");
+  const play = new game.Play(line.cards);
+  play.listen((event) => opened.record("d", event, play));
+  play.follow(line.moves, 2);
+  play.follow(line.moves, 1); // back: a plain undo, then forward again
+  for (let step = 2; step <= line.moves.length; step++) play.follow(line.moves, step);
+  const [attempt] = opened.attempts("d");
+  assert.equal(attempt.outcome, "won");
+  assert.equal(attempt.cards_played, line.moves.length);
+  assert.equal(attempt.hints, line.moves.length);
+  assert.equal(attempt.clean, false);
+  assert.deepEqual(records.tally(line.cards, attempt.events).status, "won");
+  assert.deepEqual(attempt.events.slice(-2), ["hint", line.moves[line.moves.length - 1]]);
+});

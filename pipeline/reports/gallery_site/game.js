@@ -130,8 +130,8 @@
     redo() {
       if (!this.#redo.length) return false;
       const entry = this.#redo.pop();
+      if (entry.shown) this.#tell(HINT); // told first: the hint is asked before the card is played
       this.#steps.push(entry.step);
-      if (entry.shown) this.#tell(HINT);
       this.#tell(entry.shown ? entry.step : REDO);
       return true;
     }
