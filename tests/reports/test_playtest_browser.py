@@ -455,3 +455,25 @@ def test_storage_that_refuses_is_said_once_and_play_goes_on(page, gallery, curat
     assert notice.is_visible() and "storage is full or blocked" in notice.text_content()
     exported = export_from(page, "#export-plays-here")  # kept in the page until it closes
     assert exported["deals"][0]["attempts"][0]["events"] == played
+
+
+def test_a_watched_solution_is_recorded_as_hints_and_a_step_back_after_the_win_starts_anew(
+    page, gallery, curated_pack
+):
+    row = min(read_pack_folder(curated_pack).to_pylist(), key=lambda row: row["level"])
+    deal, solution = Deal.from_board_text(row["board"]), [int(pile) for pile in row["solution"]]
+    open_at(page, gallery, row["deal_id"])
+    for _ in solution:
+        page.click("#solution-forward")
+    page.wait_for_selector("#win-banner:not([hidden])")
+    assert page.text_content("#win-text").startswith(f"Won: {len(solution)} moves in ")
+    assert page.text_content("#win-text").endswith(f"no undo, {len(solution)} hints.")
+    assert page.get_attribute("#undo", "aria-disabled") == "true"  # a game won is over
+    page.click("#solution-back")  # the board moves on from the win: a new attempt, from those cards
+    assert page.is_hidden("#win-banner") and move_count(page) == len(solution) - 1
+    assert page.text_content("#records-line") == "Recorded here: 2 attempts, 1 won."
+    won, again = export_from(page, "#export-plays-here")["deals"][0]["attempts"]
+    assert won["events"] == [event for pile in solution for event in ("hint", pile)]
+    assert (won["outcome"], won["hints"], won["clean"]) == ("won", len(solution), False)
+    assert again["outcome"] == "playing" and again["ended"] is None
+    assert replay_events(deal, again["events"]).cards_played == len(solution) - 1
