@@ -145,27 +145,39 @@ def solver_cases() -> list[dict[str, Any]]:
     return cases
 
 
-def replays(deal: Deal, events: list[Event]) -> bool:
-    try:
-        replay_events(deal, events)
-    except ReplayError:
-        return False
-    return True
-
-
 def random_events(deal: Deal, rng: random.Random) -> list[Event]:
-    """Random play with every kind of event, each drawn by :data:`EVENT_WEIGHTS` (the first that replays of
-    that kind, else of any), until the win, :data:`EVENTS_LENGTH` events, or only a hint is left."""
+    """Random play with every kind of event, each drawn by :data:`EVENT_WEIGHTS` (the first that applies of
+    that kind, else of any), until the win, :data:`EVENTS_LENGTH` events, or only a hint is left. The steps
+    are followed here only to draw events that apply; replay_events, the referee, counts them."""
+    start = Position.start(deal)
+    history, at = [start], 0  # history[at]: the position; later ones can be redone
     events: list[Event] = []
     actions = [action.value for action in Action]
-    while len(events) < EVENTS_LENGTH and not replay_events(deal, events).won:
+
+    def applies(event: Event) -> bool:
+        if event == Action.UNDO.value:
+            return at > 0
+        if event == Action.REDO.value:
+            return at < len(history) - 1
+        if event == Action.RESTART.value:
+            return history[at].cards_played > 0
+        return event == Action.HINT.value or event in history[at].legal_moves()
+
+    while len(events) < EVENTS_LENGTH and not history[at].is_won:
         kind = rng.choices(list(EVENT_WEIGHTS), weights=list(EVENT_WEIGHTS.values()))[0]
         piles: list[Event] = list(rng.sample(range(NUM_PILES), NUM_PILES))
         choices = [*piles, *actions] if kind == "card" else [kind, *piles, *actions]
-        event = next(event for event in choices if replays(deal, [*events, event]))
+        event = next(event for event in choices if applies(event))
         events.append(event)
         if event == Action.HINT.value and kind != event:
             break  # stuck at the opening: nothing but a hint is left
+        if event in (Action.UNDO.value, Action.REDO.value):
+            at += -1 if event == Action.UNDO.value else 1
+        elif event != Action.HINT.value:
+            after = start if event == Action.RESTART.value else history[at].play(int(event))
+            del history[at + 1 :]
+            history.append(after)
+            at += 1
     return events
 
 
