@@ -370,13 +370,22 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _time(text: str) -> datetime:
-    return datetime.fromisoformat(text)  # the schema's pattern is ISO 8601 with an offset: always readable
+def _time(text: str, where: str, field: str) -> datetime:
+    """An ISO 8601 time the schema's pattern let through, refused in one line when it is no real time (10:64)."""
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError as error:
+        raise PlaysError(f"{where}: {field} {text!r} is not a time ({error})") from None
 
 
 def _export_of(found: dict[str, Any], source: str, sha256: str) -> PlayExport:
     """The typed export of a JSON object the schema accepted."""
     gallery = found["gallery"]
+
+    def time_of(attempt: dict[str, Any], field: str, number: int, place: int) -> datetime:
+        where = record_label(number, found["deals"][number]["deal_id"], place, attempt["id"])
+        return _time(attempt[field], f"{source}: {where}", field)
+
     deals = tuple(
         DealPlays(
             deal_id=deal["deal_id"],
@@ -385,8 +394,8 @@ def _export_of(found: dict[str, Any], source: str, sha256: str) -> PlayExport:
             attempts=tuple(
                 Attempt(
                     id=attempt["id"],
-                    started=_time(attempt["started"]),
-                    ended=None if attempt["ended"] is None else _time(attempt["ended"]),
+                    started=time_of(attempt, "started", number, place),
+                    ended=None if attempt["ended"] is None else time_of(attempt, "ended", number, place),
                     seconds=float(attempt["seconds"]),
                     outcome=Outcome(attempt["outcome"]),
                     events=tuple(attempt["events"]),
@@ -394,10 +403,10 @@ def _export_of(found: dict[str, Any], source: str, sha256: str) -> PlayExport:
                     clean=attempt["clean"],
                     gallery=gallery,
                 )
-                for attempt in deal["attempts"]
+                for place, attempt in enumerate(deal["attempts"])
             ),
         )
-        for deal in found["deals"]
+        for number, deal in enumerate(found["deals"])
     )
     return PlayExport(
         source=source,
@@ -405,7 +414,7 @@ def _export_of(found: dict[str, Any], source: str, sha256: str) -> PlayExport:
         pack=found["pack"],
         gallery=gallery,
         title=found["title"],
-        exported=_time(found["exported"]),
+        exported=_time(found["exported"], source, "exported"),
         deals=deals,
     )
 

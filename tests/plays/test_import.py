@@ -155,6 +155,10 @@ RECORD_REFUSALS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
         _set("started", "yesterday"),
         r'OUTCOME: started: "yesterday" is not an ISO 8601 time',
     ),
+    "a-time-that-is-no-time": (
+        _set("started", "2026-12-01T10:64:00+00:00"),
+        r"OUTCOME: started '2026-12-01T10:64:00\+00:00' is not a time \(minute must be in 0\.\.59\)$",
+    ),
     "ended-before-started": (
         _set("ended", when(-5)),
         r"OUTCOME: ended \(2026-12-01T09:55:00\+00:00\) is before started$",
