@@ -33,19 +33,40 @@
     piles.addEventListener("click", onClick);
     piles.addEventListener("keydown", onKey);
 
+    // What each part shows now, so a render touches only what changed: the foundation's
+    // card and mark, and per pile the key of its cards and marks (null: nothing drawn yet).
+    let shownCards = null;
+    let shownFoundation = null;
+    const shownPiles = new Array(NUM_PILES).fill(null);
+
     // Draw `position` of the deal of `cards` (its 51 cards as numbers) with `marks`:
     // {hinted: the hint's pile, current: the solution's next pile, last: mark the
     // foundation as the last card played, losing: the piles whose card loses here (a trap
-    // shown), or none}. Focus stays on the pile it was on.
+    // shown), or none}. Only the piles and the foundation that look different are drawn
+    // again (a move changes one pile). Focus stays on the pile it was on.
     function render(cards, position, marks) {
-      // Rebuilding the piles removes the focused card; remember its pile to move focus on.
+      if (!sameCards(cards)) {
+        shownCards = Array.from(cards);
+        shownFoundation = null;
+        shownPiles.fill(null);
+      }
+      // Redrawing a pile removes its focused card; remember the pile to move focus on.
       const focused = focusedPile();
       renderFoundation(position, marks);
       renderPiles(cards, position, marks);
       if (focused !== null) focusNear(focused);
     }
 
+    function sameCards(cards) {
+      if (shownCards === null || shownCards.length !== cards.length) return false;
+      for (let at = 0; at < cards.length; at++) if (shownCards[at] !== cards[at]) return false;
+      return true;
+    }
+
     function renderFoundation(position, marks) {
+      const key = position.foundation + (marks.last ? "+last" : "");
+      if (key === shownFoundation) return;
+      shownFoundation = key;
       const foundation = byId("foundation");
       foundation.setAttribute("aria-label", "foundation, " + words.cardWords(position.foundation));
       const card = cardElement(position.foundation, "div");
@@ -59,31 +80,38 @@
       const boxes = piles.children;
       const losing = marks.losing || [];
       for (let pile = 0; pile < NUM_PILES; pile++) {
-        const fan = boxes[pile].firstChild;
         const height = position.heights[pile];
+        const hinted = marks.hinted === pile;
+        const current = marks.current === pile;
+        const loses = losing.includes(pile);
+        const key = height + (hinted ? "h" : "") + (current ? "c" : "") + (loses ? "l" : "");
+        if (key === shownPiles[pile]) continue;
+        shownPiles[pile] = key;
         const made = [];
         for (let depth = 0; depth < height; depth++) {
           const card = cards[pile * PILE_SIZE + depth];
           const free = depth === height - 1;
           const shown = free ? freeCard(card) : coveredCard(card);
           shown.dataset.depth = String(depth);
-          if (free && marks.hinted === pile) shown.classList.add("hinted");
-          if (free && marks.current === pile) shown.classList.add("current-move");
-          if (free && losing.includes(pile)) {
+          if (free && hinted) shown.classList.add("hinted");
+          if (free && current) shown.classList.add("current-move");
+          if (free && loses) {
             shown.classList.add("losing");
             shown.setAttribute("aria-label", words.cardWords(card) + ", free, loses here");
           }
           made.push(shown);
         }
         if (!height) made.push(emptySlot());
-        fan.replaceChildren(...made);
+        boxes[pile].firstChild.replaceChildren(...made);
       }
     }
 
     // Mark the free card of `pile` as the hint's.
     function markHinted(pile) {
       const button = piles.children[pile].querySelector("button.card");
-      if (button) button.classList.add("hinted");
+      if (!button) return;
+      button.classList.add("hinted");
+      shownPiles[pile] = null; // drawn apart from render: the next render draws it again
     }
 
     // Clicks on cards, delegated: a free card is played, a covered one explains itself.
