@@ -165,6 +165,27 @@ def test_a_hint_or_a_message_never_moves_the_board(page, gallery, played):
     print(f"\ndesktop 1280x900: the board's top at {top:.1f} px before and after a hint and the messages")
 
 
+PLAY_ALL = """piles => { for (const pile of piles)
+  document.querySelector(".pile[data-pile='" + pile + "'] button.card").click(); }"""
+
+
+@pytest.mark.parametrize("view", ["page", "phone"])
+def test_the_win_banner_never_moves_the_board(view, request, gallery, played):
+    page = request.getfixturevalue(view)
+    open_deal(page, gallery.folder, played.deal_id)
+    *before_last, last = played.solution
+    page.evaluate(PLAY_ALL, list(before_last))
+    assert move_count(page) == WINNING_LENGTH - 1 and page.is_hidden("#win-banner")
+    before = box(page, "#board")
+    page.click(f".pile[data-pile='{last}'] button.card")  # the last card: the win, and its banner
+    page.wait_for_selector("#win-banner:not([hidden])")
+    assert page.text_content("#win-text").startswith(f"Won: {WINNING_LENGTH} moves in ")
+    assert box(page, "#board") == before, "the win banner moved the board"
+    banner, board = box(page, "#win-banner"), box(page, "#board")
+    assert board["y"] <= banner["y"] and banner["y"] + banner["height"] <= board["y"] + board["height"]
+    print(f"\n{view}: the board at {before['y']:.1f} px, {before['height']:.1f} px tall, before and after the win")
+
+
 # ---------------------------------------------------------------- a phone
 
 
