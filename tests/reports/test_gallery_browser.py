@@ -731,6 +731,37 @@ def test_screenshots_of_the_index_and_of_a_deal_in_play(page, gallery, hardest):
     keep_screenshot(played, "gallery-play.png")
 
 
+def test_screenshots_at_a_phones_width(browser, gallery, hardest):
+    """The index and a deal in play on a 390 x 844 touch phone (device scale 2): what docs/gallery.md shows."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True
+    )
+    errors: list[str] = []
+    try:
+        phone = context.new_page()
+        phone.on("pageerror", lambda error: errors.append(str(error)))
+        open_gallery(phone, gallery.folder)
+        phone.wait_for_selector(".deal-row canvas[data-drawn='true']")
+        index = phone.screenshot()
+        assert_a_real_picture(index, (780, 1688))
+        keep_screenshot(index, "gallery-phone-index.png")
+
+        open_deal(phone, gallery.folder, hardest.deal_id)
+        for pile in hardest.solution[:6]:
+            phone.tap(f".pile[data-pile='{pile}'] button.card")
+        assert move_count(phone) == 6
+        assert phone.text_content("#solution-step") == (  # played along the solution, not "51 moves to a win"
+            f"Your game follows the solution to move 6 of {len(hardest.solution)}."
+        )
+        ask_hint(phone)
+        played = phone.screenshot()
+        assert_a_real_picture(played, (780, 1688))
+        keep_screenshot(played, "gallery-phone-play.png")
+    finally:
+        context.close()
+    assert not errors, errors
+
+
 def test_an_uncurated_pack_sorts_by_difficulty_with_the_unscored_last(page, tmp_path, pack):
     made = write_gallery(pack, tmp_path / "g")
     rows = read_pack_folder(pack).to_pylist()  # pack order: tier by tier

@@ -119,6 +119,12 @@
       const of = " of " + solution.length;
       if (!watching) {
         const intro = "Step through them, or press Play to watch.";
+        if (cursor.onPath && cursor.step) {
+          return [
+            "Your game follows the solution to move " + cursor.step + of + ".",
+            "Forward shows its next move, or press Play to watch the rest.",
+          ];
+        }
         if (cursor.onPath) return [words.plural(solution.length, "move") + " to a win", intro];
         return [
           words.plural(solution.length, "move") + " to a win",
