@@ -183,7 +183,9 @@ def test_the_win_banner_never_moves_the_board(view, request, gallery, played):
     assert box(page, "#board") == before, "the win banner moved the board"
     banner, board = box(page, "#win-banner"), box(page, "#board")
     assert board["y"] <= banner["y"] and banner["y"] + banner["height"] <= board["y"] + board["height"]
-    print(f"\n{view}: the board at {before['y']:.1f} px, {before['height']:.1f} px tall, before and after the win")
+    print(
+        f"\n{view}: the board at {before['y']:.1f} px, {before['height']:.1f} px tall, before and after the win"
+    )
 
 
 # ---------------------------------------------------------------- a phone
