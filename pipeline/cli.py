@@ -399,9 +399,7 @@ def calibrate(
 ) -> None:
     """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles.
 
-    With --plays: rank-correlate each player model's figures with what play-testers met, name the model
-    that predicts them best (the likelihood of their attempts), and, with enough attempts (30 deals with
-    5 finished attempts each), fit the tier thresholds to play.
+    With --plays: rank-correlate each player model's figures with what play-testers met, name the model that predicts them best (the likelihood of their attempts), and, with enough attempts (30 deals with 5 finished attempts each), fit the tier thresholds to play.
     """
     if plays is not None:
         if pack is None:
@@ -732,8 +730,7 @@ def report(
 ) -> None:
     """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files.
 
-    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo,
-    mistakes and seconds to a win, each with its 95 % interval.
+    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo, mistakes and seconds to a win, each with its 95 % interval.
     """
     from pipeline.reports.charts import report_pack
     from pipeline.reports.summary import report_tables
