@@ -359,3 +359,35 @@ def test_a_traps_show_keeps_the_board_in_view_and_names_and_marks_the_losing_car
 
     page.click("#solution-forward")  # the position changes: the losing marks go
     assert page.locator(".card.losing").count() == 0
+
+
+def test_a_traps_show_never_drops_the_players_moves_unsaid(page, gallery, played):
+    deal, solution = played.deal, list(played.solution)
+    trap = first_trap(played)
+    step = next(  # a position before the trap where the player can leave the solution
+        k for k in range(trap.step) if len(Position.after(deal, solution[:k]).legal_moves()) > 1
+    )
+    other = next(p for p in Position.after(deal, solution[:step]).legal_moves() if p != solution[step])
+    mine = top_name(deal, solution[:step], other)
+    open_deal(page, gallery.folder, played.deal_id)
+    page.wait_for_selector("#traps-list[data-count]")
+    for pile in solution[:step]:
+        page.click(f".pile[data-pile='{pile}'] button.card")
+    page.click(f".pile[data-pile='{other}'] button.card")  # the player's own move, off the solution
+    show = page.locator(f"#traps-list li[data-step='{trap.step}'] .trap-show")
+
+    show.click()  # reaching the trap would play over the move: first only back to the solution
+    assert move_count(page) == step
+    assert page.text_content("#solution-step") == f"Back on the solution at move {step} of {len(solution)}."
+    detail = page.text_content("#solution-detail")
+    assert "Redo brings back your 1 move" in detail, detail
+    assert f"the trap's show at move {trap.step} pressed again" in detail, detail
+    page.click("#redo")
+    assert move_count(page) == step + 1 and foundation(page) == mine  # the move kept
+
+    show.click()  # off the solution again: back to it, the move in Redo, and the warning
+    assert move_count(page) == step and page.get_attribute("#redo", "aria-disabled") != "true"
+    show.click()  # pressed again, as the status said: the trap's position
+    assert move_count(page) == trap.step
+    assert page.text_content("#solution-step") == f"move {trap.step} of {len(solution)}"
+    assert page.locator(".card.losing").count() == len(trap.losing)

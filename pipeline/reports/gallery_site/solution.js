@@ -26,6 +26,7 @@
     let game = null; // the Blackhole.game.Play it steps
     let watching = false; // in use: show its next and last cards, and say when the game left it
     let trap = null; // the trap shown (traps.js's {step, losing, said}), while the game is there
+    let warned = null; // a trap's show that would drop the player's own moves, said once: {step, moves, redo}
     let timer = null; // the auto-play's next step
 
     byId("solution-first").addEventListener("click", first);
@@ -54,8 +55,21 @@
 
     // A trap of the solution (traps.js's {step, losing, said}): its position, with the
     // losing cards marked and named until the game moves on.
+    // Reaching it may mean playing solution moves past the player's own, which drops those
+    // from Redo: then the first press only goes back to the solution (the moves kept in Redo)
+    // and says that a second press forgets them.
     function showTrap(shown) {
       stop();
+      const cursor = game.cursor(solution);
+      const own = cursor.onPath ? ownRedo(cursor.step).length : game.moveCount - cursor.step;
+      const said = warnedHere();
+      if (own && shown.step > cursor.step && !(said && said.step === shown.step)) {
+        if (!cursor.onPath) backToSolution();
+        warned = { step: shown.step, moves: game.moveCount, redo: game.redoMoves.length };
+        onChange();
+        return;
+      }
+      warned = null;
       trap = shown;
       goTo(shown.step);
     }
@@ -63,6 +77,7 @@
     // The player's own move, or a restart: the player keeps watching (it says when the game
     // has left the solution), unless the game is back at its opening position.
     function leave() {
+      warned = null;
       if (!game.moveCount) watching = false;
     }
 
@@ -81,6 +96,13 @@
       const redo = game.redoMoves;
       if (!redo.length || redo[0] === solution[step]) return [];
       return redo.filter((move) => typeof move === "number");
+    }
+
+    // The warning that a trap's show drops the player's moves, while the game is as it was
+    // when it was said (else it is forgotten).
+    function warnedHere() {
+      if (warned && (game.moveCount !== warned.moves || game.redoMoves.length !== warned.redo)) warned = null;
+      return warned;
     }
 
     // The trap on show, if the game is still at its position (else it is forgotten).
@@ -140,10 +162,14 @@
       }
       const own = ownRedo(cursor.step);
       if (own.length) {
+        const said = warnedHere();
+        const then = said
+          ? "; Forward, or the trap's show at move " + said.step +
+            " pressed again, plays the solution's moves instead, and Redo then forgets yours."
+          : "; Forward plays the solution's move instead, and Redo then forgets yours.";
         return [
           "Back on the solution at move " + cursor.step + of + ".",
-          "Redo brings back your " + words.plural(own.length, "move") +
-            "; Forward plays the solution's move instead, and Redo then forgets yours.",
+          "Redo brings back your " + words.plural(own.length, "move") + then,
         ];
       }
       const parts = [];
