@@ -17,6 +17,7 @@ FLOORS = {
     "files": 0,
     "limits": 0,
     "locks": 0,
+    "strict_json": 0,
     "toml_files": 0,
     "workers": 0,
     "game": 1,

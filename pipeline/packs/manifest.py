@@ -37,7 +37,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
-import math
 import re
 import types
 import typing
@@ -47,6 +46,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pipeline import strict_json
 from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
 
@@ -238,63 +238,34 @@ class _Invalid(Exception):
         self.where, self.problem = where, problem
 
 
-class _Refused:
-    """A JSON value the parser refused (NaN, an overlong integer, a repeated key), reported at its place."""
-
-    def __init__(self, problem: str) -> None:
-        self.problem = problem
-
-
 def _parsed(text: str) -> Any:
-    """The JSON value of ``text``, with _Refused in place of the values a manifest cannot hold."""
+    """The JSON value of ``text``, with Refused in place of the values a manifest cannot hold."""
     try:
-        return json.loads(
-            text,
-            parse_constant=lambda name: _Refused(f"{name} (a manifest's numbers are finite)"),
-            parse_float=_float,
-            parse_int=_int,
-            object_pairs_hook=_object,
-        )
+        return strict_json.loads(text)
     except json.JSONDecodeError as error:
         raise _Invalid(f"line {error.lineno} column {error.colno}", f"not JSON ({error.msg})") from None
     except RecursionError:
         raise _Invalid("top level", "nested too deeply to read") from None
 
 
-def _float(text: str) -> float | _Refused:
-    value = float(text)
-    return value if math.isfinite(value) else _Refused(f"{_one_line(text)} is out of range")
-
-
-def _int(text: str) -> int | _Refused:
-    try:
-        return int(text)
-    except ValueError:  # longer than sys.get_int_max_str_digits()
-        return _Refused(f"an integer of {len(text)} digits")
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Refused:
-    found: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in found:
-            return _Refused(f"the key {_short(key)} twice")
-        found[key] = value
-    return found
+def _refused(value: strict_json.Refused) -> str:
+    """What is wrong with a value the parser refused, in a manifest's words."""
+    if value.kind == "constant":
+        return f"{value.text} (a manifest's numbers are finite)"
+    if value.kind == "float":
+        return f"{_one_line(value.text)} is out of range"
+    if value.kind == "integer":
+        return f"an integer of {len(value.text)} digits"
+    return f"the key {_short(value.text)} twice"
 
 
 def _check_values(found: Any) -> None:
     """Refuse a value the parser refused, or nesting deeper than _MAX_DEPTH, at the first place it occurs."""
-    stack: list[tuple[tuple[str | int, ...], Any]] = [((), found)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, _Refused):
-            raise _Invalid(_where(path), value.problem)
+    for path, value in strict_json.walk(found):
+        if isinstance(value, strict_json.Refused):
+            raise _Invalid(_where(path), _refused(value))
         if len(path) > _MAX_DEPTH:
             raise _Invalid(_where(path[:1]), f"nested deeper than {_MAX_DEPTH} levels")
-        if isinstance(value, dict):
-            stack += reversed([((*path, key), item) for key, item in value.items()])
-        elif isinstance(value, list):
-            stack += reversed([((*path, number), item) for number, item in enumerate(value)])
 
 
 @functools.cache

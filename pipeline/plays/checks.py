@@ -17,8 +17,8 @@ or outcome are not what its events give:
 from __future__ import annotations
 
 from pipeline.plays.deals import PackDeals
-from pipeline.plays.events import ReplayError, Tally, replay_events
-from pipeline.plays.exports import COUNT_FIELDS, Attempt, Outcome, PlayExport, PlaysError, record_label
+from pipeline.plays.events import COUNT_FIELDS, ReplayError, Tally, replay_events
+from pipeline.plays.exports import Attempt, Outcome, PlayExport, PlaysError, record_label
 
 
 def check_export(export: PlayExport, pack: PackDeals) -> None:
@@ -47,18 +47,10 @@ def check_export(export: PlayExport, pack: PackDeals) -> None:
 
 def disagreement(attempt: Attempt, tally: Tally) -> str | None:
     """What ``attempt`` records that its events' ``tally`` does not give, in words; None when all agree."""
-    replayed = {
-        "moves": tally.moves,
-        "undos": tally.undos,
-        "redos": tally.redos,
-        "restarts": tally.restarts,
-        "hints": tally.hints,
-        "dead_ends": tally.dead_ends,
-        "cards_played": tally.cards_played,
-    }
+    recorded, replayed = attempt.counts(), tally.counts()
     for name in COUNT_FIELDS:
-        if attempt.counts()[name] != replayed[name]:
-            return f"{name} is {attempt.counts()[name]}, but its events give {replayed[name]}"
+        if recorded[name] != replayed[name]:
+            return f"{name} is {recorded[name]}, but its events give {replayed[name]}"
     outcome = attempt.outcome
     if (outcome is Outcome.WON) != tally.won:
         end = "win" if tally.won else f"end with {tally.cards_played} of 51 cards played"
@@ -67,7 +59,7 @@ def disagreement(attempt: Attempt, tally: Tally) -> str | None:
         return 'outcome is "stuck", but a move is left at the end of its events'
     if outcome is Outcome.ABANDONED and tally.stuck:
         return 'outcome is "abandoned", but no move is left at the end of its events (that is "stuck")'
-    clean = tally.won and tally.undos == tally.restarts == tally.hints == 0
+    clean = tally.clean
     if attempt.clean != clean:
         why = "won with no undo, restart or hint" if clean else "not won without undo, restart and hint"
         return f"clean is {str(attempt.clean).lower()}, but it is {why}"

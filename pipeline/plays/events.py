@@ -67,6 +67,10 @@ class ReplayError(BlackholeError, ValueError):
     """An event the rules or the attempt's history do not allow; the message names it (from 1)."""
 
 
+COUNT_FIELDS = ("moves", "undos", "redos", "restarts", "hints", "dead_ends", "cards_played")
+"""The counts an attempt records of its events, in an export's order (the names of :class:`Tally`'s counts)."""
+
+
 @dataclass(frozen=True)
 class Tally:
     """What replaying an attempt's events counts, with the names of an export's fields."""
@@ -80,6 +84,15 @@ class Tally:
     cards_played: int  # on the foundation at the end, the starting ace not counted
     won: bool  # every card played at the end
     stuck: bool  # cards left and no legal move at the end
+
+    def counts(self) -> dict[str, int]:
+        """The counts, by the names of :data:`COUNT_FIELDS`, in that order."""
+        return {name: getattr(self, name) for name in COUNT_FIELDS}
+
+    @property
+    def clean(self) -> bool:
+        """Won with no undo, restart or hint: what an export's ``clean`` must say."""
+        return self.won and self.undos == self.restarts == self.hints == 0
 
 
 def card_text(card: int) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -33,14 +32,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from pipeline import strict_json
 from pipeline.errors import BlackholeError
-from pipeline.plays.events import Event
+from pipeline.plays.events import COUNT_FIELDS, Event
 
 EXPORT_FORMAT = "blackhole-plays"
 EXPORT_VERSION = 1
 EXPORT_SCHEMA = "plays.schema.json"  # beside this module
-COUNT_FIELDS = ("moves", "undos", "redos", "restarts", "hints", "dead_ends", "cards_played")
-"""The counts an attempt records of its events, in an export's order."""
 
 
 class PlaysError(BlackholeError, ValueError):
@@ -174,40 +172,9 @@ def export_schema() -> dict[str, Any]:
     return schema
 
 
-class _Refused:
-    """A JSON value the parser refused (NaN, a number too long, a key twice), reported where it is."""
-
-    def __init__(self, problem: str) -> None:
-        self.problem = problem
-
-
 def _parsed(text: str, source: str) -> Any:
-    def refuse_float(number: str) -> float | _Refused:
-        value = float(number)
-        return value if math.isfinite(value) else _Refused(f"{number[:20]} is out of range")
-
-    def refuse_int(number: str) -> int | _Refused:
-        try:
-            return int(number)
-        except ValueError:  # longer than sys.get_int_max_str_digits()
-            return _Refused(f"an integer of {len(number)} digits")
-
-    def refuse_twice(pairs: list[tuple[str, Any]]) -> dict[str, Any] | _Refused:
-        found: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in found:
-                return _Refused(f"the key {_short(key)} twice")
-            found[key] = value
-        return found
-
     try:
-        return json.loads(
-            text,
-            parse_constant=lambda name: _Refused(f"{name}, which is no JSON number"),
-            parse_float=refuse_float,
-            parse_int=refuse_int,
-            object_pairs_hook=refuse_twice,
-        )
+        return strict_json.loads(text)
     except json.JSONDecodeError as error:
         raise PlaysError(
             f"{source}: line {error.lineno} column {error.colno}: not JSON ({error.msg}), so not a plays export"
@@ -216,17 +183,22 @@ def _parsed(text: str, source: str) -> Any:
         raise PlaysError(f"{source}: nested too deeply to be a plays export") from None
 
 
+def _refused(value: strict_json.Refused) -> str:
+    """What is wrong with a value the parser refused, in a plays export's words."""
+    if value.kind == "constant":
+        return f"{value.text}, which is no JSON number"
+    if value.kind == "float":
+        return f"{value.text[:20]} is out of range"
+    if value.kind == "integer":
+        return f"an integer of {len(value.text)} digits"
+    return f"the key {_short(value.text)} twice"
+
+
 def _check_refused(found: Any, source: str) -> None:
     """PlaysError at the first value the parser refused, naming its record."""
-    stack: list[tuple[tuple[str | int, ...], Any]] = [((), found)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, _Refused):
-            raise PlaysError(f"{source}: {_where(found, path)}: {value.problem}")
-        if isinstance(value, dict):
-            stack += reversed([((*path, key), item) for key, item in value.items()])
-        elif isinstance(value, list):
-            stack += reversed([((*path, number), item) for number, item in enumerate(value)])
+    for path, value in strict_json.walk(found):
+        if isinstance(value, strict_json.Refused):
+            raise PlaysError(f"{source}: {_where(found, path)}: {_refused(value)}")
 
 
 @functools.cache

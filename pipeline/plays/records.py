@@ -29,8 +29,8 @@ import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.files import check_writable, replacing
-from pipeline.plays.events import event_codes, events_of_codes
-from pipeline.plays.exports import COUNT_FIELDS, Attempt, DealPlays, Mark, Outcome, PlayExport, PlaysError
+from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
+from pipeline.plays.exports import Attempt, DealPlays, Mark, Outcome, PlayExport, PlaysError
 
 COUNT_TYPE = pa.int32()
 ATTEMPT_TYPE = pa.struct(

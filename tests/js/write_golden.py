@@ -216,13 +216,7 @@ def plays_cases() -> list[dict[str, Any]]:
         for events in lines:
             tally = replay_events(deal, events)
             counts = {
-                "moves": tally.moves,
-                "undos": tally.undos,
-                "redos": tally.redos,
-                "restarts": tally.restarts,
-                "hints": tally.hints,
-                "dead_ends": tally.dead_ends,
-                "cards_played": tally.cards_played,
+                **tally.counts(),
                 "won": tally.won,
                 "stuck": tally.stuck,
             }

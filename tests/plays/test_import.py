@@ -18,8 +18,8 @@ from pipeline.errors import ExitCode
 from pipeline.game.rules import Position
 from pipeline.plays.checks import check_export
 from pipeline.plays.deals import PackDeals, pack_deals
-from pipeline.plays.events import card_text, replay_events
-from pipeline.plays.exports import COUNT_FIELDS, Outcome, PlaysError, parse_export
+from pipeline.plays.events import COUNT_FIELDS, card_text, replay_events
+from pipeline.plays.exports import Outcome, PlaysError, parse_export
 from pipeline.plays.records import read_plays
 from tests.plays.making import PACK, attempt, deal_entry, document, when, write
 
@@ -310,7 +310,7 @@ def _playing_prefix(entry: dict[str, Any], deal: Any, events: int) -> dict[str, 
     """``entry`` as an export taken while it was played, ``events`` events in."""
     kept = entry["events"][:events]
     tally = replay_events(deal, kept)
-    counts = {name: getattr(tally, name) for name in COUNT_FIELDS}
+    counts = tally.counts()
     return entry | {
         "events": kept,
         "outcome": "playing",

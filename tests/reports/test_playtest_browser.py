@@ -133,17 +133,7 @@ def expected_counts(item: Planned) -> dict[str, Any]:
     """The counts an attempt's record must hold: the referee's replay of its events."""
     tally = replay_events(item.deal, item.events)
     outcome = "won" if tally.won else "stuck" if tally.stuck else "abandoned"
-    return {
-        "moves": tally.moves,
-        "undos": tally.undos,
-        "redos": tally.redos,
-        "restarts": tally.restarts,
-        "hints": tally.hints,
-        "dead_ends": tally.dead_ends,
-        "cards_played": tally.cards_played,
-        "clean": tally.won and tally.undos == tally.restarts == tally.hints == 0,
-        "outcome": outcome,
-    }
+    return {**tally.counts(), "clean": tally.clean, "outcome": outcome}
 
 
 class Clicker:
