@@ -37,27 +37,12 @@ from pipeline.game.players import PLAYERS
 from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import SOLVABLE_TIERS
+from pipeline.plays.intervals import spearman
 
 PLAYOUT_DEALS = 50
 GAMES_ALONE = (20_000, 100_000)  # the fewest and most games without undo: 200 wins expected, within these
 GAMES_WITH_UNDO = 1_000
 FEATURES = ("tree_score", "solution_count", "winnable_share", "traps")
-
-
-def ranks(values: np.ndarray) -> np.ndarray:
-    """The ranks of ``values`` from 1, ties given the mean of their ranks."""
-    order = np.argsort(values, kind="stable")
-    ranked = np.empty(len(values))
-    ranked[order] = np.arange(1, len(values) + 1)
-    for value in np.unique(values):
-        tied = values == value
-        if tied.sum() > 1:
-            ranked[tied] = ranked[tied].mean()
-    return ranked
-
-
-def spearman(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.corrcoef(ranks(a), ranks(b))[0, 1])
 
 
 def odds(chance: float) -> str:

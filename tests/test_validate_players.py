@@ -1,5 +1,5 @@
 """The statistics of the player models' validation: a win count's z-score, against direct sums, and the
-Spearman ranks of bench/validate_players.py."""
+Spearman ranks it uses (pipeline.plays.intervals)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import statistics
 import numpy as np
 import pytest
 
-from bench.validate_players import ranks, spearman
 from pipeline.engine.playouts import Simulated
+from pipeline.plays.intervals import ranks, spearman
 
 
 def binomial_z(wins: int, games: int, chance: float) -> float:
