@@ -17,6 +17,7 @@ says anything, the pack's reference player).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pipeline.game.players import PLAYERS, Player
 from pipeline.plays.calibration import ModelCheck
@@ -62,16 +63,8 @@ def predicted_vs_observed(check: ModelCheck, player: Player, path: Path) -> Path
                     (deal.observed.mistakes.high if deal.observed.mistakes.high is not None else y) - y
                     for y, deal in zip(ys, of_tier, strict=True)
                 ]
-                left.errorbar(
-                    xs,
-                    ys,
-                    yerr=[[max(b, 0.0) for b in below], above],
-                    fmt="o",
-                    color=colour,
-                    label=f"{tier} ({len(of_tier)})",
-                    capsize=2,
-                    elinewidth=0.8,
-                    alpha=0.85,
+                _points(
+                    left, xs, ys, [[max(b, 0.0) for b in below], above], colour, f"{tier} ({len(of_tier)})"
                 )
             played = [deal for deal in deals if deal.tier == tier]
             if played:
@@ -81,17 +74,7 @@ def predicted_vs_observed(check: ModelCheck, player: Player, path: Path) -> Path
                     [y - deal.observed.wins.low for y, deal in zip(ys, played, strict=True)],
                     [deal.observed.wins.high - y for y, deal in zip(ys, played, strict=True)],
                 ]
-                right.errorbar(
-                    xs,
-                    ys,
-                    yerr=yerr,
-                    fmt="o",
-                    color=colour,
-                    label=f"{tier} ({len(played)})",
-                    capsize=2,
-                    elinewidth=0.8,
-                    alpha=0.85,
-                )
+                _points(right, xs, ys, yerr, colour, f"{tier} ({len(played)})")
         unwon = [deal for deal in deals if deal.observed.mistakes.mean is None]
         if unwon:
             left.scatter(
@@ -120,3 +103,12 @@ def predicted_vs_observed(check: ModelCheck, player: Player, path: Path) -> Path
             axes.grid(alpha=0.3)
             axes.legend(title="tier", fontsize="small")
     return path
+
+
+def _points(
+    axes: Any, xs: list[float], ys: list[float], yerr: list[list[float]], colour: str, label: str
+) -> None:
+    """One tier's deals on ``axes``: a dot each, with its 95 % interval below and above."""
+    axes.errorbar(
+        xs, ys, yerr=yerr, fmt="o", color=colour, label=label, capsize=2, elinewidth=0.8, alpha=0.85
+    )
