@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import resource
 import statistics
+import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +26,9 @@ from pipeline.engine.solver import solve
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from walk_profile import profile_table  # noqa: E402
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000
@@ -37,12 +42,16 @@ def walk(index: int, solution: tuple[int, ...]) -> dict[str, float | int]:
     began = time.perf_counter()
     tree = tree_of(deal, Position.start(deal), line=solution, max_positions=DEFAULT_MAX_POSITIONS)
     seconds = time.perf_counter() - began
+    assert tree.profile is not None
     return {
         "index": index,
         "seconds": seconds,
+        "cpu_seconds": seconds,  # one walk at a time on one core: what bench/walk_profile.py's table sums
         "exact": tree.status is WalkStatus.EXACT,
         "positions": tree.positions,
         "winnable": tree.winnable_states,
+        "reachable": tree.reachable_states,
+        "profile": asdict(tree.profile),
         "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -61,6 +70,8 @@ def summary(walks: list[dict[str, float | int]]) -> dict[str, float | int]:
         "exact_share": len(exact) / len(walks),
         "peak_mib": max(w["peak_mib"] for w in walks),
         "median_winnable": statistics.median(w["winnable"] for w in exact),
+        "positions_per_winnable": sum(w["positions"] for w in exact) / sum(w["winnable"] for w in exact),
+        "median_positions_per_winnable": statistics.median(w["positions"] / w["winnable"] for w in exact),
     }
 
 
@@ -91,6 +102,12 @@ def main() -> None:
     )
     print(f"| peak memory per worker | {found['peak_mib']:.0f} MiB |")
     print(f"| median winnable positions | {found['median_winnable']:,.0f} |")
+    print(
+        f"| positions entered per winnable position (deals counted exactly): all together / median deal | "
+        f"{found['positions_per_winnable']:.2f} / {found['median_positions_per_winnable']:.2f} |"
+    )
+    print('\nWhere the walks\' work went (docs/grader.md, "Where the time goes"):')
+    print(profile_table(walks))
     target = ROOT / "output" / "bench" / "grading.json"
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps({"summary": found, "walks": walks}, indent=1) + "\n")

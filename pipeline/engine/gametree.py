@@ -113,8 +113,13 @@ _FIGURES = 2 * PLAYER_COUNT
 # the first figure is random play's win chance
 _RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 1, 2, 3
 _RECORD = _RECORD_FIGURES + _FIGURES
-_KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS = range(9)  # a frame's fields
-_FRAME_FIELDS = 9  # _WINNERS: the bit set of piles whose move leads to a win
+(
+    _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _PENDING, _PENDING_ROOTS,
+    _DEEPER,
+) = range(12)  # fmt: skip
+_FRAME_FIELDS = 12  # a frame's fields; _WINNERS: the bit set of piles whose move leads to a win; _PENDING and
+# _PENDING_ROOTS: the positions entered below it in searches that ended lost, and those searches, while it is
+# not known winnable (see _tally_proof); _DEEPER: 1 once a search went below it
 _ODDS, _LINE_MOVES = range(2)  # a frame's float fields: its children's sums
 _FRAME_FLOATS = 2
 _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN = range(5)  # the loop's kept scalars
@@ -122,6 +127,42 @@ _SCALARS = 5
 _CODE, _END_RANKS = range(2)  # the rank tally: code_of_counts of the rank counts, bottom ranks of piles
 _TALLY = 2
 _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
+(
+    _ENTERED_WINNABLE, _ENTERED_PROVING, _LOST_CHILDREN_ENTERED, _REFUTED_ON_ENTRY, _LOST_SEARCHED,
+    _LOST_SHALLOW, _FILTER_LOOKUPS, _FILTER_NEGATIVE, _LOST_LOOKUPS, _LOST_HITS, _TABLE_LOOKUPS,
+    _TABLE_HITS, _DEAD_AFTER, _MODEL_POSITIONS,
+) = range(14)  # fmt: skip
+_PROFILE = 14  # the tallies of WalkProfile, in its field order
+
+
+@dataclass(frozen=True)
+class WalkProfile:
+    """Where one walk's work went: what ``docs/grader.md`` tabulates ("Where the time goes").
+
+    For a start from which a win exists, every position entered either has a
+    win (``entered_winnable``: each once, since they are stored exactly) or
+    lies in a proof that a lost child of a winnable position is lost
+    (``entered_proving``), so the two add up to :attr:`Tree.positions`.
+    """
+
+    entered_winnable: int  # positions entered from which a win exists
+    entered_proving: int  # positions entered in proving lost children of winnable positions lost
+    lost_children_entered: (
+        int  # of those, the lost children themselves (the proofs' roots), each time entered
+    )
+    refuted_on_entry: (
+        int  # positions entered that the necessary conditions, or a lack of moves, decided at once
+    )
+    lost_searched: int  # positions whose moves were tried and none led to a win
+    lost_shallow: int  # of those, positions whose every move was decided without searching below it
+    filter_lookups: int  # moves looked up in the filter of stored positions
+    filter_negative: int  # of those, moves the filter answered "never stored"
+    lost_lookups: int  # lookups in the cache of lost positions
+    lost_hits: int  # of those, positions it remembered as lost
+    table_lookups: int  # lookups in the table of winnable positions
+    table_hits: int  # of those, positions found there
+    dead_after: int  # moves known lost without entering: no card fits after them
+    model_positions: int  # positions the player models' lookahead visited, at winnable positions
 
 
 @dataclass(frozen=True)
@@ -146,6 +187,7 @@ class Tree:
     first_trap: int  # along ``line``: moves played before the first trap, -1 if none
     positions: int  # positions the walk entered: what ``max_positions`` bounds
     players: tuple[PlayerFigures, ...] = ()  # each player's figures from the start, in the order of PLAYERS
+    profile: WalkProfile | None = None  # where the walk's work went
 
 
 def tree_of(
@@ -160,20 +202,21 @@ def tree_of(
     on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[
         5:14
     ]
-    figures = numbers[14]
+    figures, profile = numbers[14], numbers[15]
     players = tuple(
         PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
     )
     return Tree(
         WalkStatus(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
         float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
-        int(traps), int(first_trap), int(positions), players,
+        int(traps), int(first_trap), int(positions), players, WalkProfile(*(int(tally) for tally in profile)),
     )  # fmt: skip
 
 
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
     """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation);
-    the players' figures last, as one array (win chance, dead ends for each player)."""
+    the players' figures as one array (win chance, dead ends for each player), then the tallies of
+    :class:`WalkProfile`, as one array."""
     return _walked(ranks, start_heights, start_foundation, line, max_positions)[1]
 
 
@@ -222,18 +265,19 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions):
     reach, stack, nexts, depth_counts = new_scratch()
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
+    profile = np.zeros(_PROFILE, dtype=np.int64)
     tops = free_cards(ranks, heights)
     steps = layout_steps(ranks)
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
         ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, frames, moves,
-        scalars, memo_keys, memo, memo_orders, figures,
+        scalars, memo_keys, memo, memo_orders, figures, profile,
     )  # fmt: skip
     while status == GROW:
         status = _walk(
             ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
-            max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts,
+            max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
@@ -243,15 +287,14 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions):
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger
-    return table, _finish(
-        ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status
-    )
+    numbers = _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
+    return table, (*numbers, profile)
 
 
 @numba.njit(cache=True, _nrt=False)
 def _begin(
     ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, frames, moves, scalars,
-    memo_keys, memo, memo_orders, figures,
+    memo_keys, memo, memo_orders, figures, profile,
 ):  # fmt: skip
     """Tally the start position and enter it: EXACT if that decides it (won or lost), else GROW to walk on."""
     for pile in range(NUM_PILES):
@@ -270,6 +313,7 @@ def _begin(
             scalars[_STORED] = _store(table, table.view(np.float64), key, 1, 0.0, figures)
         return WalkStatus.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
+    frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
     return GROW
 
 
@@ -277,7 +321,7 @@ def _begin(
 def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
-    children, figures, chances, legal, reach, stack, nexts, depth_counts,
+    children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
 
@@ -285,10 +329,12 @@ def _walk(
     key, whether it is known winnable (then every legal move is counted), its
     moves still to try, the sums of its children's numbers so far, and which
     of its moves lead to a win, whose player figures are in ``children[depth]``.
-    A decided position's figures are passed up in ``figures``.
+    A decided position's figures are passed up in ``figures``; ``profile``
+    gets the tallies of :class:`WalkProfile`.
     """
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
     status = GROW
+    proof = 0
     while not _full(table, stored) and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]:
         frame = frames[depth]
         sums = frame_floats[depth]
@@ -304,20 +350,31 @@ def _walk(
             played = pile
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, or one with no move
-            if _seen(seen, child):
-                if remaining - depth - 1 > UNSTORED and recalls(lost, child):
+            profile[_FILTER_LOOKUPS] += 1
+            if not _seen(seen, child):
+                profile[_FILTER_NEGATIVE] += 1
+            else:
+                stored_lost = False
+                if remaining - depth - 1 > UNSTORED:
+                    profile[_LOST_LOOKUPS] += 1
+                    stored_lost = recalls(lost, child)
+                    profile[_LOST_HITS] += stored_lost
+                if stored_lost:
                     known = True
                 else:
+                    profile[_TABLE_LOOKUPS] += 1
                     slot = _slot(table, child)
                     if table[slot] != 0:
+                        profile[_TABLE_HITS] += 1
                         known = True
                         found = table[slot + _RECORD_COUNT]
                         line_moves = table_floats[slot + _RECORD_LINE_MOVES]
                         for index in range(_FIGURES):
                             figures[index] = table_floats[slot + _RECORD_FIGURES + index]
                         probability = figures[0]
-            if not known and remaining - depth - 1 > 0:
-                known = not _any_move_after(ranks, heights, tops, pile)
+            if not known and remaining - depth - 1 > 0 and not _any_move_after(ranks, heights, tops, pile):
+                known = True
+                profile[_DEAD_AFTER] += 1
             if not known:
                 rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
@@ -330,10 +387,12 @@ def _walk(
                 )  # fmt: skip
                 if entered > 0:  # not decided at once: search it, looking for a win first
                     frame[_PLAYED] = pile
+                    frame[_DEEPER] = 1
                     depth += 1
                     frame = frames[depth]
                     frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
                     frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = frame[_WINNERS] = 0
+                    frame[_PENDING] = frame[_PENDING_ROOTS] = frame[_DEEPER] = 0
                     frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
                     _prefetch_lookups(
                         table, lost, seen, child_key(ranks, steps, heights, child, moves[depth, 0])
@@ -343,13 +402,19 @@ def _walk(
                 found = 1 if entered == _WON else 0
                 probability, line_moves = float(found), 0.0
                 if found:
+                    profile[_ENTERED_WINNABLE] += 1
+                else:
+                    profile[_REFUTED_ON_ENTRY] += 1
+                    _tally_proof(profile, frame, 1)
+                if found:
                     _won_figures(figures)
                     stored += _store(table, table_floats, child, 1, 0.0, figures)
                     _see(seen, child)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
             if found:
-                _position_figures(
+                profile[_ENTERED_WINNABLE] += depth > 0  # the start is not entered: the walk begins there
+                profile[_MODEL_POSITIONS] += _position_figures(
                     ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth, frame[_WINNERS],
                     children[depth], figures, chances, legal, reach, stack, nexts, depth_counts,
                 )  # fmt: skip
@@ -361,6 +426,10 @@ def _walk(
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
             else:
                 probability, line_moves = 0.0, 0.0
+                if depth > 0:  # the start is not entered
+                    profile[_LOST_SEARCHED] += 1
+                    profile[_LOST_SHALLOW] += 1 - frame[_DEEPER]
+                proof = nodes - frame[_ENTERED] + 1  # positions entered in proving it lost, itself included
                 if remaining - depth > UNSTORED:
                     remember(lost, frame[_KEY], bit_length(nodes - frame[_ENTERED]))
                     _see(seen, frame[_KEY])
@@ -373,11 +442,15 @@ def _walk(
             sums = frame_floats[depth]
             played = frame[_PLAYED]
             _unplay(ranks, heights, tops, counts, bottoms, tally, played)
+            if found == 0:
+                _tally_proof(profile, frame, proof)
         if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
             scalars[_LOST_CHILDREN] += set_add(lost_children, child)
         if found > 0:
             if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
                 frame[_COUNTING] = 1
+                profile[_ENTERED_PROVING] += frame[_PENDING]  # the searches of the moves tried before
+                profile[_LOST_CHILDREN_ENTERED] += frame[_PENDING_ROOTS]
                 for index in range(frame[_NEXT] - 1):  # the moves tried before this one lost
                     lost_child = child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
                     scalars[_LOST_CHILDREN] += set_add(lost_children, lost_child)
@@ -396,6 +469,23 @@ def _walk(
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _tally_proof(profile, parent, proof) -> None:
+    """Tally a search of ``proof`` positions that ended lost, below ``parent``.
+
+    Below a position known winnable the search proved one of its lost children
+    lost; below one not known yet, the tally waits in ``parent`` until a win is
+    found from it (then those were its lost children too) or it is proved lost
+    (then they are part of that proof, tallied at its own parent).
+    """
+    if parent[_COUNTING]:
+        profile[_ENTERED_PROVING] += proof
+        profile[_LOST_CHILDREN_ENTERED] += 1
+    else:
+        parent[_PENDING] += proof
+        parent[_PENDING_ROOTS] += 1
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -548,8 +638,9 @@ def _won_figures(figures) -> None:
 def _position_figures(
     ranks, heights, tops, foundation, remaining, winners, children, figures, chances, legal, reach, stack,
     nexts, depth_counts,
-):  # fmt: skip
-    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``).
+) -> int:  # fmt: skip
+    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``);
+    returns the positions the models' lookahead visited.
 
     A player wins with the chance of the move chosen times that move's win
     chance (0 for a move with no win behind it). With undo, a move with no win
@@ -559,7 +650,9 @@ def _position_figures(
     then the dead ends of the winning move chosen, each in proportion to its chance.
     """
     count = fill_moves(ranks, heights, tops, foundation, 0, legal, 0)
-    fill_chances(ranks, heights, tops, remaining, legal, 0, count, chances, reach, stack, nexts, depth_counts)
+    visited = fill_chances(
+        ranks, heights, tops, remaining, legal, 0, count, winners, chances, reach, stack, nexts, depth_counts
+    )
     for row in range(PLAYER_COUNT):
         win = good = lost = ahead = 0.0
         for index in range(count):
@@ -573,6 +666,7 @@ def _position_figures(
                 lost += chance
         figures[2 * row] = win
         figures[2 * row + 1] = (lost + ahead) / good
+    return visited
 
 
 @numba.njit(cache=True, _nrt=False)

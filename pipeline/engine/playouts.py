@@ -129,6 +129,7 @@ def _play(
                 moves,
                 0,
                 count,
+                0,
                 chances,
                 reach,
                 stack,

@@ -59,23 +59,25 @@ def _down(rank: int) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def longest_within(ranks, heights, tops, foundation, limit, stack, nexts, counts) -> int:
-    """The most moves playable in a row from the position, counted up to ``limit`` (the position is restored).
+def longest_within(ranks, heights, tops, foundation, limit, stack, nexts, counts) -> tuple[int, int]:
+    """The most moves playable in a row from the position, counted up to ``limit`` (the position is restored),
+    and how many positions the search visited.
 
     Same-rank dominance leaves out moves another stands in for: it keeps
     every number of cards that can be played (:mod:`pipeline.engine.search`).
     """
     if limit <= 0:
-        return 0
+        return 0, 0
     dominance = Reduction.DOMINANCE.value
     counts[0] = fill_moves(ranks, heights, tops, foundation, dominance, stack, 0)
     nexts[0] = 0
-    depth = best = 0
+    depth = best = visited = 0
     while True:
         if nexts[depth] < counts[depth]:
             pile = stack[depth, nexts[depth]]
             nexts[depth] += 1
             rank = take(ranks, heights, tops, pile)
+            visited += 1
             depth += 1
             if depth > best:
                 best = depth
@@ -84,24 +86,28 @@ def longest_within(ranks, heights, tops, foundation, limit, stack, nexts, counts
             counts[depth] = fill_moves(ranks, heights, tops, rank, dominance, stack, depth)
             nexts[depth] = 0
         elif depth == 0:
-            return best
+            return best, visited
         else:
             depth -= 1
             put_back(ranks, heights, tops, stack[depth, nexts[depth] - 1])
     for level in range(depth - 1, -1, -1):
         put_back(ranks, heights, tops, stack[level, nexts[level] - 1])
-    return best
+    return best, visited
 
 
 @numba.njit(cache=True, _nrt=False)
 def fill_chances(
-    ranks, heights, tops, remaining, moves, row, count, chances, reach, stack, nexts, counts
-) -> None:
-    """Fill ``chances[player, i]`` with each player's probability of the move ``moves[row, i]`` (``count`` legal moves).
+    ranks, heights, tops, remaining, moves, row, count, winning, chances, reach, stack, nexts, counts
+) -> int:
+    """Fill ``chances[player, i]`` with each player's probability of the move ``moves[row, i]`` (``count`` legal moves);
+    return how many positions the lookahead visited.
 
     ``remaining`` is the cards left in the position; ``tops`` and ``heights``
     are used as scratch and restored; ``reach`` (one slot per pile) and the
-    stack of :func:`new_scratch` are scratch.
+    stack of :func:`new_scratch` are scratch. ``winning`` is a bit set of
+    piles whose move is known to leave a win open (0 if none is known): a win
+    plays every card left, so such a move reaches as far as any lookahead
+    looks, and its bounded search is not needed.
     """
     # the tips weights, into the tips row
     for i in range(count):
@@ -133,12 +139,17 @@ def fill_chances(
         chances[TIPS_ROW, i] = weight
         chances[RANDOM_ROW, i] = 1.0 / count
     # each move's reach: how far a line goes after it, up to the deepest lookahead
+    visited = 0
     for i in range(count):
         pile = moves[row, i]
         left = remaining - 1
         limit = DEEPEST if DEEPEST < left else left
+        if (winning >> pile) & 1:
+            reach[i] = limit
+            continue
         rank = take(ranks, heights, tops, pile)
-        reach[i] = longest_within(ranks, heights, tops, rank, limit, stack, nexts, counts)
+        reach[i], seen = longest_within(ranks, heights, tops, rank, limit, stack, nexts, counts)
+        visited += seen
         put_back(ranks, heights, tops, pile)
     for player in range(FIRST_LOOKAHEAD_ROW, FIRST_LOOKAHEAD_ROW + LOOKAHEADS.shape[0]):
         depth = LOOKAHEADS[player - FIRST_LOOKAHEAD_ROW]
@@ -160,3 +171,4 @@ def fill_chances(
             total += chances[player, i]
         for i in range(count):
             chances[player, i] /= total
+    return visited

@@ -218,3 +218,45 @@ def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
         assert tree.random_win_probability == 0.0 or verdict is Verdict.SOLVED
         seen.add(verdict)
     assert seen == {Verdict.SOLVED, Verdict.UNSOLVABLE}
+
+
+def _check_profile(tree) -> None:
+    """The profile's identities: every position entered has a win or is part of a proof of a loss."""
+    profile = tree.profile
+    lost = tree.positions - profile.entered_winnable
+    assert profile.refuted_on_entry + profile.lost_searched == lost  # every lost one entered: at once or searched
+    if tree.solution_count:
+        assert profile.entered_winnable == tree.winnable_states - 1  # each once; the start is not entered
+        assert profile.entered_proving == lost
+        assert profile.lost_children_entered <= profile.entered_proving
+    assert 0 <= profile.lost_shallow <= profile.lost_searched
+    assert profile.lost_hits <= profile.lost_lookups
+    assert profile.table_hits <= profile.table_lookups <= profile.filter_lookups - profile.filter_negative
+
+
+@pytest.mark.parametrize(("deal", "start", "line"), LATE[:8], ids=[f"late{i}" for i in range(8)])
+def test_the_profile_accounts_for_every_position_entered_late(deal, start, line):
+    _check_profile(tree_of(deal, start, line))
+
+
+def test_the_profile_accounts_for_every_position_entered_in_a_whole_deal():
+    deal = seeded_deal(1, 19)  # 103,366 positions entered, 3,994 winnable
+    tree = tree_of(deal, Position.start(deal))
+    _check_profile(tree)
+    profile = tree.profile
+    assert profile.entered_proving > 10 * profile.entered_winnable  # this deal's lost children take searching
+    assert profile.lost_hits > 0 and profile.table_hits > 0 and profile.lost_shallow > 0
+    assert profile.model_positions > 0  # its lost moves are looked ahead from
+
+
+def test_the_profile_of_a_hand_built_position_known_by_reasoning():
+    # foundation on a 5; a 4, and a 6 over a 5. The 4 is tried first and is known lost without entering (no
+    # card fits after it); then 6, 5, 4 are entered, each winnable; the models look ahead from no move, since
+    # the only move that is not a win leaves no card that fits
+    deal, start = hand_built([["4H"], ["5H", "6H"]], 4)
+    profile = tree_of(deal, start).profile
+    assert (profile.dead_after, profile.entered_winnable, profile.entered_proving) == (1, 3, 0)
+    # foundation on a 2; single cards 3, A, 2: every move wins, so the models never look ahead
+    deal, start = hand_built([["3H"], ["AH"], ["2H"]], 1)
+    profile = tree_of(deal, start).profile
+    assert (profile.model_positions, profile.entered_proving) == (0, 0)

@@ -72,16 +72,34 @@ def _random_positions(count: int) -> list[Position]:
     return found
 
 
-def _compiled_chances(position: Position) -> np.ndarray:
+def _compiled_chances(position: Position, winning: int = 0) -> np.ndarray:
     ranks = np.array([[rank_of(card) for card in pile] for pile in position.deal.piles], dtype=np.int64)
     heights = np.array(position.heights, dtype=np.int64)
     tops = free_cards(ranks, heights)
     moves = np.zeros((1, 17), dtype=np.int64)
     count = fill_moves(ranks, heights, tops, position.foundation_rank, 0, moves, 0)
     chances = np.zeros((PLAYER_COUNT, 17))
-    fill_chances(ranks, heights, tops, sum(position.heights), moves, 0, count, chances, *new_scratch())
+    fill_chances(
+        ranks, heights, tops, sum(position.heights), moves, 0, count, winning, chances, *new_scratch()
+    )
     assert list(heights) == list(position.heights)  # the scratch play is taken back
     return chances[:, :count]
+
+
+def test_moves_known_to_win_skip_their_lookahead_and_change_no_chance():
+    """The walk tells the policies which moves leave a win open, so their bounded searches are skipped: a
+    win plays every card, so they reach as far as any lookahead. Switched off, every chance is the same."""
+    checked = 0
+    for position in _random_positions(60):
+        winning = 0
+        for move in position.legal_moves():
+            child = position.play(move)
+            if child.is_won or solve(position.deal, start=child).verdict is Verdict.SOLVED:
+                winning |= 1 << move
+        if winning and winning != (1 << 17) - 1:
+            checked += 1
+            assert np.array_equal(_compiled_chances(position, winning), _compiled_chances(position))
+    assert checked >= 10  # positions with winning moves to skip, and others searched beside them
 
 
 @pytest.mark.parametrize("position", _random_positions(120))

@@ -1,0 +1,135 @@
+"""Where a game-tree walk's work goes: the table of docs/grader.md ("Where the time goes").
+
+``python bench/walk_profile.py PACK`` walks the deals of a graded pack that
+ran out of the walk's budget (``grade_status`` out_of_budget), one at a time on
+one core, with the default budget, and prints the table for them;
+``--all-solved`` walks every solved deal of the pack instead. `make bench`
+prints the same table for its grading sample (bench/bench_grading.py).
+
+Every figure is a count the walk keeps (:class:`pipeline.engine.gametree.WalkProfile`),
+so it is the same on a busy machine as on a quiet one. For a start from which
+a win exists, each position entered either has a win or lies in a proof that
+a lost child of a winnable position is lost; the player models' lookahead
+visits positions of its own, which are not entered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from dataclasses import asdict, fields
+from pathlib import Path
+from typing import Any
+
+import pyarrow.compute as pc
+
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
+from pipeline.engine.gametree import WalkProfile, WalkStatus, tree_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position
+from pipeline.packs.folders import read_pack_folder
+
+
+def walk_record(
+    deal: Deal, line: tuple[int, ...] = (), max_positions: int = DEFAULT_MAX_POSITIONS
+) -> dict[str, Any]:
+    """Walk ``deal``'s tree from its start: seconds of CPU, status, positions, winnable ones and the profile."""
+    began = time.process_time()
+    tree = tree_of(deal, Position.start(deal), line=line, max_positions=max_positions)
+    assert tree.profile is not None
+    return {
+        "cpu_seconds": time.process_time() - began,
+        "exact": tree.status is WalkStatus.EXACT,
+        "positions": tree.positions,
+        "winnable": tree.winnable_states,
+        "reachable": tree.reachable_states,
+        "profile": asdict(tree.profile),
+    }
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f} %" if whole else "none"
+
+
+def profile_table(walks: list[dict[str, Any]]) -> str:
+    """The Markdown table of where the walks' work went, summed over ``walks`` (records of :func:`walk_record`).
+
+    Per winnable position: the positions entered, split by why, and those the
+    player models' lookahead visited; then the lookups' hit rates and how many
+    of the lost positions searched a look one move further ahead would have refuted.
+    """
+    total = {field.name: sum(w["profile"][field.name] for w in walks) for field in fields(WalkProfile)}
+    winnable = sum(w["winnable"] for w in walks)
+    entered = sum(w["positions"] for w in walks)
+    ratios = [w["positions"] / w["winnable"] for w in walks if w["winnable"]]
+
+    def per(count: int) -> str:
+        return f"{count / winnable:.2f}" if winnable else "none"
+
+    rows = [
+        ("deals walked (counted exactly)", f"{len(walks):,} ({sum(w['exact'] for w in walks):,})"),
+        ("winnable positions found", f"{winnable:,}"),
+        ("positions entered", f"{entered:,}"),
+        (
+            "positions entered per winnable position: all deals together / median deal",
+            f"{per(entered)} / {statistics.median(ratios):.2f}" if ratios else "none",
+        ),
+        ("… winnable ones (each once)", per(total["entered_winnable"])),
+        ("… proving lost children of winnable positions lost", per(total["entered_proving"])),
+        ("… … of which the lost children themselves", per(total["lost_children_entered"])),
+        ("… … of which refuted on entry by a necessary condition or no move", per(total["refuted_on_entry"])),
+        ("… … of which searched and proved lost", per(total["lost_searched"])),
+        (
+            "positions the player models' lookahead visited, per winnable position",
+            per(total["model_positions"]),
+        ),
+        (
+            "lost positions searched whose every move was decided without a search below it",
+            _share(total["lost_shallow"], total["lost_searched"]),
+        ),
+        (
+            'moves the filter of stored positions answered "never stored"',
+            _share(total["filter_negative"], total["filter_lookups"]),
+        ),
+        (
+            "lookups in the cache of lost positions that it remembered",
+            _share(total["lost_hits"], total["lost_lookups"]),
+        ),
+        (
+            "lookups in the table of winnable positions that found one",
+            _share(total["table_hits"], total["table_lookups"]),
+        ),
+        ("moves known lost because no card fits after them", f"{total['dead_after']:,}"),
+        ("CPU seconds, all walks", f"{sum(w['cpu_seconds'] for w in walks):.1f}"),
+    ]
+    return "\n".join(["| measure | value |", "|---|---|", *(f"| {name} | {value} |" for name, value in rows)])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("pack", type=Path, help="a graded pack folder")
+    parser.add_argument(
+        "--all-solved", action="store_true", help="walk every solved deal, not only those out of budget"
+    )
+    options = parser.parse_args()
+    table = read_pack_folder(options.pack, columns=["board", "verdict", "grade_status", "solution"])
+    wanted = pc.equal(table["verdict"], "solved")
+    if not options.all_solved:
+        wanted = pc.and_(wanted, pc.equal(table["grade_status"], "out_of_budget"))
+    chosen = table.filter(wanted).to_pylist()
+    print(f"Walking {len(chosen)} deals of {options.pack}, one at a time, budget {DEFAULT_MAX_POSITIONS:,}:")
+    walks = []
+    for row in chosen:
+        line = tuple(int(move) for move in row["solution"])
+        walks.append(walk_record(Deal.from_board_text(row["board"]), line))
+        print(
+            f"  {len(walks)}: {walks[-1]['cpu_seconds']:.1f} s, exact {walks[-1]['exact']}, "
+            f"{walks[-1]['positions']:,} entered, {walks[-1]['winnable']:,} winnable",
+            flush=True,
+        )
+    print(profile_table(walks))
+
+
+if __name__ == "__main__":
+    main()
