@@ -14,7 +14,14 @@ position adds 0 to both, whatever lies below it, so the pass needs to know
 * as soon as one of its moves leads to a win, the position is known
   winnable, and from then on *every* legal move is searched and counted, for
   a skipped move may win too: dominance is right for finding one solution and
-  wrong for counting them all.
+  wrong for counting them all;
+* but among those moves, one that a move already proved lost stands in for
+  by same-rank dominance is lost too, and is not searched
+  (:attr:`WalkOptions.siblings`). Proof: dominance (proved in
+  :mod:`pipeline.engine.search`) gives every line after the move it stands
+  in for a twin of the same length after the move that stands in; a win
+  plays every card, so a win after the first would be a win after the
+  second, which is lost.
 
 Winnable positions are memoised in an exact hash table under the search's
 key (:func:`pipeline.engine.kernel.layout_weights`): the multiset of remaining
@@ -71,6 +78,7 @@ from pipeline.engine.kernel import (
     free_cards,
     key_of,
     layout_steps,
+    lowest_bit,
     prefetch,
     prefetch_at,
     put_back,
@@ -79,6 +87,7 @@ from pipeline.engine.kernel import (
     set_add,
     set_move_into,
     slot_for,
+    stands_in_for,
     take,
 )
 from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
@@ -114,10 +123,13 @@ _FIGURES = 2 * PLAYER_COUNT
 _RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 1, 2, 3
 _RECORD = _RECORD_FIGURES + _FIGURES
 (
-    _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _PENDING, _PENDING_ROOTS,
-    _DEEPER,
-) = range(12)  # fmt: skip
-_FRAME_FIELDS = 12  # a frame's fields; _WINNERS: the bit set of piles whose move leads to a win; _PENDING and
+    _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _LOSERS, _PENDING,
+    _PENDING_ROOTS, _DEEPER,
+) = range(13)  # fmt: skip
+_FRAME_FIELDS = (
+    13  # a frame's fields; _WINNERS and _LOSERS: the bit sets of piles whose move was found to lead
+)
+# to a win, and to a lost position; _PENDING and
 # _PENDING_ROOTS: the positions entered below it in searches that ended lost, and those searches, while it is
 # not known winnable (see _tally_proof); _DEEPER: 1 once a search went below it
 _ODDS, _LINE_MOVES = range(2)  # a frame's float fields: its children's sums
@@ -130,9 +142,9 @@ _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in th
 (
     _ENTERED_WINNABLE, _ENTERED_PROVING, _LOST_CHILDREN_ENTERED, _REFUTED_ON_ENTRY, _LOST_SEARCHED,
     _LOST_SHALLOW, _FILTER_LOOKUPS, _FILTER_NEGATIVE, _LOST_LOOKUPS, _LOST_HITS, _TABLE_LOOKUPS,
-    _TABLE_HITS, _DEAD_AFTER, _MODEL_POSITIONS,
-) = range(14)  # fmt: skip
-_PROFILE = 14  # the tallies of WalkProfile, in its field order
+    _TABLE_HITS, _DEAD_AFTER, _STOOD_IN, _MODEL_POSITIONS,
+) = range(15)  # fmt: skip
+_PROFILE = 15  # the tallies of WalkProfile, in its field order
 
 
 @dataclass(frozen=True)
@@ -162,6 +174,7 @@ class WalkProfile:
     table_lookups: int  # lookups in the table of winnable positions
     table_hits: int  # of those, positions found there
     dead_after: int  # moves known lost without entering: no card fits after them
+    stood_in: int  # moves known lost without entering: a lost sibling's move stands in for them
     model_positions: int  # positions the player models' lookahead visited, at winnable positions
 
 
@@ -190,14 +203,31 @@ class Tree:
     profile: WalkProfile | None = None  # where the walk's work went
 
 
+@dataclass(frozen=True)
+class WalkOptions:
+    """Which of its own reductions the walk uses (all by default; tests switch them off): none changes a figure,
+    only the positions entered."""
+
+    siblings: bool = True  # a move a lost sibling's move stands in for is lost (see the module's docstring)
+
+    @property
+    def reductions(self) -> int:
+        """The reductions switched on, as the walk's flags (:class:`~pipeline.engine.search.Reduction` bits)."""
+        return Reduction.SIBLINGS.value if self.siblings else 0
+
+
 def tree_of(
-    deal: Deal, start: Position, line: tuple[int, ...] = (), max_positions: int = DEFAULT_MAX_POSITIONS
+    deal: Deal,
+    start: Position,
+    line: tuple[int, ...] = (),
+    max_positions: int = DEFAULT_MAX_POSITIONS,
+    options: WalkOptions = WalkOptions(),
 ) -> Tree:
     """The game tree numbers of ``deal`` from ``start``; the along-the-line ones follow ``line`` (a win)."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
     path = np.array(line, dtype=np.int64)
-    numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions)
+    numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions, options.reductions)
     status, solutions, probability, winnable, reachable = numbers[:5]
     on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[
         5:14
@@ -213,11 +243,11 @@ def tree_of(
     )  # fmt: skip
 
 
-def walk_tree(ranks, start_heights, start_foundation, line, max_positions):
+def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions):
     """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation);
     the players' figures as one array (win chance, dead ends for each player), then the tallies of
     :class:`WalkProfile`, as one array."""
-    return _walked(ranks, start_heights, start_foundation, line, max_positions)[1]
+    return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions)[1]
 
 
 def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_POSITIONS) -> np.ndarray:
@@ -225,14 +255,16 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     found by walking the tree from ``start``; ValueError when the walk is not exact."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
-    table, numbers = _walked(ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions)
+    table, numbers = _walked(
+        ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
+    )
     if numbers[0] != WalkStatus.EXACT.value:
         raise ValueError(f"the walk ended {WalkStatus(int(numbers[0])).name}")
     records = table.reshape(-1, _RECORD)
     return np.sort(records[(records[:, 0] != 0) & (records[:, _RECORD_COUNT] > 0), 0] - 1)
 
 
-def _walked(ranks, start_heights, start_foundation, line, max_positions):
+def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions):
     """The table of winnable positions and the numbers of :func:`walk_tree`.
 
     The tables are NumPy arrays made here rather than in compiled code,
@@ -278,6 +310,7 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions):
             ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
             lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
+            reductions,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
@@ -313,7 +346,7 @@ def _begin(
             scalars[_STORED] = _store(table, table.view(np.float64), key, 1, 0.0, figures)
         return WalkStatus.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
-    frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
+    frames[0, _LOSERS] = frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
     return GROW
 
 
@@ -321,7 +354,7 @@ def _begin(
 def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
-    children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
+    children, figures, chances, legal, reach, stack, nexts, depth_counts, profile, reductions,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
 
@@ -349,29 +382,33 @@ def _walk(
                 _prefetch_lookups(table, lost, seen, sibling)
             played = pile
             found, probability, line_moves = 0, 0.0, 0.0
-            known = False  # a position stored before, or one with no move
-            profile[_FILTER_LOOKUPS] += 1
-            if not _seen(seen, child):
-                profile[_FILTER_NEGATIVE] += 1
-            else:
-                stored_lost = False
-                if remaining - depth - 1 > UNSTORED:
-                    profile[_LOST_LOOKUPS] += 1
-                    stored_lost = recalls(lost, child)
-                    profile[_LOST_HITS] += stored_lost
-                if stored_lost:
-                    known = True
+            known = False  # a position stored before, one a lost sibling stands in for, or one with no move
+            if frame[_COUNTING] and frame[_LOSERS] and reductions & Reduction.SIBLINGS.value:
+                known = _stood_in_for(ranks, heights, pile, frame[_LOSERS])
+                profile[_STOOD_IN] += known
+            if not known:
+                profile[_FILTER_LOOKUPS] += 1
+                if not _seen(seen, child):
+                    profile[_FILTER_NEGATIVE] += 1
                 else:
-                    profile[_TABLE_LOOKUPS] += 1
-                    slot = _slot(table, child)
-                    if table[slot] != 0:
-                        profile[_TABLE_HITS] += 1
+                    stored_lost = False
+                    if remaining - depth - 1 > UNSTORED:
+                        profile[_LOST_LOOKUPS] += 1
+                        stored_lost = recalls(lost, child)
+                        profile[_LOST_HITS] += stored_lost
+                    if stored_lost:
                         known = True
-                        found = table[slot + _RECORD_COUNT]
-                        line_moves = table_floats[slot + _RECORD_LINE_MOVES]
-                        for index in range(_FIGURES):
-                            figures[index] = table_floats[slot + _RECORD_FIGURES + index]
-                        probability = figures[0]
+                    else:
+                        profile[_TABLE_LOOKUPS] += 1
+                        slot = _slot(table, child)
+                        if table[slot] != 0:
+                            profile[_TABLE_HITS] += 1
+                            known = True
+                            found = table[slot + _RECORD_COUNT]
+                            line_moves = table_floats[slot + _RECORD_LINE_MOVES]
+                            for index in range(_FIGURES):
+                                figures[index] = table_floats[slot + _RECORD_FIGURES + index]
+                            probability = figures[0]
             if not known and remaining - depth - 1 > 0 and not _any_move_after(ranks, heights, tops, pile):
                 known = True
                 profile[_DEAD_AFTER] += 1
@@ -391,7 +428,7 @@ def _walk(
                     depth += 1
                     frame = frames[depth]
                     frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
-                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = frame[_WINNERS] = 0
+                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = frame[_WINNERS] = frame[_LOSERS] = 0
                     frame[_PENDING] = frame[_PENDING_ROOTS] = frame[_DEEPER] = 0
                     frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
                     _prefetch_lookups(
@@ -444,6 +481,8 @@ def _walk(
             _unplay(ranks, heights, tops, counts, bottoms, tally, played)
             if found == 0:
                 _tally_proof(profile, frame, proof)
+        if found == 0:
+            frame[_LOSERS] |= 1 << played
         if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
             scalars[_LOST_CHILDREN] += set_add(lost_children, child)
         if found > 0:
@@ -469,6 +508,21 @@ def _walk(
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _stood_in_for(ranks, heights, pile, losers) -> bool:
+    """Whether a pile of ``losers`` (the piles whose move was proved lost) stands in for ``pile``'s move."""
+    height = heights[pile]
+    rank = ranks[pile, height - 1]
+    others = losers & ~(1 << pile)
+    while others:
+        other = lowest_bit(others)
+        others &= others - 1
+        if heights[other] >= height and ranks[other, heights[other] - 1] == rank:
+            if stands_in_for(ranks, heights, other, pile):
+                return True
+    return False
 
 
 @numba.njit(cache=True, _nrt=False)

@@ -457,7 +457,7 @@ def fill_moves(
             other_height = heights[other]
             if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
                 continue
-            if (other_height > height or other < pile) and _ranks_below_start(ranks, heights, pile, other):
+            if (other_height > height or other < pile) and stands_in_for(ranks, heights, other, pile):
                 dominated |= 1 << index  # the other pile can stand in for this one
                 break
     kept = 0
@@ -469,8 +469,10 @@ def fill_moves(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _ranks_below_start(ranks: np.ndarray, heights: np.ndarray, a: int, b: int) -> bool:
-    """Whether the ranks under pile ``a``'s free card, read downwards, begin those under ``b``'s."""
+def stands_in_for(ranks: np.ndarray, heights: np.ndarray, b: int, a: int) -> bool:
+    """Whether pile ``b`` can stand in for pile ``a`` by same-rank dominance, given that their free cards have
+    the same rank and ``b`` is at least as tall: the ranks under ``a``'s free card, read downwards, begin those
+    under ``b``'s (see :mod:`pipeline.engine.search`)."""
     offset = heights[b] - heights[a]
     for level in range(heights[a] - 1):
         if ranks[a, level] != ranks[b, level + offset]:

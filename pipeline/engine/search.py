@@ -119,6 +119,9 @@ class Reduction(IntFlag):
     """Same-rank dominance among free cards."""
     ORDER = 8
     """The rank order condition; it builds on the Euler walk condition."""
+    SIBLINGS = 16
+    """The game-tree walk's own: a move is lost when a sibling move proved lost stands in for it by same-rank
+    dominance (proved in :mod:`pipeline.engine.gametree`)."""
 
 
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from pipeline.engine import gametree
-from pipeline.engine.gametree import WalkStatus, tree_of
+from pipeline.engine.gametree import WalkOptions, WalkStatus, tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
@@ -224,7 +224,9 @@ def _check_profile(tree) -> None:
     """The profile's identities: every position entered has a win or is part of a proof of a loss."""
     profile = tree.profile
     lost = tree.positions - profile.entered_winnable
-    assert profile.refuted_on_entry + profile.lost_searched == lost  # every lost one entered: at once or searched
+    assert (
+        profile.refuted_on_entry + profile.lost_searched == lost
+    )  # every lost one entered: at once or searched
     if tree.solution_count:
         assert profile.entered_winnable == tree.winnable_states - 1  # each once; the start is not entered
         assert profile.entered_proving == lost
@@ -260,3 +262,31 @@ def test_the_profile_of_a_hand_built_position_known_by_reasoning():
     deal, start = hand_built([["3H"], ["AH"], ["2H"]], 1)
     profile = tree_of(deal, start).profile
     assert (profile.model_positions, profile.entered_proving) == (0, 0)
+
+
+def _figures(tree) -> tuple:
+    """Every number a pack takes from a walk (all but the positions entered and the profile)."""
+    return (
+        tree.status, tree.solution_count, tree.random_win_probability, tree.winnable_states,
+        tree.reachable_states, tree.branching_winning_lines, tree.branching_winnable, tree.winning_first_moves,
+        tree.first_moves, tree.forced_moves, tree.decisions, tree.traps, tree.first_trap, tree.players,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("index", [19, 21])
+def test_switching_the_sibling_reduction_off_changes_no_figure(index):
+    deal = seeded_deal(1, index)
+    result = solve(deal)
+    line = tuple(result.solution)
+    with_it = tree_of(deal, Position.start(deal), line)
+    without = tree_of(deal, Position.start(deal), line, options=WalkOptions(siblings=False))
+    assert _figures(with_it) == _figures(without)  # bit for bit: floats compared exactly
+    assert with_it.profile.stood_in > 0 and without.profile.stood_in == 0
+    assert with_it.positions < without.positions
+
+
+@pytest.mark.parametrize(("deal", "start", "line"), LATE, ids=[f"late{i}" for i in range(len(LATE))])
+def test_switching_the_sibling_reduction_off_changes_no_figure_late(deal, start, line):
+    assert _figures(tree_of(deal, start, line)) == _figures(
+        tree_of(deal, start, line, options=WalkOptions(siblings=False))
+    )
