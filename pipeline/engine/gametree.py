@@ -114,13 +114,16 @@ class WalkStatus(IntEnum):
 
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _COUNT_LIMIT = 1 << 62
-_FIRST_CAPACITY = 1 << 20  # records, and slots of lost_children: a median deal never doubles them
+_FIRST_CAPACITY = 1 << 20  # slots of the index and of lost_children, and records: a median deal doubles none
 # a position's player figures: each player's (win chance, dead ends), in the order of PLAYERS
 _FIGURES = 2 * PLAYER_COUNT
-# a record of the table of winnable positions, in words: key + 1 (0: empty), then its solution count,
-# the legal moves summed along every winning line from it, and its player figures (floats, as their bits);
-# the first figure is random play's win chance
-_RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 1, 2, 3
+# the table of winnable positions is an index and its records. A slot of the index is two words: key + 1 (0:
+# empty) and the record's number; records are stored densely, in the order found, so the memory they take
+# grows with the winnable positions alone. A record, in words: its solution count, the legal moves summed along
+# every winning line from it, and its player figures (floats, as their bits); the first figure is random
+# play's win chance
+_SLOT = 2
+_RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 0, 1, 2
 _RECORD = _RECORD_FIGURES + _FIGURES
 (
     _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _LOSERS, _PENDING,
@@ -255,17 +258,19 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     found by walking the tree from ``start``; ValueError when the walk is not exact."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
-    table, numbers = _walked(
+    (table, records), numbers = _walked(
         ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
     )
     if numbers[0] != WalkStatus.EXACT.value:
         raise ValueError(f"the walk ended {WalkStatus(int(numbers[0])).name}")
-    records = table.reshape(-1, _RECORD)
-    return np.sort(records[(records[:, 0] != 0) & (records[:, _RECORD_COUNT] > 0), 0] - 1)
+    slots = table.reshape(-1, _SLOT)
+    slots = slots[slots[:, 0] != 0]
+    counts = records.reshape(-1, _RECORD)[slots[:, 1], _RECORD_COUNT]
+    return np.sort(slots[counts > 0, 0] - 1)
 
 
 def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions):
-    """The table of winnable positions and the numbers of :func:`walk_tree`.
+    """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`.
 
     The tables are NumPy arrays made here rather than in compiled code,
     where ``np.zeros`` writes every byte: NumPy's come from the kernel
@@ -276,7 +281,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     :func:`_walk`, returns when a table should double, the table is doubled
     here, and it carries on from the state kept in the arrays.
     """
-    table = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
+    table = np.zeros(_SLOT * _FIRST_CAPACITY, dtype=np.int64)
+    records = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
     lost = np.zeros(MAX_SLOTS, dtype=np.int64)
     lost_children = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
     seen = np.zeros(_SEEN_BITS // 64, dtype=np.int64)
@@ -302,32 +308,38 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     steps = layout_steps(ranks)
     start_key = key_of(steps, start_heights, start_foundation)
     status = _begin(
-        ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, frames, moves,
-        scalars, memo_keys, memo, memo_orders, figures, profile,
+        ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, records,
+        frames, moves, scalars, memo_keys, memo, memo_orders, figures, profile,
     )  # fmt: skip
     while status == GROW:
         status = _walk(
-            ranks, steps, heights, tops, counts, bottoms, tally, table, table.view(np.float64), lost, seen,
-            lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
+            ranks, steps, heights, tops, counts, bottoms, tally, table, records, records.view(np.float64), lost,
+            seen, lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
             max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
             reductions,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
-            _move_records(table, bigger)
+            _move_slots(table, bigger)
             table = bigger
+        elif status == GROW and _records_full(records, scalars[_STORED]):
+            more = np.zeros(2 * records.shape[0], dtype=np.int64)
+            more[: records.shape[0]] = records
+            records = more
         elif status == GROW:
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger
-    numbers = _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status)
-    return table, (*numbers, profile)
+    numbers = _finish(
+        ranks, steps, start_heights, start_foundation, start_key, line, table, records, scalars, status
+    )
+    return (table, records), (*numbers, profile)
 
 
 @numba.njit(cache=True, _nrt=False)
 def _begin(
-    ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, frames, moves, scalars,
-    memo_keys, memo, memo_orders, figures, profile,
+    ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, records, frames, moves,
+    scalars, memo_keys, memo, memo_orders, figures, profile,
 ):  # fmt: skip
     """Tally the start position and enter it: EXACT if that decides it (won or lost), else GROW to walk on."""
     for pile in range(NUM_PILES):
@@ -343,7 +355,7 @@ def _begin(
     if entered < 0:  # decided at once: won (no card left) or lost
         if entered == _WON:
             _won_figures(figures)
-            scalars[_STORED] = _store(table, table.view(np.float64), key, 1, 0.0, figures)
+            scalars[_STORED] = _store(table, records, records.view(np.float64), 0, key, 1, 0.0, figures)
         return WalkStatus.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
     frames[0, _LOSERS] = frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
@@ -352,7 +364,7 @@ def _begin(
 
 @numba.njit(cache=True, _nrt=False)
 def _walk(
-    ranks, steps, heights, tops, counts, bottoms, tally, table, table_floats, lost, seen, lost_children,
+    ranks, steps, heights, tops, counts, bottoms, tally, table, records, record_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
     children, figures, chances, legal, reach, stack, nexts, depth_counts, profile, reductions,
 ):  # fmt: skip
@@ -368,7 +380,11 @@ def _walk(
     depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
     status = GROW
     proof = 0
-    while not _full(table, stored) and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]:
+    while (
+        not _full(table, stored)
+        and not _records_full(records, stored)
+        and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]
+    ):
         frame = frames[depth]
         sums = frame_floats[depth]
         if frame[_NEXT] < frame[_COUNT]:
@@ -402,12 +418,13 @@ def _walk(
                         profile[_TABLE_LOOKUPS] += 1
                         slot = _slot(table, child)
                         if table[slot] != 0:
+                            record = _RECORD * table[slot + 1]
                             profile[_TABLE_HITS] += 1
                             known = True
-                            found = table[slot + _RECORD_COUNT]
-                            line_moves = table_floats[slot + _RECORD_LINE_MOVES]
+                            found = records[record + _RECORD_COUNT]
+                            line_moves = record_floats[record + _RECORD_LINE_MOVES]
                             for index in range(_FIGURES):
-                                figures[index] = table_floats[slot + _RECORD_FIGURES + index]
+                                figures[index] = record_floats[record + _RECORD_FIGURES + index]
                             probability = figures[0]
             if not known and remaining - depth - 1 > 0 and not _any_move_after(ranks, heights, tops, pile):
                 known = True
@@ -445,7 +462,7 @@ def _walk(
                     _tally_proof(profile, frame, 1)
                 if found:
                     _won_figures(figures)
-                    stored += _store(table, table_floats, child, 1, 0.0, figures)
+                    stored += _store(table, records, record_floats, stored, child, 1, 0.0, figures)
                     _see(seen, child)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
@@ -458,7 +475,9 @@ def _walk(
                 probability = sums[_ODDS] / frame[_LEGAL]
                 figures[0] = probability  # random play's, summed in the order of the moves, as it always was
                 line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
-                stored += _store(table, table_floats, frame[_KEY], found, line_moves, figures)
+                stored += _store(
+                    table, records, record_floats, stored, frame[_KEY], found, line_moves, figures
+                )
                 _see(seen, frame[_KEY])
                 scalars[_MOVES_WINNABLE] += frame[_LEGAL]
             else:
@@ -613,7 +632,7 @@ def _prefetch_lookups(table, lost, seen, key) -> None:
     """Start loading what looking ``key`` up will read: its filter word, its lost slot and its record."""
     prefetch_at(seen, _seen_word(key))
     prefetch(lost, key)
-    prefetch_at(table, _RECORD * slot_for(key, table.shape[0] // _RECORD - 1))
+    prefetch_at(table, _SLOT * slot_for(key, table.shape[0] // _SLOT - 1))
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -659,24 +678,27 @@ def _untried(ranks, heights, tops, foundation, moves, row, tried) -> int:
 
 @numba.njit(cache=True, _nrt=False)
 def _slot(table, key) -> int:
-    """The index of the record that holds ``key``, or of the empty one where storing it would put it."""
-    mask = table.shape[0] // _RECORD - 1
-    slot = _RECORD * slot_for(key, mask)
+    """The index of the slot that holds ``key``, or of the empty one where storing it would put it."""
+    mask = table.shape[0] // _SLOT - 1
+    slot = _SLOT * slot_for(key, mask)
     while table[slot] != 0 and table[slot] != key + 1:
-        slot = _RECORD * ((slot // _RECORD + 1) & mask)
+        slot = _SLOT * ((slot // _SLOT + 1) & mask)
     return slot
 
 
 @numba.njit(cache=True, _nrt=False)
-def _store(table, table_floats, key, count, line_moves, figures) -> int:
-    """Store the numbers of the winnable position ``key`` (see _RECORD); 1 if it is new."""
+def _store(table, records, record_floats, stored, key, count, line_moves, figures) -> int:
+    """Store the numbers of the winnable position ``key`` (see _RECORD), the ``stored``-th if new; 1 if it is."""
     slot = _slot(table, key)
     new = 1 if table[slot] == 0 else 0
-    table[slot] = key + 1
-    table[slot + _RECORD_COUNT] = count
-    table_floats[slot + _RECORD_LINE_MOVES] = line_moves
+    if new:
+        table[slot] = key + 1
+        table[slot + 1] = stored
+    record = _RECORD * table[slot + 1]
+    records[record + _RECORD_COUNT] = count
+    record_floats[record + _RECORD_LINE_MOVES] = line_moves
     for index in range(_FIGURES):
-        table_floats[slot + _RECORD_FIGURES + index] = figures[index]
+        record_floats[record + _RECORD_FIGURES + index] = figures[index]
     return new
 
 
@@ -725,25 +747,31 @@ def _position_figures(
 
 @numba.njit(cache=True, _nrt=False)
 def _full(table, stored) -> bool:
-    """Whether the table of winnable positions, holding ``stored``, should double before one more is stored."""
-    return 2 * (stored + 1) > table.shape[0] // _RECORD
+    """Whether the index of winnable positions, holding ``stored``, should double before one more is stored."""
+    return 2 * (stored + 1) > table.shape[0] // _SLOT
 
 
 @numba.njit(cache=True, _nrt=False)
-def _move_records(table, bigger) -> None:
-    """Store the records of ``table`` in ``bigger`` (empty, with more records)."""
-    for slot in range(0, table.shape[0], _RECORD):
+def _records_full(records, stored) -> bool:
+    """Whether the records, ``stored`` of them used, should double before one more is stored."""
+    return stored + 1 > records.shape[0] // _RECORD
+
+
+@numba.njit(cache=True, _nrt=False)
+def _move_slots(table, bigger) -> None:
+    """Put the slots of ``table`` in ``bigger`` (an empty index with more slots); the records stay where they are."""
+    for slot in range(0, table.shape[0], _SLOT):
         if table[slot] != 0:
             target = _slot(bigger, table[slot] - 1)
-            for word in range(_RECORD):
-                bigger[target + word] = table[slot + word]
+            bigger[target] = table[slot]
+            bigger[target + 1] = table[slot + 1]
 
 
 @numba.njit(cache=True, _nrt=False)
-def _wins(table, key) -> bool:
+def _wins(table, records, key) -> bool:
     """Whether the table holds ``key`` as a position from which a win exists."""
     slot = _slot(table, key)
-    return table[slot] != 0 and table[slot + _RECORD_COUNT] > 0
+    return table[slot] != 0 and records[_RECORD * table[slot + 1] + _RECORD_COUNT] > 0
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -758,11 +786,12 @@ def _legal(ranks, heights, foundation, moves) -> int:
 
 
 @numba.njit(cache=True)
-def _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, scalars, status):
+def _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, records, scalars, status):
     """The numbers of :class:`Tree` from the filled table: totals, then the opening and the line."""
-    start_slot = _slot(table, start_key)
-    total = table[start_slot + _RECORD_COUNT]
-    floats = table.view(np.float64)
+    slot = _slot(table, start_key)
+    start_slot = _RECORD * table[slot + 1]  # the start's record, read only if the start is stored
+    total = records[start_slot + _RECORD_COUNT] if table[slot] != 0 else 0
+    floats = records.view(np.float64)
     figures = np.zeros(_FIGURES, dtype=np.float64)
     for index in range(_FIGURES):  # a lost start: no win, and dead ends without end
         figures[index] = (
@@ -772,7 +801,7 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     winnable = scalars[_STORED] if total > 0 else 0
     won = 0  # winnable positions with no card left: one per foundation rank a line can end on
     for foundation in range(NUM_RANKS):
-        won += _wins(table, foundation << FOUNDATION_SHIFT)
+        won += _wins(table, records, foundation << FOUNDATION_SHIFT)
     not_won = winnable - won
     on_winnable = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
     remaining = 0
@@ -788,7 +817,7 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     first = _legal(ranks, heights, foundation, moves)
     winning_first = 0
     for index in range(first):
-        winning_first += _wins(table, child_key(ranks, steps, heights, start_key, moves[index]))
+        winning_first += _wins(table, records, child_key(ranks, steps, heights, start_key, moves[index]))
     forced = decisions = traps = 0
     first_trap = -1
     key = start_key
@@ -799,7 +828,7 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
         elif count > 1:
             decisions += 1
             for index in range(count):
-                if not _wins(table, child_key(ranks, steps, heights, key, moves[index])):
+                if not _wins(table, records, child_key(ranks, steps, heights, key, moves[index])):
                     traps += 1
                     if first_trap < 0:
                         first_trap = step
