@@ -4,19 +4,35 @@ Solves BENCH_DEALS seeded deals, then walks the game tree of every solvable
 one (:func:`pipeline.engine.gametree.tree_of`, default position budget), one deal at
 a time on one core, as the targets are stated. Reports seconds per deal
 (mean, median, p99, max), positions entered per second, the share of deals
-counted exactly within the budget, and each worker's peak memory. Prints a
-Markdown table for docs/benchmarks.md and writes output/bench/grading.json.
+counted exactly within the budget, each worker's peak memory, the positions
+entered per winnable position, and where the walks' work went
+(bench/walk_profile.py). Prints Markdown tables for docs/benchmarks.md and
+docs/grader.md and writes output/bench/grading.json.
+
+Then it compares the walk with an earlier commit's (``--baseline REV``, by
+default BASELINE, the walk before the speed-ups; ``--baseline none`` skips
+it): a checkout of REV is made under output/bench/ and walks every
+BASELINE_EVERY-th solvable deal in a process of its own
+(bench/walk_worker.py), deal by deal in turn with this checkout's walk in this
+process, so both see the same machine at the same moment. It prints the two
+medians and means of CPU seconds a deal, their ratios and the median of the
+deal-by-deal ratios, and checks that every figure a pack takes from the walks
+is the same.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import resource
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -29,11 +45,14 @@ from pipeline.game.verdicts import Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walk_profile import profile_table  # noqa: E402
+from walk_worker import figures_of  # noqa: E402
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000
 JOBS = 1
 ROOT = Path(__file__).resolve().parent.parent
+BASELINE = "7eca259"  # the walk before the speed-ups of the grading-speed work
+BASELINE_EVERY = 4
 
 
 def walk(index: int, solution: tuple[int, ...]) -> dict[str, float | int]:
@@ -75,7 +94,75 @@ def summary(walks: list[dict[str, float | int]]) -> dict[str, float | int]:
     }
 
 
+def baseline_checkout(revision: str) -> Path:
+    """A checkout of ``revision`` under output/bench/ (made once), whose ``pipeline`` the worker imports."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short=12", revision],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    folder = ROOT / "output" / "bench" / f"baseline-{commit}"
+    if not (folder / "pipeline").is_dir():
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--force", str(folder), commit],
+            check=True,
+            capture_output=True,
+        )
+    return folder
+
+
+def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[str, float | int | str]:
+    """CPU seconds a deal of ``revision``'s walk and of this one, deal by deal in turn (see the module's docstring)."""
+    folder = baseline_checkout(revision)
+    environment = {**os.environ, "PYTHONPATH": str(folder)}
+    worker = subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / "walk_worker.py")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=environment,
+        cwd=folder,
+    )
+    assert worker.stdin is not None and worker.stdout is not None
+
+    def before(index: int, solution: tuple[int, ...]) -> dict[str, Any]:
+        worker.stdin.write(json.dumps({"seed": BENCH_SEED, "index": index, "solution": solution}) + "\n")
+        worker.stdin.flush()
+        return json.loads(worker.stdout.readline())
+
+    chosen = solved[::BASELINE_EVERY]
+    before(*chosen[0])  # compile (or load) the checkout's walk before timing it
+    pairs, differing = [], []
+    for index, solution in chosen:
+        earlier = before(index, solution)
+        deal = seeded_deal(BENCH_SEED, index)
+        began = time.process_time()
+        tree = tree_of(deal, Position.start(deal), line=solution)
+        now = time.process_time() - began
+        pairs.append((earlier["cpu_seconds"], now))
+        if earlier["figures"] != figures_of(tree):
+            differing.append(index)
+    worker.stdin.close()
+    worker.wait()
+    then, now = [p[0] for p in pairs], [p[1] for p in pairs]
+    return {
+        "baseline": revision,
+        "deals": len(pairs),
+        "figures_differing": len(differing),
+        "differing_indexes": str(differing[:10]),
+        "before_median": statistics.median(then),
+        "after_median": statistics.median(now),
+        "before_mean": statistics.mean(then),
+        "after_mean": statistics.mean(now),
+        "median_ratio": statistics.median(n / t for t, n in pairs),
+    }
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--baseline", default=BASELINE, help="the commit to compare with, or none")
+    options = parser.parse_args()
     solved = []
     for index in range(BENCH_DEALS):
         result = solve(seeded_deal(BENCH_SEED, index))
@@ -108,9 +195,25 @@ def main() -> None:
     )
     print('\nWhere the walks\' work went (docs/grader.md, "Where the time goes"):')
     print(profile_table(walks))
+    versus: dict[str, float | int | str] = {}
+    if options.baseline != "none":
+        versus = compare(options.baseline, solved)
+        print(
+            f"\nBefore ({versus['baseline']}) and after (this checkout), CPU seconds a deal, "
+            f"every {BASELINE_EVERY}th solvable deal ({versus['deals']}), deal by deal in turn on one core:"
+        )
+        print("| measure | before | after | after / before |\n|---|---|---|---|")
+        for name in ("median", "mean"):
+            first, second = versus[f"before_{name}"], versus[f"after_{name}"]
+            assert isinstance(first, float) and isinstance(second, float)
+            print(f"| {name} s/deal | {first:.3f} | {second:.3f} | {second / first:.3f} |")
+        print(f"| median of the deal-by-deal ratios | | | {versus['median_ratio']:.3f} |")
+        print(
+            f"| deals whose figures differ | | | {versus['figures_differing']} {versus['differing_indexes']} |"
+        )
     target = ROOT / "output" / "bench" / "grading.json"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps({"summary": found, "walks": walks}, indent=1) + "\n")
+    target.write_text(json.dumps({"summary": found, "versus": versus, "walks": walks}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

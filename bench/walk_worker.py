@@ -1,0 +1,45 @@
+"""Walk game trees for bench/bench_grading.py's before-and-after comparison, in a process of their own.
+
+bench_grading.py starts this script with ``PYTHONPATH`` set to a checkout of
+an earlier commit, so that ``pipeline`` here is that commit's, and sends it
+one JSON line per deal: ``{"seed": ..., "index": ..., "solution": [...]}``.
+For each it walks the deal's tree from the start with the default budget and
+answers one JSON line: the CPU seconds of the walk and the figures a pack
+takes from it (:func:`figures_of`), which the comparison checks are the same.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Any
+
+from pipeline.game.rules import Position
+from pipeline.game.shuffles import seeded_deal
+
+
+def figures_of(tree: Any) -> list[Any]:
+    """The numbers a pack takes from a walk, as JSON can carry them exactly (floats by their repr)."""
+    return [
+        int(tree.status), tree.solution_count, repr(tree.random_win_probability), tree.winnable_states,
+        tree.reachable_states, repr(tree.branching_winning_lines), repr(tree.branching_winnable),
+        tree.winning_first_moves, tree.first_moves, tree.forced_moves, tree.decisions, tree.traps,
+        tree.first_trap, [[repr(p.win_probability), repr(p.dead_ends)] for p in tree.players],
+    ]  # fmt: skip
+
+
+def main() -> None:
+    from pipeline.engine.gametree import tree_of  # the checkout's, through PYTHONPATH
+
+    for request in sys.stdin:
+        asked = json.loads(request)
+        deal = seeded_deal(asked["seed"], asked["index"])
+        began = time.process_time()
+        tree = tree_of(deal, Position.start(deal), line=tuple(asked["solution"]))
+        seconds = time.process_time() - began
+        print(json.dumps({"cpu_seconds": seconds, "figures": figures_of(tree)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
