@@ -48,6 +48,12 @@ def walk_record(
     }
 
 
+def _winnable_found(walk: dict[str, Any]) -> int:
+    """The winnable positions a walk found: all of them if it was exact, else those it had found when it stopped
+    (each entered one, and the start)."""
+    return int(walk["winnable"]) if walk["exact"] else int(walk["profile"]["entered_winnable"]) + 1
+
+
 def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f} %" if whole else "none"
 
@@ -60,16 +66,17 @@ def profile_table(walks: list[dict[str, Any]]) -> str:
     of the lost positions searched a look one move further ahead would have refuted.
     """
     total = {field.name: sum(w["profile"][field.name] for w in walks) for field in fields(WalkProfile)}
-    winnable = sum(w["winnable"] for w in walks)
+    found = [_winnable_found(w) for w in walks]
+    winnable = sum(found)
     entered = sum(w["positions"] for w in walks)
-    ratios = [w["positions"] / w["winnable"] for w in walks if w["winnable"]]
+    ratios = [w["positions"] / count for w, count in zip(walks, found, strict=True) if count]
 
     def per(count: int) -> str:
         return f"{count / winnable:.2f}" if winnable else "none"
 
     rows = [
         ("deals walked (counted exactly)", f"{len(walks):,} ({sum(w['exact'] for w in walks):,})"),
-        ("winnable positions found", f"{winnable:,}"),
+        ("winnable positions found (by a walk out of budget: so far)", f"{winnable:,}"),
         ("positions entered", f"{entered:,}"),
         (
             "positions entered per winnable position: all deals together / median deal",

@@ -323,9 +323,9 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
             _move_slots(table, bigger)
             table = bigger
         elif status == GROW and _records_full(records, scalars[_STORED]):
-            more = np.zeros(2 * records.shape[0], dtype=np.int64)
-            more[: records.shape[0]] = records
-            records = more
+            # in place where the allocator can (a large block is remapped, not copied), zeros after the end,
+            # so the records are not held twice while they grow
+            records.resize(2 * records.shape[0], refcheck=False)
         elif status == GROW:
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
