@@ -457,13 +457,12 @@ def _walk(
                 probability, line_moves = float(found), 0.0
                 if found:
                     profile[_ENTERED_WINNABLE] += 1
-                else:
-                    profile[_REFUTED_ON_ENTRY] += 1
-                    _tally_proof(profile, frame, 1)
-                if found:
                     _won_figures(figures)
                     stored += _store(table, records, record_floats, stored, child, 1, 0.0, figures)
                     _see(seen, child)
+                else:
+                    profile[_REFUTED_ON_ENTRY] += 1
+                    _tally_proof(profile, frame, 1)
         else:  # every move tried: a search that found no win proves the position lost
             found = frame[_SOLUTIONS]
             if found:
