@@ -20,7 +20,10 @@ from pipeline.game.shuffles import seeded_deal
 
 
 def figures_of(tree: Any) -> list[Any]:
-    """The numbers a pack takes from a walk, as JSON can carry them exactly (floats by their repr)."""
+    """The numbers a pack takes from a walk, as JSON can carry them exactly (floats by their repr); of a walk
+    that did not finish, its status alone (it claims nothing, and the grade stage writes no number of it)."""
+    if int(tree.status) != 0:  # WalkStatus.EXACT
+        return [int(tree.status)]
     return [
         int(tree.status), tree.solution_count, repr(tree.random_win_probability), tree.winnable_states,
         tree.reachable_states, repr(tree.branching_winning_lines), repr(tree.branching_winnable),
