@@ -108,6 +108,7 @@ def profile_table(walks: list[dict[str, Any]]) -> str:
             _share(total["table_hits"], total["table_lookups"]),
         ),
         ("moves known lost because no card fits after them", f"{total['dead_after']:,}"),
+        ("moves known lost because a lost sibling's move stands in for them", f"{total['stood_in']:,}"),
         ("CPU seconds, all walks", f"{sum(w['cpu_seconds'] for w in walks):.1f}"),
     ]
     return "\n".join(["| measure | value |", "|---|---|", *(f"| {name} | {value} |" for name, value in rows)])
