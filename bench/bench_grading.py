@@ -32,21 +32,20 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, WalkStatus, tree_of
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walk_profile import profile_table  # noqa: E402
+from walk_profile import profile_table, walk_record  # noqa: E402
 from walk_worker import figures_of  # noqa: E402
 
 BENCH_SEED = 1
@@ -57,27 +56,17 @@ BASELINE = "7eca259"  # the walk before the speed-ups of the grading-speed work
 BASELINE_EVERY = 4
 
 
-def walk(index: int, solution: tuple[int, ...]) -> dict[str, float | int]:
-    """Walk the tree of seeded deal ``index``: its seconds, status, positions, and the worker's peak memory."""
-    deal = seeded_deal(BENCH_SEED, index)
+def walk(index: int, solution: tuple[int, ...]) -> dict[str, Any]:
+    """Walk the tree of seeded deal ``index`` (bench/walk_profile.py's record), with its wall seconds and the
+    worker's peak memory."""
     began = time.perf_counter()
-    tree = tree_of(deal, Position.start(deal), line=solution, max_positions=DEFAULT_MAX_POSITIONS)
+    record = walk_record(seeded_deal(BENCH_SEED, index), solution)
     seconds = time.perf_counter() - began
-    assert tree.profile is not None
-    return {
-        "index": index,
-        "seconds": seconds,
-        "cpu_seconds": seconds,  # one walk at a time on one core: what bench/walk_profile.py's table sums
-        "exact": tree.status is WalkStatus.EXACT,
-        "positions": tree.positions,
-        "winnable": tree.winnable_states,
-        "reachable": tree.reachable_states,
-        "profile": asdict(tree.profile),
-        "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    }
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"index": index, "seconds": seconds, **record, "peak_mib": peak}
 
 
-def summary(walks: list[dict[str, float | int]]) -> dict[str, float | int]:
+def summary(walks: list[dict[str, Any]]) -> dict[str, float | int]:
     seconds = [w["seconds"] for w in walks]
     exact = [w for w in walks if w["exact"]]
     return {
