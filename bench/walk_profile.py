@@ -6,6 +6,12 @@ one core, with the default budget, and prints the table for them;
 ``--all-solved`` walks every solved deal of the pack instead. `make bench`
 prints the same table for its grading sample (bench/bench_grading.py).
 
+``--max-positions N`` walks with another budget: a large one walks the deals
+out of the default budget to the end. ``--alone`` walks each deal in a
+process of its own and adds that process's peak memory, and the memory it
+held before the walk, to the deal's line and the table: what docs/grader.md
+gives for the deals of the default run out of the budget.
+
 Every figure is a count the walk keeps (:class:`pipeline.engine.gametree.WalkProfile`),
 so it is the same on a busy machine as on a quiet one. For a start from which
 a win exists, each position entered either has a win or lies in a proof that
@@ -16,8 +22,11 @@ visits positions of its own, which are not entered.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import resource
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any
@@ -46,6 +55,26 @@ def walk_record(
         "reachable": tree.reachable_states,
         "profile": asdict(tree.profile),
     }
+
+
+def walk_alone(board: str, line: tuple[int, ...], max_positions: int) -> dict[str, Any]:
+    """:func:`walk_record` of the deal of ``board``, with the peak memory of the process that walks it and the
+    memory it held before the walk (MiB), in a new process of its own."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(_walk_measured, board, line, max_positions).result()
+
+
+def _walk_measured(board: str, line: tuple[int, ...], max_positions: int) -> dict[str, Any]:
+    deal = Deal.from_board_text(board)
+    tree_of(deal, Position.start(deal), max_positions=10)  # load the compiled walk before the memory is read
+    before = _peak_mib()
+    record = walk_record(deal, line, max_positions)
+    return {**record, "peak_mib": _peak_mib(), "before_mib": before}
+
+
+def _peak_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def _winnable_found(walk: dict[str, Any]) -> int:
@@ -111,6 +140,14 @@ def profile_table(walks: list[dict[str, Any]]) -> str:
         ("moves known lost because a lost sibling's move stands in for them", f"{total['stood_in']:,}"),
         ("CPU seconds, all walks", f"{sum(w['cpu_seconds'] for w in walks):.1f}"),
     ]
+    if walks and all("peak_mib" in w for w in walks):
+        worst = max(walks, key=lambda w: w["peak_mib"])
+        rows.append(
+            (
+                "peak memory of the worst walk, alone (held before it)",
+                f"{worst['peak_mib']:,.0f} MiB ({worst['before_mib']:,.0f} MiB)",
+            )
+        )
     return "\n".join(["| measure | value |", "|---|---|", *(f"| {name} | {value} |" for name, value in rows)])
 
 
@@ -120,20 +157,38 @@ def main() -> None:
     parser.add_argument(
         "--all-solved", action="store_true", help="walk every solved deal, not only those out of budget"
     )
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=DEFAULT_MAX_POSITIONS,
+        help="the walk's budget of positions entered",
+    )
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="walk each deal in a process of its own and report its peak memory",
+    )
     options = parser.parse_args()
-    table = read_pack_folder(options.pack, columns=["board", "verdict", "grade_status", "solution"])
+    table = read_pack_folder(
+        options.pack, columns=["deal_id", "board", "verdict", "grade_status", "solution"]
+    )
     wanted = pc.equal(table["verdict"], "solved")
     if not options.all_solved:
         wanted = pc.and_(wanted, pc.equal(table["grade_status"], "out_of_budget"))
     chosen = table.filter(wanted).to_pylist()
-    print(f"Walking {len(chosen)} deals of {options.pack}, one at a time, budget {DEFAULT_MAX_POSITIONS:,}:")
+    budget = options.max_positions
+    print(f"Walking {len(chosen)} deals of {options.pack}, one at a time, budget {budget:,}:")
     walks = []
     for row in chosen:
         line = tuple(int(move) for move in row["solution"])
-        walks.append(walk_record(Deal.from_board_text(row["board"]), line))
+        if options.alone:
+            walks.append(walk_alone(row["board"], line, budget))
+        else:
+            walks.append(walk_record(Deal.from_board_text(row["board"]), line, budget))
+        peak = f", peak {walks[-1]['peak_mib']:,.0f} MiB" if options.alone else ""
         print(
-            f"  {len(walks)}: {walks[-1]['cpu_seconds']:.1f} s, exact {walks[-1]['exact']}, "
-            f"{walks[-1]['positions']:,} entered, {walks[-1]['winnable']:,} winnable",
+            f"  {row['deal_id']}: {walks[-1]['cpu_seconds']:.1f} s, exact {walks[-1]['exact']}, "
+            f"{walks[-1]['positions']:,} entered, {walks[-1]['winnable']:,} winnable{peak}",
             flush=True,
         )
     print(profile_table(walks))

@@ -11,7 +11,7 @@ from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from walk_profile import profile_table, walk_record  # noqa: E402
+from walk_profile import profile_table, walk_alone, walk_record  # noqa: E402
 from walk_worker import figures_of  # noqa: E402
 
 
@@ -56,3 +56,18 @@ def test_the_comparison_takes_every_figure_of_an_exact_walk_and_the_status_alone
         and exact[2] == repr(tree_of(deal, Position.start(deal)).random_win_probability)
     )
     assert figures_of(tree_of(deal, Position.start(deal), max_positions=10)) == [1]
+
+
+def test_a_walk_alone_gives_the_same_walk_and_the_peak_memory_of_its_own_process():
+    deal = seeded_deal(1, 19)
+    alone = walk_alone(deal.to_board_text(), (), 22_000_000)
+    here = walk_record(deal)
+    assert (alone["positions"], alone["winnable"], alone["profile"]) == (
+        here["positions"],
+        here["winnable"],
+        here["profile"],
+    )
+    assert 0 < alone["before_mib"] <= alone["peak_mib"]
+    row = _rows(profile_table([alone]))["peak memory of the worst walk, alone (held before it)"]
+    assert row == f"{alone['peak_mib']:,.0f} MiB ({alone['before_mib']:,.0f} MiB)"
+    assert "peak memory of the worst walk, alone (held before it)" not in _rows(profile_table([here]))
