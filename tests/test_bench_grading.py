@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from pipeline.engine.gametree import tree_of
+from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, tree_of
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 
@@ -60,7 +60,7 @@ def test_the_comparison_takes_every_figure_of_an_exact_walk_and_the_status_alone
 
 def test_a_walk_alone_gives_the_same_walk_and_the_peak_memory_of_its_own_process():
     deal = seeded_deal(1, 19)
-    alone = walk_alone(deal.to_board_text(), (), 22_000_000)
+    alone = walk_alone(deal.to_board_text(), (), DEFAULT_MAX_POSITIONS)
     here = walk_record(deal)
     assert (alone["positions"], alone["winnable"], alone["profile"]) == (
         here["positions"],
