@@ -46,7 +46,7 @@ from pipeline.game.verdicts import Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walk_profile import profile_table, walk_record  # noqa: E402
-from walk_worker import figures_of  # noqa: E402
+from walk_worker import timed_walk  # noqa: E402
 
 BENCH_SEED = 1
 BENCH_DEALS = 2_000
@@ -126,16 +126,11 @@ def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[st
     before(*chosen[0])  # compile (or load) the checkout's walk before timing it
     pairs, differing, newly_exact = [], [], 0
     for index, solution in chosen:
-        earlier = before(index, solution)
-        deal = seeded_deal(BENCH_SEED, index)
-        began = time.process_time()
-        tree = tree_of(deal, Position.start(deal), line=solution)
-        now = time.process_time() - began
-        pairs.append((earlier["cpu_seconds"], now))
-        figures = figures_of(tree)
-        if earlier["figures"][0] != 0 and figures[0] == 0:
+        earlier, later = before(index, solution), timed_walk(BENCH_SEED, index, solution)
+        pairs.append((earlier["cpu_seconds"], later["cpu_seconds"]))
+        if earlier["figures"][0] != 0 and later["figures"][0] == 0:
             newly_exact += 1  # out of the budget before, counted exactly now
-        elif earlier["figures"] != figures:
+        elif earlier["figures"] != later["figures"]:
             differing.append(index)
     worker.stdin.close()
     worker.wait()

@@ -32,16 +32,23 @@ def figures_of(tree: Any) -> list[Any]:
     ]  # fmt: skip
 
 
-def main() -> None:
-    from pipeline.engine.gametree import tree_of  # the checkout's, through PYTHONPATH
+def timed_walk(seed: int, index: int, solution: tuple[int, ...]) -> dict[str, Any]:
+    """Walk seeded deal ``index``'s tree from the start with the default budget, with the ``pipeline`` this
+    process imports: the CPU seconds of the walk and the figures a pack takes from it (:func:`figures_of`)."""
+    from pipeline.engine.gametree import tree_of  # the checkout's, through PYTHONPATH, in the worker
 
+    deal = seeded_deal(seed, index)
+    began = time.process_time()
+    tree = tree_of(deal, Position.start(deal), line=solution)
+    seconds = time.process_time() - began
+    return {"cpu_seconds": seconds, "figures": figures_of(tree)}
+
+
+def main() -> None:
     for request in sys.stdin:
         asked = json.loads(request)
-        deal = seeded_deal(asked["seed"], asked["index"])
-        began = time.process_time()
-        tree = tree_of(deal, Position.start(deal), line=tuple(asked["solution"]))
-        seconds = time.process_time() - began
-        print(json.dumps({"cpu_seconds": seconds, "figures": figures_of(tree)}), flush=True)
+        walked = timed_walk(asked["seed"], asked["index"], tuple(asked["solution"]))
+        print(json.dumps(walked), flush=True)
 
 
 if __name__ == "__main__":

@@ -49,12 +49,9 @@ def test_a_walk_out_of_budget_counts_the_winnable_positions_it_had_found():
 
 def test_the_comparison_takes_every_figure_of_an_exact_walk_and_the_status_alone_of_one_out_of_budget():
     deal = seeded_deal(1, 19)
-    exact = figures_of(tree_of(deal, Position.start(deal)))
-    assert (
-        exact[0] == 0
-        and len(exact) == 14
-        and exact[2] == repr(tree_of(deal, Position.start(deal)).random_win_probability)
-    )
+    tree = tree_of(deal, Position.start(deal))
+    exact = figures_of(tree)
+    assert exact[0] == 0 and len(exact) == 14 and exact[2] == repr(tree.random_win_probability)
     assert figures_of(tree_of(deal, Position.start(deal), max_positions=10)) == [1]
 
 

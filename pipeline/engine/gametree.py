@@ -418,7 +418,7 @@ def _walk(
                         profile[_TABLE_LOOKUPS] += 1
                         slot = _slot(table, child)
                         if table[slot] != 0:
-                            record = _RECORD * table[slot + 1]
+                            record = _record_at(table, slot)
                             profile[_TABLE_HITS] += 1
                             known = True
                             found = records[record + _RECORD_COUNT]
@@ -628,7 +628,7 @@ def _any_move_after(ranks, heights, tops, pile) -> bool:
 
 @numba.njit(cache=True, _nrt=False)
 def _prefetch_lookups(table, lost, seen, key) -> None:
-    """Start loading what looking ``key`` up will read: its filter word, its lost slot and its record."""
+    """Start loading what looking ``key`` up will read first: its filter word, its lost slot and its index slot."""
     prefetch_at(seen, _seen_word(key))
     prefetch(lost, key)
     prefetch_at(table, _SLOT * slot_for(key, table.shape[0] // _SLOT - 1))
@@ -686,6 +686,12 @@ def _slot(table, key) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
+def _record_at(table, slot) -> int:
+    """Where in the records the record of the index's ``slot`` (an occupied one) begins."""
+    return _RECORD * table[slot + 1]
+
+
+@numba.njit(cache=True, _nrt=False)
 def _store(table, records, record_floats, stored, key, count, line_moves, figures) -> int:
     """Store the numbers of the winnable position ``key`` (see _RECORD), the ``stored``-th if new; 1 if it is."""
     slot = _slot(table, key)
@@ -693,7 +699,7 @@ def _store(table, records, record_floats, stored, key, count, line_moves, figure
     if new:
         table[slot] = key + 1
         table[slot + 1] = stored
-    record = _RECORD * table[slot + 1]
+    record = _record_at(table, slot)
     records[record + _RECORD_COUNT] = count
     record_floats[record + _RECORD_LINE_MOVES] = line_moves
     for index in range(_FIGURES):
@@ -770,7 +776,7 @@ def _move_slots(table, bigger) -> None:
 def _wins(table, records, key) -> bool:
     """Whether the table holds ``key`` as a position from which a win exists."""
     slot = _slot(table, key)
-    return table[slot] != 0 and records[_RECORD * table[slot + 1] + _RECORD_COUNT] > 0
+    return table[slot] != 0 and records[_record_at(table, slot) + _RECORD_COUNT] > 0
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -788,7 +794,7 @@ def _legal(ranks, heights, foundation, moves) -> int:
 def _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, records, scalars, status):
     """The numbers of :class:`Tree` from the filled table: totals, then the opening and the line."""
     slot = _slot(table, start_key)
-    start_slot = _RECORD * table[slot + 1]  # the start's record, read only if the start is stored
+    start_slot = _record_at(table, slot)  # the start's record, read only if the start is stored
     total = records[start_slot + _RECORD_COUNT] if table[slot] != 0 else 0
     floats = records.view(np.float64)
     figures = np.zeros(_FIGURES, dtype=np.float64)
