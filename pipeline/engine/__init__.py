@@ -1,5 +1,6 @@
 """The exact engines: the solver, the game-tree walk, the reference search and the CP-SAT model.
 
+- ``compiled_cache``: Numba's cache of the compiled engine, emptied when a module it was built from changed.
 - ``budgets``: default budgets (nodes, positions, deterministic seconds), light enough for the CLI.
 - ``kernel``: the compiled kernel shared by the searches: bit tricks, hash sets,
   the transposition table, move generation and position keys.
@@ -14,12 +15,14 @@
 - ``reference``: a plain search with none of the prunes, the referee of last resort.
 - ``cpsat``: the OR-Tools CP-SAT model of a move sequence (imports OR-Tools).
 
-Compiled with Numba on first use and cached beside the modules. The engine
+Compiled with Numba on first use and cached beside the modules (``compiled_cache`` keeps the cache in step
+with every module the compiled code is built from). The engine
 imports :mod:`pipeline.game` and nothing above it.
 """
 
 __all__ = [
     "budgets",
+    "compiled_cache",
     "conditions",
     "cpsat",
     "gametree",
