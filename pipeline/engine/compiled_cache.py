@@ -33,10 +33,8 @@ from pipeline.files import replacing
 
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
 COMPILED_PATTERNS = ("*.nbi", "*.nbc")  # Numba's index and compiled code files
-SOURCE_FOLDERS = (
-    Path(__file__).parent,
-    Path(__file__).parents[1] / "game",
-)  # what the engine is compiled from
+# what the engine is compiled from: its own modules, and the game's, whose constants it reads
+SOURCE_FOLDERS = (Path(__file__).parent, Path(__file__).parents[1] / "game")
 
 
 def sources_hash(folders: Iterable[Path]) -> str:
