@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -45,7 +44,7 @@ from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walk_profile import profile_table, walk_record  # noqa: E402
+from walk_profile import peak_mib, profile_table, walk_record  # noqa: E402
 from walk_worker import timed_walk  # noqa: E402
 
 BENCH_SEED = 1
@@ -62,8 +61,7 @@ def walk(index: int, solution: tuple[int, ...]) -> dict[str, Any]:
     began = time.perf_counter()
     record = walk_record(seeded_deal(BENCH_SEED, index), solution)
     seconds = time.perf_counter() - began
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"index": index, "seconds": seconds, **record, "peak_mib": peak}
+    return {"index": index, "seconds": seconds, **record, "peak_mib": peak_mib()}
 
 
 def summary(walks: list[dict[str, Any]]) -> dict[str, float | int]:

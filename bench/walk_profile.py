@@ -68,12 +68,13 @@ def walk_alone(board: str, line: tuple[int, ...], max_positions: int) -> dict[st
 def _walk_measured(board: str, line: tuple[int, ...], max_positions: int) -> dict[str, Any]:
     deal = Deal.from_board_text(board)
     tree_of(deal, Position.start(deal), max_positions=10)  # load the compiled walk before the memory is read
-    before = _peak_mib()
+    before = peak_mib()
     record = walk_record(deal, line, max_positions)
-    return {**record, "peak_mib": _peak_mib(), "before_mib": before}
+    return {**record, "peak_mib": peak_mib(), "before_mib": before}
 
 
-def _peak_mib() -> float:
+def peak_mib() -> float:
+    """The peak memory of this process so far, in MiB."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
@@ -183,9 +184,10 @@ def main() -> None:
         line = tuple(int(move) for move in row["solution"])
         if options.alone:
             walks.append(walk_alone(row["board"], line, budget))
+            peak = f", peak {walks[-1]['peak_mib']:,.0f} MiB"
         else:
             walks.append(walk_record(Deal.from_board_text(row["board"]), line, budget))
-        peak = f", peak {walks[-1]['peak_mib']:,.0f} MiB" if options.alone else ""
+            peak = ""
         print(
             f"  {row['deal_id']}: {walks[-1]['cpu_seconds']:.1f} s, exact {walks[-1]['exact']}, "
             f"{walks[-1]['positions']:,} entered, {walks[-1]['winnable']:,} winnable{peak}",

@@ -21,7 +21,6 @@ function.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -72,10 +71,8 @@ def refresh(folder: Path, stamp: str) -> bool:
     return True
 
 
-@functools.cache
 def keep_in_step() -> None:
-    """Empty the engine's cache folder of compiled functions when its modules changed since they were cached
-    (once a process)."""
-    folder = cache_folder_of(keep_in_step.__wrapped__)
+    """Empty the engine's cache folder of compiled functions when its modules changed since they were cached."""
+    folder = cache_folder_of(keep_in_step)
     if folder is not None:
         refresh(folder, sources_hash(SOURCE_FOLDERS))

@@ -66,7 +66,7 @@ def test_the_hash_follows_every_module_of_every_folder(tmp_path: Path) -> None:
 def test_the_engine_cache_is_stamped_with_the_modules_it_is_compiled_from() -> None:
     folder = cache_folder_of(kernel.take.py_func)
     assert folder is not None
-    assert folder == cache_folder_of(keep_in_step.__wrapped__)
+    assert folder == cache_folder_of(keep_in_step)
     assert (folder / STAMP_NAME).read_text() == sources_hash(SOURCE_FOLDERS)
 
 
