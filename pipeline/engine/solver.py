@@ -91,6 +91,7 @@ def solve(
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(position.heights, dtype=np.int64)
     foundation, flags, left = position.foundation_rank, int(options.flags), sum(position.heights)
+    assert foundation is not None  # Black Hole's foundation is never empty
     found, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
     status = SearchStatus(int(found))
     base = position.cards_played

@@ -1,9 +1,12 @@
-"""A deal of Black Hole (17 piles of 3 under the A♠) and its board text.
+"""A deal of one game of the family and its board text (Black Hole's 17 piles of 3 under the A♠ by default).
 
-Board text (docs/rules.md): a ``Foundations: AS`` line, then one line per pile,
-pile 0 first, cards listed from the covered card to the free one (the
-right-most card is playable). A file may hold several boards separated by
-blank lines.
+Board text (docs/rules.md), as black-hole-solver reads and writes it: for a
+game with a talon (Golf) a ``Talon:`` line, its cards in the order they are
+dealt; a ``Foundations:`` line (``AS`` in Black Hole, ``-`` for All in a
+Row's empty foundation, Golf's starting card); then one line per pile, pile 0
+first, cards listed from the covered card to the free one (the right-most card
+is playable). Golf's ``Talon:`` line may also come after the ``Foundations:``
+line. A file may hold several boards separated by blank lines.
 
 >>> deal = Deal.from_board_text(EXAMPLE_BOARD)
 >>> deal.to_board_text() == EXAMPLE_BOARD
@@ -20,11 +23,14 @@ from pathlib import Path
 
 from pipeline.errors import BlackholeError, located
 from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError, card_name, parse_card
+from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
 
-NUM_PILES = 17
-PILE_SIZE = 3
+NUM_PILES = BLACK_HOLE.num_piles  # Black Hole's layout, which the compiled engine is built for
+PILE_SIZE = BLACK_HOLE.pile_size
 BOARD_LINES = 1 + NUM_PILES
-"""Lines of one board: the foundation line, then a line per pile."""
+"""Lines of one Black Hole board: the foundation line, then a line per pile."""
+EMPTY_FOUNDATION = "-"
+"""How board text writes an empty foundation (All in a Row's, before the first move)."""
 LONGEST_LINE = 1000
 """Characters a board line may hold between its first and last non-blank one: far more than
 three cards need, and a bound on what reading a line holds in memory."""
@@ -61,47 +67,92 @@ class BoardError(BlackholeError, ValueError):
         super().__init__(located(problem, source=source, line=line))
 
 
+def board_lines(game: Game) -> int:
+    """Lines of one board of ``game``: the talon's line if it has one, the foundation's, a line per pile.
+
+    >>> from pipeline.game.games import game_named
+    >>> board_lines(BLACK_HOLE), board_lines(game_named("golf"))
+    (18, 9)
+    """
+    return int(game.has_talon) + 1 + game.num_piles
+
+
 @dataclass(frozen=True)
 class Deal:
-    """Seventeen piles of three cards, each listed bottom (covered) to top (free).
+    """The piles of a deal of ``game``, each listed bottom (covered) to top (free); its foundation and talon.
 
-    The foundation always starts with the A♠, which is not in any pile.
+    In Black Hole (the default) the foundation always starts with the A♠,
+    which is not in any pile; in All in a Row it starts empty (``None``); in
+    Golf with a dealt card, and ``talon`` holds the other cards in the order
+    they are dealt.
     """
 
     piles: tuple[tuple[int, ...], ...]
+    game: Game = BLACK_HOLE
+    foundation: int | None = ACE_OF_SPADES
+    talon: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
-        problem = deal_problem(self.piles)
+        problem = (
+            deal_problem(self.piles)
+            if self.game is BLACK_HOLE and self.foundation == ACE_OF_SPADES and not self.talon
+            else family_deal_problem(self)
+        )
         if problem:
             raise BoardError(problem)
 
     def __repr__(self) -> str:
-        return f"Deal.from_board_text({self.to_board_text()!r})"
+        if self.game is BLACK_HOLE:
+            return f"Deal.from_board_text({self.to_board_text()!r})"
+        return f"Deal.from_board_text({self.to_board_text()!r}, game={self.game.name!r})"
 
     def top_card(self, pile: int) -> int:
         """The free card of ``pile`` at the start of play."""
         return self.piles[pile][-1]
 
     def cards(self) -> tuple[int, ...]:
-        """The 51 dealt cards, pile by pile, bottom to top."""
-        return tuple(card for pile in self.piles for card in pile)
+        """The dealt cards in :meth:`from_cards` order: pile by pile, bottom to top, then Golf's
+        foundation card and its talon (Black Hole's 51, All in a Row's 52, Golf's 52)."""
+        piled = tuple(card for pile in self.piles for card in pile)
+        if self.game.foundation_start is FoundationStart.DEALT and self.foundation is not None:
+            return (*piled, self.foundation, *self.talon)
+        return piled
 
     def to_board_text(self) -> str:
         """Board text, one trailing newline."""
-        lines = ["Foundations: AS"]
         # the cards were checked when the deal was made: no card_name check per card
-        lines += [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]
-        return "\n".join(lines) + "\n"
+        piles = [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]
+        if self.game is BLACK_HOLE:
+            return "\n".join(["Foundations: AS", *piles]) + "\n"
+        foundation = EMPTY_FOUNDATION if self.foundation is None else CARD_NAMES[self.foundation]
+        lines = (
+            ["Talon: " + " ".join([CARD_NAMES[card] for card in self.talon])] if self.game.has_talon else []
+        )
+        return "\n".join([*lines, f"Foundations: {foundation}", *piles]) + "\n"
 
     @classmethod
-    def from_cards(cls, cards: list[int] | tuple[int, ...]) -> Deal:
-        """The deal whose piles take ``cards`` three at a time, bottom to top."""
-        return cls(tuple(tuple(cards[i : i + PILE_SIZE]) for i in range(0, len(cards), PILE_SIZE)))
+    def from_cards(cls, cards: list[int] | tuple[int, ...], game: Game = BLACK_HOLE) -> Deal:
+        """The deal of ``game`` whose piles take ``cards`` a pile at a time, bottom to top; in Golf the
+        next card starts the foundation and the rest are the talon, first dealt first.
+
+        >>> from pipeline.game.games import game_named
+        >>> deal = Deal.from_cards(range(52), game_named("golf"))
+        >>> card_name(deal.piles[0][-1]), card_name(deal.foundation), card_name(deal.talon[0])
+        ('2H', '9S', 'TH')
+        """
+        size, piled = game.pile_size, game.pile_cards
+        if game is BLACK_HOLE:  # every card in a pile: a 52nd card is an error the deal names
+            return cls(tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size)))
+        if game.foundation_start is FoundationStart.EMPTY:
+            return cls(tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size)), game, None)
+        piles = tuple(tuple(cards[i : i + size]) for i in range(0, min(len(cards), piled), size))
+        rest = tuple(cards[piled:])
+        return cls(piles, game, rest[0] if rest else None, rest[1:])
 
     @classmethod
-    def from_board_text(cls, text: str, *, source: str = "<board>") -> Deal:
-        """Parse exactly one board; errors name ``source`` and the line."""
-        deals = list(iter_boards(text, source=source))
+    def from_board_text(cls, text: str, *, source: str = "<board>", game: Game = BLACK_HOLE) -> Deal:
+        """Parse exactly one board of ``game``; errors name ``source`` and the line."""
+        deals = list(iter_boards(text, source=source, game=game))
         if len(deals) != 1:
             raise BoardError(f"expected one board, found {len(deals)}", source=source)
         return deals[0]
@@ -126,32 +177,66 @@ def deal_problem(piles: tuple[tuple[int, ...], ...]) -> str | None:
     return None
 
 
-def iter_boards(text: str, *, source: str = "<board>") -> Iterator[Deal]:
-    """Every board in ``text`` (boards separated by blank lines), in order.
+def family_deal_problem(deal: Deal) -> str | None:
+    """Why ``deal`` is not a deal of its game, or None when it is one (any game, Black Hole included)."""
+    game = deal.game
+    title = game.title
+    if len(deal.piles) != game.num_piles:
+        return f"expected {game.num_piles} piles, found {len(deal.piles)}"
+    if game.foundation_start is FoundationStart.ACE_OF_SPADES and deal.foundation != ACE_OF_SPADES:
+        return f"a {title} deal starts with AS on the foundation"
+    if game.foundation_start is FoundationStart.EMPTY and deal.foundation is not None:
+        return f"a {title} deal starts with an empty foundation"
+    if game.foundation_start is FoundationStart.DEALT and deal.foundation is None:
+        return f"a {title} deal starts with a card on the foundation"
+    if len(deal.talon) != game.talon_size:
+        return f"the talon has {len(deal.talon)} cards, expected {game.talon_size}"
+    seen: set[int] = set()
+    laid_out = [("the foundation", deal.foundation)] if deal.foundation is not None else []
+    laid_out += [("the talon", card) for card in deal.talon]
+    laid_out += [(f"pile {number}", card) for number, pile in enumerate(deal.piles) for card in pile]
+    for number, pile in enumerate(deal.piles):
+        if len(pile) != game.pile_size:
+            return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
+    for place, card in laid_out:
+        if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
+            return f"{place} holds {card!r}, which is not a card"
+        if card in seen:
+            return f"duplicate card {card_name(card)}"
+        seen.add(card)
+    return None
+
+
+def iter_boards(text: str, *, source: str = "<board>", game: Game = BLACK_HOLE) -> Iterator[Deal]:
+    """Every board of ``game`` in ``text`` (boards separated by blank lines), in order.
 
     Raises BoardError naming ``source``, the line number and the problem.
     """
     found = False
-    for _, deal in numbered_boards(text.splitlines(), source=source):
+    for _, deal in numbered_boards(text.splitlines(), source=source, game=game):
         found = True
         yield deal
     if not found:
         raise BoardError("no board found (empty input)", source=source)
 
 
-def numbered_boards(lines: Iterable[str], *, source: str = "<board>") -> Iterator[tuple[int, Deal]]:
-    """Each board of ``lines`` (line 1 first, boards separated by blank lines) and the number of its first line.
+def numbered_boards(
+    lines: Iterable[str], *, source: str = "<board>", game: Game = BLACK_HOLE
+) -> Iterator[tuple[int, Deal]]:
+    """Each board of ``game`` in ``lines`` (line 1 first, boards separated by blank lines) and its first line's number.
 
     Lines are taken one at a time and a board is parsed as soon as its block
     ends, so a bad board is reported before a line after it is taken. A block
     ends at a blank line, at the end, or at the line one past a whole board
-    (:data:`BOARD_LINES`), which is an error there however long the block goes
+    (:func:`board_lines`), which is an error there however long the block goes
     on; so is a line longer than :data:`LONGEST_LINE` once stripped. Memory
     holds one block, whatever the input.
 
     >>> [first for first, _ in numbered_boards(["", *EXAMPLE_BOARD.splitlines(), "", *EXAMPLE_BOARD.splitlines()])]
     [2, 21]
     """
+    whole = board_lines(game)
+    parse = _parse_block if game is BLACK_HOLE else _parse_family_block
     block: list[tuple[int, str]] = []
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
@@ -163,31 +248,43 @@ def numbered_boards(lines: Iterable[str], *, source: str = "<board>") -> Iterato
                     line=number,
                 )
             block.append((number, line))
-            if len(block) <= BOARD_LINES:
+            if len(block) <= whole:
                 continue
         elif not block:
             continue
-        yield block[0][0], _parse_block(block, source)
+        yield block[0][0], parse(block, source, game)
         block = []
     if block:
-        yield block[0][0], _parse_block(block, source)
+        yield block[0][0], parse(block, source, game)
 
 
-def read_boards(path: Path) -> list[Deal]:
-    """Every board in the file at ``path``."""
+def read_boards(path: Path, game: Game = BLACK_HOLE) -> list[Deal]:
+    """Every board of ``game`` in the file at ``path``."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise BoardError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
-    return list(iter_boards(text, source=str(path)))
+    return list(iter_boards(text, source=str(path), game=game))
 
 
-def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
+def _parse_block(block: list[tuple[int, str]], source: str, game: Game = BLACK_HOLE) -> Deal:
     first_number, first = block[0]
     label, _, rest = first.partition(":")
+    if label.strip().lower() == "talon":
+        raise BoardError(
+            "a Talon line, as in Golf: Black Hole has no talon (give the board's game)",
+            source=source,
+            line=first_number,
+        )
     if label.strip().lower() not in ("foundations", "foundation"):
         raise BoardError(f"expected 'Foundations: AS', found {first!r}", source=source, line=first_number)
     foundation_words = rest.split()
+    if foundation_words == [EMPTY_FOUNDATION]:
+        raise BoardError(
+            "an empty foundation, as in All in a Row: a Black Hole deal starts with AS (give the board's game)",
+            source=source,
+            line=first_number,
+        )
     if len(foundation_words) != 1:
         raise BoardError("the foundation line must name exactly one card", source=source, line=first_number)
     foundation = _card_at(foundation_words[0], source, first_number)
@@ -202,26 +299,102 @@ def _parse_block(block: list[tuple[int, str]], source: str) -> Deal:
         found = f"{len(pile_lines)} or more" if len(pile_lines) > NUM_PILES else len(pile_lines)
         raise BoardError(f"expected {NUM_PILES} piles, found {found}", source=source, line=last)
     where: dict[int, int] = {ACE_OF_SPADES: first_number}
-    piles = []
-    for pile_number, (number, line) in enumerate(pile_lines):
-        words = line.split()
-        if len(words) != PILE_SIZE:
+    piles = tuple(
+        _pile_at(pile_number, number, line, PILE_SIZE, where, source)
+        for pile_number, (number, line) in enumerate(pile_lines)
+    )
+    return Deal(piles)
+
+
+def _pile_at(
+    pile_number: int, number: int, line: str, size: int, where: dict[int, int], source: str
+) -> tuple[int, ...]:
+    """The cards of the pile on line ``number``; ``where`` gives the line of every card read so far."""
+    words = line.split()
+    if len(words) != size:
+        raise BoardError(
+            f"pile {pile_number} has {len(words)} cards, expected {size}", source=source, line=number
+        )
+    return tuple(_cards_at(words, number, where, source))
+
+
+def _cards_at(words: list[str], number: int, where: dict[int, int], source: str) -> list[int]:
+    """The cards ``words`` on line ``number``, each new to ``where`` (which they join)."""
+    cards = []
+    for word in words:
+        card = _card_at(word, source, number)
+        if card in where:
             raise BoardError(
-                f"pile {pile_number} has {len(words)} cards, expected {PILE_SIZE}", source=source, line=number
+                f"duplicate card {card_name(card)} (also on line {where[card]})", source=source, line=number
             )
-        pile = []
-        for word in words:
-            card = _card_at(word, source, number)
-            if card in where:
-                raise BoardError(
-                    f"duplicate card {card_name(card)} (also on line {where[card]})",
-                    source=source,
-                    line=number,
-                )
-            where[card] = number
-            pile.append(card)
-        piles.append(tuple(pile))
-    return Deal(tuple(piles))
+        where[card] = number
+        cards.append(card)
+    return cards
+
+
+def _parse_family_block(block: list[tuple[int, str]], source: str, game: Game) -> Deal:
+    """One board of a game other than Black Hole: its header lines (talon, foundation), then its piles."""
+    headers = 1 + int(game.has_talon)
+    labelled = {}
+    for number, line in block[:headers]:
+        label, colon, rest = line.partition(":")
+        name = label.strip().lower()
+        if not colon or name not in ("talon", "foundations", "foundation"):
+            wanted = "a 'Talon:' and a 'Foundations:' line" if game.has_talon else "'Foundations: -'"
+            raise BoardError(f"expected {wanted}, found {line!r}", source=source, line=number)
+        name = "talon" if name == "talon" else "foundations"
+        if name == "talon" and not game.has_talon:
+            raise BoardError(f"a Talon line, but {game.title} has no talon", source=source, line=number)
+        if name in labelled:
+            raise BoardError(f"a second {label.strip()} line", source=source, line=number)
+        labelled[name] = (number, rest.split())
+    if "foundations" not in labelled:
+        number = block[headers - 1][0]
+        raise BoardError("no 'Foundations:' line before the piles", source=source, line=number)
+    where: dict[int, int] = {}
+    foundation_number, foundation_words = labelled["foundations"]
+    foundation = _family_foundation(game, foundation_words, foundation_number, where, source)
+    talon: tuple[int, ...] = ()
+    if game.has_talon:
+        talon_number, talon_words = labelled["talon"]
+        if len(talon_words) != game.talon_size:
+            raise BoardError(
+                f"the talon has {len(talon_words)} cards, expected {game.talon_size}",
+                source=source,
+                line=talon_number,
+            )
+        talon = tuple(_cards_at(talon_words, talon_number, where, source))
+    pile_lines = block[headers:]
+    if len(pile_lines) != game.num_piles:
+        last = pile_lines[-1][0] if pile_lines else block[-1][0]
+        found = f"{len(pile_lines)} or more" if len(pile_lines) > game.num_piles else len(pile_lines)
+        raise BoardError(f"expected {game.num_piles} piles, found {found}", source=source, line=last)
+    piles = tuple(
+        _pile_at(pile_number, number, line, game.pile_size, where, source)
+        for pile_number, (number, line) in enumerate(pile_lines)
+    )
+    return Deal(piles, game, foundation, talon)
+
+
+def _family_foundation(
+    game: Game, words: list[str], number: int, where: dict[int, int], source: str
+) -> int | None:
+    """The card the foundation line ``words`` names (None for All in a Row's ``-``), checked against ``game``."""
+    if game.foundation_start is FoundationStart.EMPTY:
+        if words != [EMPTY_FOUNDATION]:
+            raise BoardError(
+                f"{game.title} starts with an empty foundation: 'Foundations: -'", source=source, line=number
+            )
+        return None
+    if len(words) != 1 or words == [EMPTY_FOUNDATION]:
+        raise BoardError("the foundation line must name exactly one card", source=source, line=number)
+    card = _card_at(words[0], source, number)
+    if game.foundation_start is FoundationStart.ACE_OF_SPADES and card != ACE_OF_SPADES:
+        raise BoardError(
+            f"foundation is {card_name(card)}, a deal starts with AS", source=source, line=number
+        )
+    where[card] = number
+    return card
 
 
 _CARD_OF_NAME = {name: card for card, name in enumerate(CARD_NAMES)}  # the usual spelling, looked up at once

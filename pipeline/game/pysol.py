@@ -1,7 +1,7 @@
-"""PySol FC's numbered Black Hole deals, dealt by this project (many at a time with numpy).
+"""PySol FC's numbered deals of every game here, dealt by this project (many at a time with numpy).
 
 PySol FC (and the ``pysol_cards`` package, which reproduces its dealing) turns
-a deal number into a Black Hole deal in three steps.
+a deal number into a deal in three steps; only the last depends on the game.
 
 **The generator.** PySol FC numbers use one of two generators, chosen by the
 number alone:
@@ -34,14 +34,21 @@ twister's ``j = int(random() * (n + 1))``, computed in doubles exactly as
 Python does.
 
 **The layout.** PySol deals from the end of the shuffled list, so the list is
-read backwards. Black Hole takes the A♠ out of it for the foundation; the
-other 51 cards go round the 17 piles in turn, so pile ``p`` gets the cards
-``p``, ``p + 17`` and ``p + 34`` of what is left, the first of them at the
-bottom (covered) and the last on top (free).
+read backwards, and cards go round the piles in turn: with ``n`` piles, pile
+``p`` gets the cards ``p``, ``p + n``, ``p + 2n``, ... of what is dealt, the
+first of them at the bottom (covered) and the last on top (free).
 
-:func:`pysol_cards_of` returns the 51 cards in the order
+- Black Hole takes the A♠ out of the list for the foundation; the other 51
+  cards go round the 17 piles.
+- All in a Row moves the A♠ to the end of the list (so it is dealt last, on
+  top of pile 12); the 52 cards go round the 13 piles.
+- Golf deals 35 cards round the 7 piles; the next card starts the
+  foundation, and the last 16 are the talon, in the order they come.
+
+:func:`pysol_cards_of` returns the cards in the order
 :meth:`pipeline.game.deal.Deal.from_cards` takes: pile 0 first, each pile
-bottom to top. It runs the generators on whole arrays of deal numbers at
+bottom to top, then Golf's foundation card and talon (51 cards for Black Hole,
+52 for the others). It runs the generators on whole arrays of deal numbers at
 once (the twister's seeding dominates: 1,247 dependent steps per deal, run
 as numpy operations over thousands of deals). :func:`pysol_deal_cards` deals
 one number with Python's own ``random.Random``, for single deals.
@@ -60,6 +67,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -67,19 +75,27 @@ import numpy as np
 import numpy.typing as npt
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, NUM_RANKS, SUITS, make_card
-from pipeline.game.deal import NUM_PILES, PILE_SIZE
+from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
 from pipeline.game.shuffles import MAX_PYSOL_DEAL
 
 LAST_MICROSOFT_DEAL = 32000  # PySol FC numbers up to here use Microsoft's rand(); above, the twister
-DEALT = NUM_PILES * PILE_SIZE  # 51 cards in the piles
+DEALT = BLACK_HOLE.pile_cards  # Black Hole's 51 cards in the piles
 
 # The decks before shuffling, as this project's card ints.
 _MICROSOFT_DECK = tuple(make_card(rank, SUITS.index(suit)) for rank in range(NUM_RANKS) for suit in "CDHS")
 _TWISTER_DECK = tuple(make_card(rank, SUITS.index(suit)) for suit in "CSHD" for rank in range(NUM_RANKS))
 
-# _LAYOUT[q]: the position, in the shuffled deck read backwards with the A♠ taken out, of
-# the q-th card of Deal.from_cards order (pile q // 3, height q % 3): round-robin dealing.
-_LAYOUT = np.array([pile + NUM_PILES * height for pile in range(NUM_PILES) for height in range(PILE_SIZE)])
+
+@functools.cache
+def _layout(game: Game) -> npt.NDArray[np.intp]:
+    """For each card of ``game``'s :meth:`Deal.from_cards` order, its place in the list PySol deals from."""
+    piles, size = game.num_piles, game.pile_size
+    piled = [pile + piles * height for pile in range(piles) for height in range(size)]
+    return np.array(
+        piled + list(range(len(piled), NUM_CARDS if game is not BLACK_HOLE else DEALT)), dtype=np.intp
+    )
+
+
 # _SPANS[s] = n + 1 at shuffle step s (n = 51 - s): how many positions j may take.
 _SPANS = np.arange(NUM_CARDS, 1, -1)
 
@@ -99,11 +115,13 @@ _WORD = 0xFFFFFFFF
 _BATCH = 8192
 
 
-def pysol_cards_of(first: int, count: int) -> npt.NDArray[np.int8]:
-    """The cards of PySol FC deals ``first .. first + count - 1``, shape ``(count, 51)``.
+def pysol_cards_of(first: int, count: int, game: Game = BLACK_HOLE) -> npt.NDArray[np.int8]:
+    """The cards of PySol FC deals ``first .. first + count - 1`` of ``game``, shape ``(count, 51)`` (52 but in
+    Black Hole).
 
     Row ``i`` is deal ``first + i`` in :meth:`Deal.from_cards` order (pile 0
-    first, each pile bottom to top), cards as ``rank * 4 + suit``.
+    first, each pile bottom to top, then Golf's foundation card and talon),
+    cards as ``rank * 4 + suit``.
     """
     if count < 0:
         raise ValueError(f"count must not be negative, got {count}")
@@ -111,11 +129,11 @@ def pysol_cards_of(first: int, count: int) -> npt.NDArray[np.int8]:
         raise ValueError(
             f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {first} to {first + count - 1}"
         )
-    return pysol_cards_for(np.arange(first, first + count, dtype=np.int64))
+    return pysol_cards_for(np.arange(first, first + count, dtype=np.int64), game)
 
 
-def pysol_cards_for(numbers: npt.ArrayLike) -> npt.NDArray[np.int8]:
-    """The cards of the PySol FC deals ``numbers`` (any order, repeats allowed), one row each.
+def pysol_cards_for(numbers: npt.ArrayLike, game: Game = BLACK_HOLE) -> npt.NDArray[np.int8]:
+    """The cards of the PySol FC deals ``numbers`` of ``game`` (any order, repeats allowed), one row each.
 
     >>> pysol_cards_for([5, 1])[1].tolist() == pysol_cards_of(1, 1)[0].tolist()
     True
@@ -123,7 +141,7 @@ def pysol_cards_for(numbers: npt.ArrayLike) -> npt.NDArray[np.int8]:
     wanted = np.asarray(numbers, dtype=np.int64).reshape(-1)
     if wanted.size and not (wanted.min() >= 1 and wanted.max() <= MAX_PYSOL_DEAL):
         raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}")
-    cards = np.empty((wanted.size, DEALT), dtype=np.int8)
+    cards = np.empty((wanted.size, DEALT if game is BLACK_HOLE else NUM_CARDS), dtype=np.int8)
     microsoft = wanted <= LAST_MICROSOFT_DEAL
     for uses_microsoft, deck, draws in (
         (True, _MICROSOFT_DECK, _microsoft_draws),
@@ -132,12 +150,12 @@ def pysol_cards_for(numbers: npt.ArrayLike) -> npt.NDArray[np.int8]:
         rows = np.flatnonzero(microsoft == uses_microsoft)
         for start in range(0, rows.size, _BATCH):
             batch = rows[start : start + _BATCH]
-            cards[batch] = _deal(deck, draws(wanted[batch]))
+            cards[batch] = _deal(deck, draws(wanted[batch]), game)
     return cards
 
 
-def pysol_deal_cards(number: int) -> list[int]:
-    """The 51 cards of PySol FC deal ``number``, in :meth:`Deal.from_cards` order.
+def pysol_deal_cards(number: int, game: Game = BLACK_HOLE) -> list[int]:
+    """The cards of PySol FC deal ``number`` of ``game``, in :meth:`Deal.from_cards` order.
 
     One deal at a time, with Python's ``random.Random`` (the very generator
     PySol FC uses above 32,000) instead of numpy; :func:`pysol_cards_of` is
@@ -159,8 +177,11 @@ def pysol_deal_cards(number: int) -> list[int]:
             j = int(twister.random() * (n + 1))
             deck[n], deck[j] = deck[j], deck[n]
     deck.reverse()  # PySol deals from the end of the list
-    deck.remove(ACE_OF_SPADES)  # to the foundation
-    return [deck[position] for position in _LAYOUT.tolist()]
+    if game.foundation_start is not FoundationStart.DEALT:
+        deck.remove(ACE_OF_SPADES)  # to the foundation (Black Hole), or
+        if game.foundation_start is FoundationStart.EMPTY:
+            deck.append(ACE_OF_SPADES)  # dealt last (All in a Row)
+    return [deck[position] for position in _layout(game).tolist()]
 
 
 # --- the vectorised generators: every row is one deal -------------------------------------------
@@ -259,8 +280,8 @@ def _mt_initial_state() -> npt.NDArray[np.uint32]:
     return _INITIAL_STATE[0]
 
 
-def _deal(deck: Sequence[int], picks: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
-    """Shuffle ``deck`` once per column of ``picks`` (Fisher-Yates from the end) and lay out the piles."""
+def _deal(deck: Sequence[int], picks: npt.NDArray[np.intp], game: Game) -> npt.NDArray[np.int8]:
+    """Shuffle ``deck`` once per column of ``picks`` (Fisher-Yates from the end) and lay out ``game``'s deal."""
     size = picks.shape[1]
     cards = np.tile(np.array(deck, dtype=np.int8), (size, 1))
     flat = cards.reshape(-1)
@@ -271,9 +292,15 @@ def _deal(deck: Sequence[int], picks: npt.NDArray[np.intp]) -> npt.NDArray[np.in
         picked = flat[where]
         flat[where] = cards[:, n]
         cards[:, n] = picked
-    # Read backwards with the A♠ taken out, position p is shuffled position 51 - p, or
-    # 51 - (p + 1) from the A♠'s place on; then _LAYOUT deals the piles round-robin.
-    ace = NUM_CARDS - 1 - np.argmax(cards == ACE_OF_SPADES, axis=1)  # the A♠'s place, read backwards
-    positions = _LAYOUT[None, :] + (_LAYOUT[None, :] >= ace[:, None])
+    layout = _layout(game)[None, :]
+    if game.foundation_start is FoundationStart.DEALT:  # the list read backwards, as it is
+        positions = np.broadcast_to(layout, (size, layout.shape[1]))
+    else:
+        # Read backwards with the A♠ taken out, position p is shuffled position 51 - p, or
+        # 51 - (p + 1) from the A♠'s place on; All in a Row puts the A♠ back at the end, position 51.
+        ace = (NUM_CARDS - 1 - np.argmax(cards == ACE_OF_SPADES, axis=1))[
+            :, None
+        ]  # the A♠'s place, backwards
+        positions = np.where(layout == NUM_CARDS - 1, ace, layout + (layout >= ace))
     dealt: npt.NDArray[np.int8] = np.take_along_axis(cards, NUM_CARDS - 1 - positions, axis=1)
     return dealt

@@ -1,7 +1,10 @@
 """The rules of play, written plainly: positions, legal moves, replaying a solution.
 
-This module is the referee. It shares nothing with the solver's internals, so
-a solution the solver reports is checked by independent code.
+This module is the referee, for every game of :mod:`pipeline.game.games`. It
+shares nothing with the solver's internals, so a solution the solver reports
+is checked by independent code. A move is a pile's number, or, in a game with
+a talon, the number one past the last pile (Golf's 7), which deals the next
+talon card onto the foundation.
 
 >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
 >>> start = Position.start(Deal.from_board_text(EXAMPLE_BOARD))
@@ -9,6 +12,11 @@ a solution the solver reports is checked by independent code.
 (2, 15)
 >>> start.play(2).cards_played
 1
+>>> from pipeline.game.games import game_named
+>>> from pipeline.game.shuffles import seeded_deal
+>>> golf = Position.start(seeded_deal(1, 0, game_named("golf")))
+>>> golf.legal_moves()[-1], golf.play(7).talon_dealt
+(7, 1)
 """
 
 from __future__ import annotations
@@ -16,8 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pipeline.errors import BlackholeError
-from pipeline.game.cards import NUM_RANKS, card_name, rank_of, ranks_adjacent
+from pipeline.game.cards import NUM_RANKS, RANKS, card_name, rank_of, ranks_adjacent
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.game.games import BLACK_HOLE, fits
 
 WINNING_LENGTH = NUM_PILES * PILE_SIZE
 
@@ -28,23 +37,41 @@ class IllegalMove(BlackholeError, ValueError):
 
 @dataclass(frozen=True)
 class Position:
-    """A deal part-way through play: how many cards each pile still holds and
-    the rank on top of the foundation."""
+    """A deal part-way through play: how many cards each pile still holds, the
+    rank on top of the foundation (None while it is empty, as All in a Row
+    starts), and how many talon cards have been dealt."""
 
     deal: Deal
     heights: tuple[int, ...]
-    foundation_rank: int
+    foundation_rank: int | None
+    talon_dealt: int = 0
 
     def __post_init__(self) -> None:
-        if len(self.heights) != NUM_PILES or min(self.heights) < 0 or max(self.heights) > PILE_SIZE:
-            raise ValueError(f"heights must be {NUM_PILES} numbers from 0 to {PILE_SIZE}")
-        if not 0 <= self.foundation_rank < NUM_RANKS:
+        game = self.deal.game
+        piles, size = game.num_piles, game.pile_size
+        if len(self.heights) != piles or min(self.heights) < 0 or max(self.heights) > size:
+            raise ValueError(f"heights must be {piles} numbers from 0 to {size}")
+        if self.foundation_rank is None:
+            if (
+                game is BLACK_HOLE
+                or self.deal.foundation is not None
+                or self.talon_dealt
+                or self.cards_played
+            ):
+                raise ValueError("only All in a Row's opening position has an empty foundation")
+        elif not 0 <= self.foundation_rank < NUM_RANKS:
             raise ValueError(f"foundation rank must be 0..{NUM_RANKS - 1}")
+        if not 0 <= self.talon_dealt <= game.talon_size:
+            raise ValueError(f"talon cards dealt must be 0..{game.talon_size}")
 
     @classmethod
     def start(cls, deal: Deal) -> Position:
-        """The opening position: every pile full, the A♠ on the foundation."""
-        return cls(deal, (PILE_SIZE,) * NUM_PILES, 0)
+        """The opening position: every pile full, the foundation as the game starts it."""
+        game = deal.game
+        if game is BLACK_HOLE:
+            return cls(deal, (PILE_SIZE,) * NUM_PILES, 0)
+        foundation = None if deal.foundation is None else rank_of(deal.foundation)
+        return cls(deal, (game.pile_size,) * game.num_piles, foundation)
 
     @classmethod
     def after(cls, deal: Deal, moves: list[int] | tuple[int, ...]) -> Position:
@@ -56,7 +83,13 @@ class Position:
 
     @property
     def cards_played(self) -> int:
-        return WINNING_LENGTH - sum(self.heights)
+        """Cards played from the piles (talon deals are not counted)."""
+        return self.deal.game.pile_cards - sum(self.heights)
+
+    @property
+    def talon_left(self) -> int:
+        """Talon cards not yet dealt."""
+        return self.deal.game.talon_size - self.talon_dealt
 
     @property
     def is_won(self) -> bool:
@@ -68,28 +101,44 @@ class Position:
         return self.deal.piles[pile][height - 1] if height else None
 
     def legal_moves(self) -> tuple[int, ...]:
-        """Piles whose free card may go on the foundation, in pile order."""
-        return tuple(
+        """Piles whose free card may go on the foundation, in pile order, then the talon deal while cards are left."""
+        game = self.deal.game
+        if game is BLACK_HOLE:
+            foundation = self.foundation_rank
+            assert foundation is not None  # Black Hole's foundation is never empty
+            return tuple(
+                pile
+                for pile in range(NUM_PILES)
+                if (card := self.top_card(pile)) is not None and ranks_adjacent(rank_of(card), foundation)
+            )
+        piles = tuple(
             pile
-            for pile in range(NUM_PILES)
-            if (card := self.top_card(pile)) is not None
-            and ranks_adjacent(rank_of(card), self.foundation_rank)
+            for pile in range(game.num_piles)
+            if (card := self.top_card(pile)) is not None and fits(game, rank_of(card), self.foundation_rank)
         )
+        return (*piles, game.talon_move) if self.talon_left else piles
 
     def play(self, pile: int) -> Position:
-        """The position after moving the free card of ``pile`` to the foundation."""
-        if not 0 <= pile < NUM_PILES:
+        """The position after moving the free card of ``pile`` to the foundation (or dealing the talon's next card)."""
+        game = self.deal.game
+        if game.has_talon and pile == game.talon_move:
+            if not self.talon_left:
+                raise IllegalMove("the talon is empty")
+            dealt = self.deal.talon[self.talon_dealt]
+            return Position(self.deal, self.heights, rank_of(dealt), self.talon_dealt + 1)
+        if not 0 <= pile < game.num_piles:
             raise IllegalMove(f"there is no pile {pile}")
         card = self.top_card(pile)
         if card is None:
             raise IllegalMove(f"pile {pile} is empty")
-        if not ranks_adjacent(rank_of(card), self.foundation_rank):
+        if not fits(game, rank_of(card), self.foundation_rank):
+            assert self.foundation_rank is not None  # an empty foundation takes any card
             raise IllegalMove(
-                f"{card_name(card)} from pile {pile} does not fit on rank {'A23456789TJQK'[self.foundation_rank]}"
+                f"{card_name(card)} from pile {pile} does not fit on rank {RANKS[self.foundation_rank]}"
             )
         heights = list(self.heights)
         heights[pile] -= 1
-        return Position(self.deal, tuple(heights), rank_of(card))
+        return Position(self.deal, tuple(heights), rank_of(card), self.talon_dealt)
 
 
 def replay(deal: Deal, solution: list[int] | tuple[int, ...], start: Position | None = None) -> Position:

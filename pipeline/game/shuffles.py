@@ -16,10 +16,21 @@ Seeded scheme ``blackhole-sha256-v1`` (pinned; golden tests guard it):
 Deal ``i`` of seed ``S`` depends on ``(S, i)`` alone, so any worker can build
 any deal, and nothing depends on the number of workers.
 
+The other games deal by the same scheme with three differences: all 52 cards
+are shuffled (``j`` runs from 51 down); the domain names the game's layout
+(``b"all_in_a_row-deal-v1"``, ``b"golf-deal-v1"``), so the three rule sets of
+Golf deal the same cards from the same seed and index; and the shuffled cards
+are laid out by :meth:`~pipeline.game.deal.Deal.from_cards`: pile by pile,
+bottom to top, then (Golf) the foundation's card and the talon, first dealt
+first. Their scheme is named ``LAYOUT-sha256-v1`` (:func:`seeded_scheme`).
+
 >>> seeded_deal(7, 0) == seeded_deal(7, 0)
 True
 >>> seeded_deal(7, 0) == seeded_deal(7, 1)
 False
+>>> from pipeline.game.games import game_named
+>>> seeded_deal(7, 0, game_named("golf")).piles == seeded_deal(7, 0, game_named("relaxed_golf")).piles
+True
 """
 
 from __future__ import annotations
@@ -32,6 +43,7 @@ from enum import Enum
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS
 from pipeline.game.deal import BoardError, Deal
+from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
 
 
 class DealSource(str, Enum):
@@ -52,8 +64,18 @@ MAX_PYSOL_DEAL = 2**33 - 1
 _DOMAIN = b"blackhole-deal-v1"
 
 
-def _words(seed: int, index: int) -> Iterator[int]:
-    prefix = _DOMAIN + struct.pack(">QQ", seed, index)
+def seeded_scheme(game: Game = BLACK_HOLE) -> str:
+    """The name of the seeded dealing scheme of ``game`` (Black Hole's is :data:`SEEDED_SCHEME`).
+
+    >>> from pipeline.game.games import game_named
+    >>> seeded_scheme(), seeded_scheme(game_named("dead_king_golf"))
+    ('blackhole-sha256-v1', 'golf-sha256-v1')
+    """
+    return SEEDED_SCHEME if game is BLACK_HOLE else f"{game.layout}-sha256-v1"
+
+
+def _words(seed: int, index: int, domain: bytes = _DOMAIN) -> Iterator[int]:
+    prefix = domain + struct.pack(">QQ", seed, index)
     block = 0
     while True:
         digest = hashlib.sha256(prefix + struct.pack(">I", block)).digest()
@@ -61,14 +83,18 @@ def _words(seed: int, index: int) -> Iterator[int]:
         block += 1
 
 
-def seeded_deal(seed: int, index: int) -> Deal:
-    """Deal ``index`` of root seed ``seed`` under the pinned scheme above."""
+def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
+    """Deal ``index`` of root seed ``seed`` of ``game`` under the pinned scheme above."""
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be from 0 to {MAX_SEED}, got {seed}")
     if not 0 <= index <= MAX_SEED:
         raise ValueError(f"deal index must be from 0 to {MAX_SEED}, got {index}")
-    cards = [card for card in range(NUM_CARDS) if card != ACE_OF_SPADES]
-    words = _words(seed, index)
+    if game.foundation_start is FoundationStart.ACE_OF_SPADES:
+        cards = [card for card in range(NUM_CARDS) if card != ACE_OF_SPADES]
+        words = _words(seed, index)
+    else:
+        cards = list(range(NUM_CARDS))
+        words = _words(seed, index, f"{game.layout}-deal-v1".encode())
     for j in range(len(cards) - 1, 0, -1):
         span = j + 1
         limit = 2**32 - (2**32 % span)
@@ -77,11 +103,11 @@ def seeded_deal(seed: int, index: int) -> Deal:
             word = next(words)
         r = word % span
         cards[j], cards[r] = cards[r], cards[j]
-    return Deal.from_cards(cards)
+    return Deal.from_cards(cards, game)
 
 
-def pysol_deal(number: int) -> Deal:
-    """PySol FC's Black Hole deal ``number``, as PySol FC (and the ``pysol_cards`` package) deals it.
+def pysol_deal(number: int, game: Game = BLACK_HOLE) -> Deal:
+    """PySol FC's deal ``number`` of ``game``, as PySol FC (and the ``pysol_cards`` package) deals it.
 
     The dealing is this project's port, :mod:`pipeline.game.pysol` (tests check it
     against ``pysol_cards``); it is imported here, not at the top, because it loads numpy.
@@ -90,11 +116,11 @@ def pysol_deal(number: int) -> Deal:
 
     if not 1 <= number <= MAX_PYSOL_DEAL:
         raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {number}")
-    return Deal.from_cards(pysol_deal_cards(number))
+    return Deal.from_cards(pysol_deal_cards(number, game), game)
 
 
-def deal_of_id(deal_id: str) -> Deal:
-    """The deal a seeded or PySol FC deal id names (``seed-SEED-INDEX``, ``pysol-NUMBER``).
+def deal_of_id(deal_id: str, game: Game = BLACK_HOLE) -> Deal:
+    """The deal of ``game`` a seeded or PySol FC deal id names (``seed-SEED-INDEX``, ``pysol-NUMBER``).
 
     Raises BoardError for any other id (an imported deal is known only by its pack).
 
@@ -107,12 +133,12 @@ def deal_of_id(deal_id: str) -> Deal:
         seed, index = (int(text) if len(text) <= 20 else MAX_SEED + 1 for text in seeded.groups())
         if seed > MAX_SEED or index > MAX_SEED:
             raise BoardError(f"seeds and deal indices run from 0 to {MAX_SEED}", source=deal_id)
-        return seeded_deal(seed, index)
+        return seeded_deal(seed, index, game)
     numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
     if numbered:
         if len(numbered.group(1)) > 20 or not 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
             raise BoardError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}", source=deal_id)
-        return pysol_deal(int(numbered.group(1)))
+        return pysol_deal(int(numbered.group(1)), game)
     raise BoardError(
         "not a seeded (seed-SEED-INDEX) or PySol FC (pysol-NUMBER) deal id; give --pack to look it up",
         source=deal_id,

@@ -63,8 +63,8 @@ class Bot:
 
     def __init__(self, deal: Deal, player: Player) -> None:
         self.deal, self.player = deal, player
-        self._winnable: dict[tuple[tuple[int, ...], int], bool] = {}
-        self._chances: dict[tuple[tuple[int, ...], int], list[tuple[int, float]]] = {}
+        self._winnable: dict[tuple[tuple[int, ...], int | None], bool] = {}
+        self._chances: dict[tuple[tuple[int, ...], int | None], list[tuple[int, float]]] = {}
 
     def winnable(self, position: Position) -> bool:
         """Whether a win exists from ``position``, by the exact solver (each position asked once)."""

@@ -1,0 +1,193 @@
+"""The games of the family as data: Black Hole, All in a Row and three rule sets of Golf.
+
+Every game here is played with one deck, face up, onto one foundation: a card
+goes there when its rank is one up or one down from the foundation's top.
+They differ in five things, which a :class:`Game` holds:
+
+- the layout: how many piles (``num_piles``) of how many cards (``pile_size``);
+- the talon: ``talon_size`` cards dealt one by one onto the foundation,
+  whatever their rank (Golf's 16; none in the others);
+- how the foundation starts (:class:`FoundationStart`): with the A♠ (Black
+  Hole), empty so that any free card may start it (All in a Row), or with a
+  dealt card (Golf);
+- ``wrap``: whether K and A are neighbours;
+- ``dead_king``: whether nothing may go on a King (Dead King Golf).
+
+A game is chosen by its name; ``black_hole`` is the default everywhere.
+
+>>> game_named("golf").title, game_named("golf").num_piles, game_named("golf").talon_size
+('Golf', 7, 16)
+>>> [game.name for game in GAMES]
+['black_hole', 'all_in_a_row', 'dead_king_golf', 'golf', 'relaxed_golf']
+>>> fits(game_named("dead_king_golf"), 11, 12), fits(game_named("golf"), 11, 12)
+(False, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from pipeline.errors import BlackholeError
+from pipeline.game.cards import NUM_RANKS
+
+
+class FoundationStart(str, Enum):
+    """How a game's foundation starts."""
+
+    ACE_OF_SPADES = "ace_of_spades"
+    """With the A♠, taken out of the deck (Black Hole)."""
+    EMPTY = "empty"
+    """Empty: the first card played may be any free card (All in a Row)."""
+    DEALT = "dealt"
+    """With a card dealt from the deck after the piles (Golf)."""
+
+
+class UnknownGame(BlackholeError, ValueError):
+    """A game name that names none of this project's games."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the family: its layout and its rules (see the module's docstring)."""
+
+    name: str
+    title: str
+    num_piles: int
+    pile_size: int
+    talon_size: int
+    foundation_start: FoundationStart
+    wrap: bool
+    dead_king: bool
+    layout: str
+    """The name of the deal's layout: games with the same layout deal the same cards from a number or seed."""
+    solver_arguments: tuple[str, ...]
+    """The arguments that make black-hole-solver play this game."""
+
+    def __repr__(self) -> str:
+        return f"game_named({self.name!r})"
+
+    @property
+    def pile_cards(self) -> int:
+        """How many cards the piles hold at the start: the cards a win plays from them."""
+        return self.num_piles * self.pile_size
+
+    @property
+    def talon_move(self) -> int:
+        """The move that deals the next talon card: one past the last pile (Golf's 7)."""
+        return self.num_piles
+
+    @property
+    def has_talon(self) -> bool:
+        return self.talon_size > 0
+
+
+BLACK_HOLE = Game(
+    name="black_hole",
+    title="Black Hole",
+    num_piles=17,
+    pile_size=3,
+    talon_size=0,
+    foundation_start=FoundationStart.ACE_OF_SPADES,
+    wrap=True,
+    dead_king=False,
+    layout="black_hole",
+    solver_arguments=("--game", "black_hole"),
+)
+ALL_IN_A_ROW = Game(
+    name="all_in_a_row",
+    title="All in a Row",
+    num_piles=13,
+    pile_size=4,
+    talon_size=0,
+    foundation_start=FoundationStart.EMPTY,
+    wrap=True,
+    dead_king=False,
+    layout="all_in_a_row",
+    solver_arguments=("--game", "all_in_a_row"),
+)
+DEAD_KING_GOLF = Game(
+    name="dead_king_golf",
+    title="Dead King Golf",
+    num_piles=7,
+    pile_size=5,
+    talon_size=16,
+    foundation_start=FoundationStart.DEALT,
+    wrap=False,
+    dead_king=True,
+    layout="golf",
+    solver_arguments=("--game", "golf"),
+)
+GOLF = Game(
+    name="golf",
+    title="Golf",
+    num_piles=7,
+    pile_size=5,
+    talon_size=16,
+    foundation_start=FoundationStart.DEALT,
+    wrap=False,
+    dead_king=False,
+    layout="golf",
+    solver_arguments=("--game", "golf", "--queens-on-kings"),
+)
+RELAXED_GOLF = Game(
+    name="relaxed_golf",
+    title="Relaxed Golf",
+    num_piles=7,
+    pile_size=5,
+    talon_size=16,
+    foundation_start=FoundationStart.DEALT,
+    wrap=True,
+    dead_king=False,
+    layout="golf",
+    solver_arguments=("--game", "golf", "--queens-on-kings", "--wrap-ranks"),
+)
+
+GAMES = (BLACK_HOLE, ALL_IN_A_ROW, DEAD_KING_GOLF, GOLF, RELAXED_GOLF)
+GAME_NAMES = tuple(game.name for game in GAMES)
+_GAME_OF_NAME = {game.name: game for game in GAMES}
+
+
+class GameName(str, Enum):
+    """The games' names, for command-line choices (``--game``)."""
+
+    BLACK_HOLE = "black_hole"
+    ALL_IN_A_ROW = "all_in_a_row"
+    DEAD_KING_GOLF = "dead_king_golf"
+    GOLF = "golf"
+    RELAXED_GOLF = "relaxed_golf"
+
+
+def game_named(name: str | GameName) -> Game:
+    """The game called ``name`` (one of :data:`GAME_NAMES`).
+
+    >>> game_named("black_hole") is BLACK_HOLE
+    True
+    >>> game_named("klondike")
+    Traceback (most recent call last):
+    ...
+    pipeline.game.games.UnknownGame: unknown game 'klondike': the games are black_hole, all_in_a_row, dead_king_golf, golf, relaxed_golf
+    """
+    key = name.value if isinstance(name, GameName) else name
+    game = _GAME_OF_NAME.get(key)
+    if game is None:
+        raise UnknownGame(f"unknown game {key!r}: the games are {', '.join(GAME_NAMES)}")
+    return game
+
+
+def fits(game: Game, rank: int, foundation_rank: int | None) -> bool:
+    """Whether a card of ``rank`` (0..12) may go on a foundation topped by ``foundation_rank``.
+
+    ``None`` is an empty foundation, which takes any card. Ranks are
+    neighbours when one is one up from the other; K and A also are when the
+    game wraps; and in Dead King Golf nothing goes on a King.
+
+    >>> fits(BLACK_HOLE, 12, 0), fits(GOLF, 12, 0), fits(ALL_IN_A_ROW, 5, None)
+    (True, False, True)
+    """
+    if foundation_rank is None:
+        return True
+    if game.dead_king and foundation_rank == NUM_RANKS - 1:
+        return False
+    gap = (rank - foundation_rank) % NUM_RANKS if game.wrap else abs(rank - foundation_rank)
+    return gap == 1 or (game.wrap and gap == NUM_RANKS - 1)
