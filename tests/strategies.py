@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, RANKS, SUITS, rank_of, suit_of
-from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.game.deal import EMPTY_FOUNDATION, NUM_PILES, PILE_SIZE, Deal
+from pipeline.game.games import BLACK_HOLE, Game
 
 DEALT_CARDS = tuple(card for card in range(NUM_CARDS) if card != ACE_OF_SPADES)
 
@@ -65,6 +66,41 @@ def multi_boards(draw: st.DrawFn, max_boards: int = 3) -> tuple[list[Deal], str]
         text += draw(board_texts(deal)).replace("\r\n", "\n").rstrip("\n") + "\n"
     text += draw(st.lists(blank, max_size=2).map(lambda lines: "".join(line + "\n" for line in lines)))
     return found, text
+
+
+def family_deals(game: Game) -> st.SearchStrategy[Deal]:
+    """Any deal of ``game``: a permutation of its cards (Black Hole's 51, the others' 52) laid out by
+    :meth:`Deal.from_cards`."""
+    cards = DEALT_CARDS if game is BLACK_HOLE else tuple(range(NUM_CARDS))
+    return st.permutations(cards).map(lambda shuffled: Deal.from_cards(shuffled, game))
+
+
+def _spelled_line(draw: st.DrawFn, words: list[str]) -> str:
+    line = words[0]
+    for word in words[1:]:
+        line += draw(_SEPARATORS) + word
+    return line + draw(_TRAILING)
+
+
+@st.composite
+def family_board_texts(draw: st.DrawFn, deal: Deal) -> str:
+    """Board text for ``deal`` of any game with varied card spellings, spacing and line ends, and a Golf
+    Talon line before or after the Foundations line."""
+    newline = draw(st.sampled_from(("\n", "\r\n")))
+    foundation = EMPTY_FOUNDATION if deal.foundation is None else draw(card_spellings(deal.foundation))
+    headers = ["Foundations: " + foundation + draw(_TRAILING)]
+    if deal.game.has_talon:
+        talon = "Talon: " + _spelled_line(draw, [draw(card_spellings(card)) for card in deal.talon])
+        headers.insert(draw(st.integers(0, 1)), talon)
+    piles = [_spelled_line(draw, [draw(card_spellings(card)) for card in pile]) for pile in deal.piles]
+    return newline.join(headers + piles) + draw(st.sampled_from(("", newline)))
+
+
+@st.composite
+def family_boards(draw: st.DrawFn, game: Game) -> tuple[Deal, str]:
+    """A deal of ``game`` and one of its variant board texts."""
+    deal = draw(family_deals(game))
+    return deal, draw(family_board_texts(deal))
 
 
 def json_values(max_leaves: int = 20) -> st.SearchStrategy[object]:

@@ -1,7 +1,10 @@
 """The game itself, as plain Python: no Numba, no Arrow.
 
 - ``cards``: a card is an int 0..51; ``parse_card`` and ``card_name`` go both ways.
-- ``deal``: :class:`~pipeline.game.deal.Deal`, 17 piles of 3, and its board text.
+- ``games``: the games of the family as data (:class:`~pipeline.game.games.Game`:
+  Black Hole, All in a Row, Dead King Golf, Golf, Relaxed Golf) and ``fits``.
+- ``deal``: :class:`~pipeline.game.deal.Deal`, the piles of a game (Black Hole's
+  17 of 3 by default), its foundation and talon, and its board text.
 - ``shuffles``: seeded shuffles (a seed and an index always give the same deal)
   and PySol FC's numbered deals.
 - ``pysol``: this project's port of PySol FC's dealing, many deals at a time with
@@ -26,6 +29,7 @@ __all__ = [
     "canonical",
     "cards",
     "deal",
+    "games",
     "players",
     "pysol",
     "rules",

@@ -104,7 +104,8 @@ class Deal:
     def __repr__(self) -> str:
         if self.game is BLACK_HOLE:
             return f"Deal.from_board_text({self.to_board_text()!r})"
-        return f"Deal.from_board_text({self.to_board_text()!r}, game={self.game.name!r})"
+        # a Game's repr is the call that finds it: game_named('golf')
+        return f"Deal.from_board_text({self.to_board_text()!r}, game={self.game!r})"
 
     def top_card(self, pile: int) -> int:
         """The free card of ``pile`` at the start of play."""
@@ -181,14 +182,15 @@ def family_deal_problem(deal: Deal) -> str | None:
     """Why ``deal`` is not a deal of its game, or None when it is one (any game, Black Hole included)."""
     game = deal.game
     title = game.title
+    a_title = f"{'an' if title[0] in 'AEIOU' else 'a'} {title}"
     if len(deal.piles) != game.num_piles:
         return f"expected {game.num_piles} piles, found {len(deal.piles)}"
     if game.foundation_start is FoundationStart.ACE_OF_SPADES and deal.foundation != ACE_OF_SPADES:
-        return f"a {title} deal starts with AS on the foundation"
+        return f"{a_title} deal starts with AS on the foundation"
     if game.foundation_start is FoundationStart.EMPTY and deal.foundation is not None:
-        return f"a {title} deal starts with an empty foundation"
+        return f"{a_title} deal starts with an empty foundation"
     if game.foundation_start is FoundationStart.DEALT and deal.foundation is None:
-        return f"a {title} deal starts with a card on the foundation"
+        return f"{a_title} deal starts with a card on the foundation"
     if len(deal.talon) != game.talon_size:
         return f"the talon has {len(deal.talon)} cards, expected {game.talon_size}"
     seen: set[int] = set()
@@ -336,21 +338,29 @@ def _parse_family_block(block: list[tuple[int, str]], source: str, game: Game) -
     """One board of a game other than Black Hole: its header lines (talon, foundation), then its piles."""
     headers = 1 + int(game.has_talon)
     labelled = {}
-    for number, line in block[:headers]:
+    for index, (number, line) in enumerate(block):  # a header line among the piles is one too many
         label, colon, rest = line.partition(":")
         name = label.strip().lower()
         if not colon or name not in ("talon", "foundations", "foundation"):
-            wanted = "a 'Talon:' and a 'Foundations:' line" if game.has_talon else "'Foundations: -'"
-            raise BoardError(f"expected {wanted}, found {line!r}", source=source, line=number)
+            if index >= headers:
+                continue
+            if not game.has_talon:
+                raise BoardError(f"expected 'Foundations: -', found {line!r}", source=source, line=number)
+            missing = " or ".join(
+                f"'{key.title()}:'" for key in ("talon", "foundations") if key not in labelled
+            )
+            raise BoardError(
+                f"no {missing} line before the piles: a {game.title} board starts with a 'Talon:' and a "
+                f"'Foundations:' line, found {line!r}",
+                source=source,
+                line=number,
+            )
         name = "talon" if name == "talon" else "foundations"
         if name == "talon" and not game.has_talon:
             raise BoardError(f"a Talon line, but {game.title} has no talon", source=source, line=number)
         if name in labelled:
             raise BoardError(f"a second {label.strip()} line", source=source, line=number)
         labelled[name] = (number, rest.split())
-    if "foundations" not in labelled:
-        number = block[headers - 1][0]
-        raise BoardError("no 'Foundations:' line before the piles", source=source, line=number)
     where: dict[int, int] = {}
     foundation_number, foundation_words = labelled["foundations"]
     foundation = _family_foundation(game, foundation_words, foundation_number, where, source)
@@ -382,11 +392,20 @@ def _family_foundation(
     """The card the foundation line ``words`` names (None for All in a Row's ``-``), checked against ``game``."""
     if game.foundation_start is FoundationStart.EMPTY:
         if words != [EMPTY_FOUNDATION]:
+            found = " ".join(["Foundations:", *words])
             raise BoardError(
-                f"{game.title} starts with an empty foundation: 'Foundations: -'", source=source, line=number
+                f"{game.title} starts with an empty foundation: expected 'Foundations: -', found {found!r}",
+                source=source,
+                line=number,
             )
         return None
-    if len(words) != 1 or words == [EMPTY_FOUNDATION]:
+    if words == [EMPTY_FOUNDATION]:
+        raise BoardError(
+            f"an empty foundation, as in All in a Row: a {game.title} deal starts with a card on the foundation",
+            source=source,
+            line=number,
+        )
+    if len(words) != 1:
         raise BoardError("the foundation line must name exactly one card", source=source, line=number)
     card = _card_at(words[0], source, number)
     if game.foundation_start is FoundationStart.ACE_OF_SPADES and card != ACE_OF_SPADES:
