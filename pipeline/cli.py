@@ -24,6 +24,7 @@ import typer
 
 from pipeline.config import RunConfig, load_config
 from pipeline.errors import BlackholeError, ExitCode, InternalError
+from pipeline.game.games import GameName
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.formats import ExportFormat
@@ -88,6 +89,12 @@ MaxPositions = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
+GameChoice = Annotated[
+    GameName,
+    typer.Option(
+        "--game", "-g", help="The game: Black Hole, All in a Row, or one of the three Golf rule sets."
+    ),
+]
 Timings = Annotated[
     bool,
     typer.Option(
@@ -473,15 +480,18 @@ def solve_board(
     json_output: Annotated[
         bool, typer.Option("--json", help="Print one JSON object instead of text.")
     ] = False,
+    game: GameChoice = GameName.BLACK_HOLE,
 ) -> None:
     """Solve one board and print the verdict, the moves of a win and the search effort."""
     # The solver itself, not the solve stage: no Arrow, worker pool or rich on this path.
     from pipeline.engine.solver import solve as solve_deal
     from pipeline.game.deal import Deal
+    from pipeline.game.games import game_named
     from pipeline.reports.results import result_json, result_text
 
     with user_errors():
-        deal = Deal.from_board_text(_read_text(board), source="<stdin>" if board == "-" else board)
+        source = "<stdin>" if board == "-" else board
+        deal = Deal.from_board_text(_read_text(board), source=source, game=game_named(game))
     with interruptible():  # a win the solver's own replay rejects is a bug: InternalError, exit 70
         result = solve_deal(deal, max_nodes=max_nodes)
     typer.echo(result_json(result) if json_output else result_text(deal, result))

@@ -1,13 +1,11 @@
 """Solve and cross-check results as text for people and as JSON for programs.
 
 Moves use black-hole-solver's wording ("Move a card from stack k to the
-foundations"), so its users can compare solutions line by line.
+foundations", and in Golf "Deal talon"), so its users can compare solutions
+line by line.
 
 >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
 >>> from pipeline.game.verdicts import SolveResult, Verdict
-
-if TYPE_CHECKING:
-    from pipeline.stages.crosscheck import Disagreement
 >>> result = SolveResult(Verdict.UNSOLVABLE, (), 67, 0.001, 8)
 >>> print(result_text(Deal.from_board_text(EXAMPLE_BOARD), result))
 unsolvable: at most 8 of 51 cards can be played
@@ -24,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
-from pipeline.game.rules import WINNING_LENGTH, Position
+from pipeline.game.rules import Position
 from pipeline.game.verdicts import SolveResult, Verdict
 
 if TYPE_CHECKING:
@@ -32,29 +30,39 @@ if TYPE_CHECKING:
 
 
 def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
-    """One line per move of ``solution``: the pile, in black-hole-solver's words, and the card.
+    """One line per move of ``solution``: the pile (or the talon), in black-hole-solver's words, and the card.
 
     >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
     >>> move_lines(Deal.from_board_text(EXAMPLE_BOARD), [2])
     ['Move a card from stack 2 to the foundations (2C)']
+    >>> from pipeline.game.games import game_named
+    >>> from pipeline.game.shuffles import pysol_deal
+    >>> move_lines(pysol_deal(1, game_named("golf")), [7])
+    ['Deal talon (8H)']
     """
     lines = []
     position = Position.start(deal)
-    for pile in solution:
-        card = position.top_card(pile)
-        position = position.play(pile)
+    for move in solution:
+        if deal.game.has_talon and move == deal.game.talon_move:
+            card = deal.talon[position.talon_dealt]
+            position = position.play(move)
+            lines.append(f"Deal talon ({card_name(card)})")
+            continue
+        card = position.top_card(move)
+        position = position.play(move)
         assert card is not None  # play() raised IllegalMove for an empty pile
-        lines.append(f"Move a card from stack {pile} to the foundations ({card_name(card)})")
+        lines.append(f"Move a card from stack {move} to the foundations ({card_name(card)})")
     return lines
 
 
 def result_text(deal: Deal, result: SolveResult) -> str:
     """The verdict line, the moves of a win, then the search effort."""
+    cards = deal.game.pile_cards
     if result.verdict is Verdict.SOLVED:
-        lines = [f"solved: all {WINNING_LENGTH} cards in {len(result.solution)} moves"]
+        lines = [f"solved: all {cards} cards in {len(result.solution)} moves"]
         lines += move_lines(deal, result.solution)
     elif result.verdict is Verdict.UNSOLVABLE and result.max_cards_played is not None:
-        lines = [f"unsolvable: at most {result.max_cards_played} of {WINNING_LENGTH} cards can be played"]
+        lines = [f"unsolvable: at most {result.max_cards_played} of {cards} cards can be played"]
     elif result.verdict is Verdict.UNSOLVABLE:
         lines = ["unsolvable: the node limit stopped the count of the most cards that can be played"]
     else:
