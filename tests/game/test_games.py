@@ -122,11 +122,13 @@ def test_rules(game, start, wrap, dead_king):
         (ALL_IN_A_ROW, ("--game", "all_in_a_row")),
         (DEAD_KING_GOLF, ("--game", "golf")),
         (GOLF, ("--game", "golf", "--queens-on-kings")),
-        (RELAXED_GOLF, ("--game", "golf", "--queens-on-kings", "--wrap-ranks")),
+        (RELAXED_GOLF, ("--game", "golf", "--wrap-ranks")),
     ],
     ids=GAME_NAMES,
 )
 def test_black_hole_solver_arguments(game, arguments):
+    """``--game`` comes first: black-hole-solver's ``--game golf`` switches wrapping off, undoing a
+    ``--wrap-ranks`` given before it."""
     assert game.solver_arguments == arguments
 
 
