@@ -8,6 +8,8 @@
   that no win is lost by pruning; see docs/solver.md).
 - ``search`` and ``solver``: the solver's depth-first search and its Python face,
   :func:`~pipeline.engine.solver.solve`.
+- ``family_search``: the depth-first search for the other games of the family (All in a Row and the
+  Golfs), which :func:`~pipeline.engine.solver.solve` routes their deals to.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
   every player model's win chance and dead ends, traps) for the grader.
 - ``policies``: the player models' policies, compiled for the walk and the play-outs.
@@ -25,6 +27,7 @@ __all__ = [
     "compiled_cache",
     "conditions",
     "cpsat",
+    "family_search",
     "gametree",
     "kernel",
     "playouts",

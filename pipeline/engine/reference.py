@@ -6,6 +6,10 @@ no necessary conditions, no dominance, no move ordering. It shares no search
 code with ``pipeline.engine.solver`` (only the hash set of packed positions,
 from :mod:`pipeline.engine.kernel`) and exists to check it. It is compiled so
 that tests can run it on hundreds of deals.
+
+:func:`family_reference` does the same for any game of the family (All in a
+Row and the Golfs) in plain Python on the referee's positions, to check
+:mod:`pipeline.engine.family_search` on small positions.
 """
 
 from __future__ import annotations
@@ -105,3 +109,43 @@ def _explore(ranks, heights, foundation, max_nodes):
             return 1, nodes, most, path[:remaining]
         foundations[depth] = rank
         next_pile[depth] = 0
+
+
+def family_reference(deal: Deal, start: Position | None = None) -> tuple[int, tuple[int, ...] | None]:
+    """The most pile cards playable from ``start`` (default the opening) of a deal of any game, and a win's moves.
+
+    Plain Python on the referee's :class:`~pipeline.game.rules.Position`:
+    every legal move, nothing pruned, each position's answer remembered.
+    Returns (most pile cards played from ``start``, the moves of a win or
+    None); for small positions only (the tests play deals down to a dozen
+    pile cards first).
+
+    >>> from pipeline.game.games import game_named
+    >>> from pipeline.game.shuffles import pysol_deal
+    >>> deal = pysol_deal(1, game_named("all_in_a_row"))
+    >>> family_reference(deal)[0]
+    6
+    """
+    position = start or Position.start(deal)
+    known: dict[tuple[tuple[int, ...], int | None, int], tuple[int, tuple[int, ...] | None]] = {}
+
+    def most(here: Position) -> tuple[int, tuple[int, ...] | None]:
+        """(most pile cards from ``here``, a win's moves from ``here`` or None)."""
+        if here.is_won:
+            return 0, ()
+        key = (here.heights, here.foundation_rank, here.talon_dealt)
+        if key in known:
+            return known[key]
+        best: tuple[int, tuple[int, ...] | None] = (0, None)
+        for move in here.legal_moves():
+            child = here.play(move)
+            cards, win = most(child)
+            cards += child.cards_played - here.cards_played
+            if win is not None:
+                best = (cards, (move, *win))
+                break
+            best = max(best, (cards, None), key=lambda answer: answer[0])
+        known[key] = best
+        return best
+
+    return most(position)

@@ -7,7 +7,8 @@ replay is a :class:`SolverBug`, an internal error, never a user's); a loss is a 
 search, cut only by sound reductions (same-rank dominance, and the necessary
 conditions of :mod:`pipeline.engine.conditions`, each proved in its docstring and
 checked by switching it off in the tests). A node budget stops the search
-with ``unknown``, never a guess.
+with ``unknown``, never a guess. Deals of All in a Row and the Golfs go to
+:mod:`pipeline.engine.family_search` instead, with the same promises.
 
 For a lost deal the most cards that can be played is found by asking the
 same search for rising targets, from the deepest line the verdict search
@@ -35,11 +36,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
+from pipeline.engine.family_search import FamilyReduction, family_solve
 from pipeline.engine.kernel import new_table
 from pipeline.engine.search import Reduction, SearchStatus, search
 from pipeline.errors import InternalError
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
@@ -52,6 +55,7 @@ class SearchOptions:
     euler: bool = True
     dominance: bool = True
     order: bool = True  # the rank order condition; it builds on the Euler walk condition
+    runs: bool = True  # Golf's runs between talon deals (the family search's own)
 
     @property
     def flags(self) -> Reduction:
@@ -71,6 +75,24 @@ class SearchOptions:
                 chosen |= reduction
         return chosen
 
+    @property
+    def family_flags(self) -> FamilyReduction:
+        """The reductions switched on, as the family search's flags (All in a Row and the Golfs).
+
+        >>> SearchOptions(runs=False).family_flags
+        <FamilyReduction.DOMINANCE|EULER|ORDER: 7>
+        """
+        chosen = FamilyReduction(0)
+        for reduction, used in (
+            (FamilyReduction.DOMINANCE, self.dominance),
+            (FamilyReduction.EULER, self.euler),
+            (FamilyReduction.ORDER, self.order and self.euler),
+            (FamilyReduction.RUNS, self.runs),
+        ):
+            if used:
+                chosen |= reduction
+        return chosen
+
 
 def solve(
     deal: Deal,
@@ -83,8 +105,12 @@ def solve(
 
     The solution lists the piles to play from ``start`` on; ``max_nodes``
     bounds the positions searched for the verdict, and again for the
-    longest play of a lost deal.
+    longest play of a lost deal. A deal of another game of the family goes
+    to :mod:`pipeline.engine.family_search`, and its ``max_cards_played``
+    counts pile cards only (a Golf win plays 35, whatever talon is left).
     """
+    if deal.game is not BLACK_HOLE:
+        return _solve_family(deal, max_nodes, start, options)
     _compile_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
@@ -104,6 +130,32 @@ def solve(
     longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
     most = None if longest is None else base + longest
     return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
+
+
+def _solve_family(deal: Deal, max_nodes: int, start: Position | None, options: SearchOptions) -> SolveResult:
+    """:func:`solve` for All in a Row and the Golfs, by :func:`~pipeline.engine.family_search.family_solve`."""
+    _compile_family_search()
+    began = time.perf_counter()
+    position = start or Position.start(deal)
+    status, moves, nodes, most = family_solve(deal, position, max_nodes, int(options.family_flags))
+    if status is SearchStatus.REACHED:
+        _certify(deal, moves, position)
+        return SolveResult(Verdict.SOLVED, moves, nodes, time.perf_counter() - began, deal.game.pile_cards)
+    if status is SearchStatus.OUT_OF_NODES:
+        return SolveResult(Verdict.UNKNOWN, (), nodes, time.perf_counter() - began, None)
+    played = None if most is None else position.cards_played + most
+    return SolveResult(Verdict.UNSOLVABLE, (), nodes, time.perf_counter() - began, played)
+
+
+@functools.cache
+def _compile_family_search() -> None:
+    """Compile the family search (or load it from Numba's cache) once per process, before any clock starts."""
+    from pipeline.game.games import ALL_IN_A_ROW, GOLF
+    from pipeline.game.shuffles import seeded_deal
+
+    for game in (ALL_IN_A_ROW, GOLF):  # a hash-set memo, then a bit-array one
+        deal = seeded_deal(0, 0, game)
+        family_solve(deal, Position.start(deal), 1, int(FamilyReduction(0)))
 
 
 class SolverBug(InternalError):

@@ -1,0 +1,644 @@
+"""The compiled depth-first search for the other games of the family: All in a Row and the three Golfs.
+
+:mod:`pipeline.engine.search` is built for Black Hole's 17 piles of 3 and
+stays as it is; this search takes any :class:`~pipeline.game.games.Game`
+of the family as plain numbers: the ranks of the piles (a row per pile,
+bottom first, padded), their heights, the talon's ranks in the order they
+are dealt and how many are dealt, the foundation rank (-1 while it is
+empty), ``wrap`` and ``dead_king``. One search answers one question, as
+Black Hole's does: can ``target`` more *pile* cards be played (talon deals
+are moves, but not cards played)?
+
+**Positions and the memo.** A position is the pile heights, the talon
+cards dealt and the foundation rank; suits never matter. Every move plays
+a pile card or deals a talon card, so no position repeats on a line: the
+positions form a DAG, and a position is marked when it is first entered. A
+marked position has been (or is being) searched in full without reaching
+the target, so it never needs a second visit; that changes no verdict, and
+it keeps the deepest line seen exact (the position's own deepest line was
+counted the first time). The key is ``(layout * (talon + 1) + dealt) * 14 +
+foundation + 1``. When every key fits in 2**27 bits (Golf: 6**7 layouts of
+heights in mixed radix, times 17 talon counts, times 14 foundations, about
+67 million) the memo is a bit array; otherwise (All in a Row's 5**13 * 14)
+it is a growable hash set of :mod:`pipeline.engine.kernel`, and the layout
+number merges piles with the same rank sequence left, as Black Hole's key
+does (:func:`layout_steps`): those positions are one game.
+
+**Move order.** Pile moves come before the talon deal, which throws the
+foundation away; pile moves from the taller pile first (ties in pile
+order), since the tall piles are the ones a win must dig through.
+
+Reductions, each a flag of :class:`FamilyReduction` and switched off in the
+tests to check that no verdict or longest play changes:
+
+**Same-rank dominance** (:data:`FamilyReduction.DOMINANCE`). Black Hole's
+proof (:mod:`pipeline.engine.search`) needs only that whether a move is
+legal, and the foundation it leaves, depend on the ranks of the card played
+and of the foundation. That holds here: :func:`~pipeline.game.games.fits`
+reads two ranks (an empty foundation takes any card, a King in Dead King
+Golf none, wrap or not), and a talon deal neither reads nor changes a pile,
+so the twin line ``L'`` deals the talon exactly when ``L`` does. The twin
+plays as many pile cards, so the rule keeps every line's length: it holds
+for any target, and the deepest line stays exact.
+
+**Euler walk and reachability** (:data:`FamilyReduction.EULER`; with the
+rank order condition, :data:`FamilyReduction.ORDER`). The conditions of
+:mod:`pipeline.engine.conditions` assume that the cards left are played as
+one ±1 walk on the 13-cycle from the foundation rank, with no wildcard.
+That holds only once the foundation holds a card, no talon card is left,
+and ranks wrap: in All in a Row after its first card (before it, any card
+may start the walk, a wildcard), and in Relaxed Golf once the talon is
+spent. There a position is exactly a Black Hole position on other piles,
+and the proofs of :mod:`pipeline.engine.conditions` and
+:mod:`pipeline.engine.search` apply word for word: for a target that plays
+every pile card, the Euler walk condition with the last card a pile's
+bottom card, and the rank order condition; for a target that spares
+``s`` cards, the cards outside the ranks reachable from the foundation
+must not outnumber ``s``. They do **not** carry over while a talon card is
+left (a deal resets the foundation to any rank: the walk may break there),
+nor to Golf and Dead King Golf at all (the ranks form a line, not a cycle,
+and a King may end every walk).
+
+**Runs** (:data:`FamilyReduction.RUNS`, Golf's own). With a talon, the
+cards played form runs: the current foundation then pile cards, and each
+talon card dealt then pile cards, each run a ±1 walk. Without wrap the
+ranks alternate in parity along a run, so a run whose start card has even
+rank plays at most one more odd card than even ones, and one with an odd
+start at most one more even card. With ``E`` (``O``) the even (odd) ranks
+among the current foundation and the talon cards left, and ``D`` the
+even-rank pile cards left minus the odd-rank ones, a line that plays every
+pile card needs ``-E <= D <= O``. Likewise (no wrap) every Ace played
+follows a 2 in its run, a pile 2 or a run's start, each 2 followed by one
+card: the Aces left are at most the 2s left plus the 2s among the starts;
+the same holds for Kings and Queens. A line that leaves ``u`` pile cards
+unplayed changes each side of these inequalities by at most ``u``, so a
+position whose worst shortfall exceeds the spare cards
+``s`` (pile cards left minus those still to play) cannot reach the target.
+
+**The longest play.** When no reduction that depends on the target cut
+anything while a win was sought, that search saw every line (up to
+dominance, which keeps lengths), and the deepest is the most pile cards
+that can be played. Otherwise the deepest is only a lower bound ``b``, and
+a second search finds the most by branch and bound: its target starts at
+``b + 1`` and rises by one each time a line reaches it, the reductions
+cutting against the target of the moment. A position's marks and cuts hold
+for every later, higher target, so when the search ends the target is
+``most + 1`` and no line reaches it.
+"""
+
+from __future__ import annotations
+
+from enum import IntFlag
+
+import numba
+import numpy as np
+
+from pipeline.engine import kernel  # noqa: F401  # its import runs keep_in_step() before anything compiled loads
+from pipeline.engine.conditions import (
+    MAX_ORDERED_ENDS,
+    ORDER_WORDS,
+    euler_walkable,
+    orders_allow,
+    pile_orders,
+    reachable_cards,
+    walk_orders,
+)
+from pipeline.engine.kernel import (
+    GROW,
+    POWERS_OF_5,
+    code_of_counts,
+    lowest_bit,
+    prefetch,
+    prefetch_at,
+    set_probe,
+    slot_for,
+    stands_in_for,
+)
+from pipeline.engine.search import SearchStatus
+from pipeline.game.cards import NUM_RANKS, rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position
+
+
+class FamilyReduction(IntFlag):
+    """The sound reductions of the family search, as bits of its ``flags``; each proved in this module's docstring.
+
+    >>> int(FamilyReduction.DOMINANCE | FamilyReduction.RUNS)
+    9
+    """
+
+    DOMINANCE = 1
+    """Same-rank dominance among free cards (any target)."""
+    EULER = 2
+    """The Euler walk condition and rank reachability, once no wildcard is left and ranks wrap."""
+    ORDER = 4
+    """The rank order condition; it builds on the Euler walk condition."""
+    RUNS = 8
+    """Golf's runs between talon deals: parity and the end ranks, without wrap."""
+
+
+ALL_REDUCTIONS = (
+    FamilyReduction.DOMINANCE | FamilyReduction.EULER | FamilyReduction.ORDER | FamilyReduction.RUNS
+)
+BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a hash set
+FOUNDATIONS = NUM_RANKS + 1  # -1 (empty) and the 13 ranks, stored as foundation + 1
+WALK_MEMO_SIZE = 1 << 14  # slots of the direct-mapped memo of walk conditions
+# the loop's kept scalars
+_DEPTH, _NODES, _DEEPEST, _STORED, _PRUNED, _EVEN_MINUS_ODD, _TARGET = range(7)
+
+
+def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The search's numbers for ``position``: (ranks, heights, talon ranks, talon dealt, foundation or -1)."""
+    game = deal.game
+    ranks = np.zeros((game.num_piles, game.pile_size), dtype=np.int64)
+    for pile, cards in enumerate(deal.piles):
+        ranks[pile, : len(cards)] = [rank_of(card) for card in cards]
+    heights = np.array(position.heights, dtype=np.int64)
+    talon = np.array([rank_of(card) for card in deal.talon], dtype=np.int64)
+    foundation = -1 if position.foundation_rank is None else position.foundation_rank
+    return ranks, heights, talon, position.talon_dealt, foundation
+
+
+def new_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a hash set."""
+    piles, size = ranks.shape
+    bits = (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS
+    if bits <= BITMAP_BITS:
+        return np.zeros((bits + 63) // 64, dtype=np.int64)
+    return kernel.new_set(1 << 12)
+
+
+def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
+    """Whether :func:`new_memo` gives this layout a bit array."""
+    piles, size = ranks.shape
+    return (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS <= BITMAP_BITS
+
+
+def family_solve(
+    deal: Deal, position: Position, max_nodes: int, flags: int
+) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
+    """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
+
+    The most pile cards playable is counted from ``position`` and is known
+    (not None) only when the status is REACHED (all of them) or MISSED.
+    """
+    ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
+    game = deal.game
+    left = int(heights.sum())
+    bitmap = uses_bitmap(ranks, talon)
+    status, nodes, deepest, path, pruned = family_search(
+        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left, False, max_nodes, flags,
+        bitmap, new_memo(ranks, talon),
+    )  # fmt: skip
+    found = SearchStatus(int(status))
+    moves = tuple(int(move) for move in path)
+    if found is SearchStatus.REACHED:
+        return found, moves, int(nodes), left
+    if found is SearchStatus.OUT_OF_NODES:
+        return found, (), int(nodes), None
+    if not pruned or deepest == left - 1:
+        return (
+            found,
+            (),
+            int(nodes),
+            int(deepest),
+        )  # every line was seen, or all cards but the last were played
+    status, more, deepest, _, _ = family_search(
+        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, int(deepest) + 1, True,
+        max_nodes - int(nodes), flags, bitmap, new_memo(ranks, talon),
+    )  # fmt: skip
+    total = int(nodes + more)
+    return found, (), total, None if status == SearchStatus.OUT_OF_NODES.value else int(deepest)
+
+
+@numba.njit(cache=True)
+def layout_steps(ranks: np.ndarray, merge: bool) -> np.ndarray:
+    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the layout number.
+
+    Without ``merge`` the layout number is the heights in mixed radix
+    ``pile_size + 1``. With it, piles whose ``h`` bottom cards have the same
+    ranks share a weight, so the number depends only on the multiset of
+    remaining piles (as :func:`pipeline.engine.kernel.layout_weights`, for
+    any layout): each distinct remaining pile ``c``, held by at most ``m_c``
+    piles at once, is a digit of radix ``m_c + 1``, and those radixes
+    multiply to at most 2**(cards in the piles), as ``m_c + 1 <= 2**m_c``.
+    """
+    piles, size = ranks.shape
+    weights = np.zeros((piles, size + 1), dtype=np.int64)
+    radix = 1
+    if not merge:
+        for pile in range(piles):
+            for height in range(size + 1):
+                weights[pile, height] = height * radix
+            radix *= size + 1
+    else:
+        for pile in range(piles):
+            for height in range(1, size + 1):
+                first = pile
+                for other in range(pile):
+                    if _same_bottom(ranks, other, pile, height):
+                        first = other
+                        break
+                if first < pile:
+                    weights[pile, height] = weights[first, height]
+                    continue
+                sharing = 0
+                for other in range(pile, piles):
+                    sharing += _same_bottom(ranks, other, pile, height)
+                weights[pile, height] = radix
+                radix *= sharing + 1
+    steps = np.zeros((piles, size + 1), dtype=np.int64)
+    for pile in range(piles):
+        for height in range(1, size + 1):
+            steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
+    return steps
+
+
+@numba.njit(cache=True, _nrt=False)
+def _same_bottom(ranks: np.ndarray, a: int, b: int, height: int) -> bool:
+    """Whether piles ``a`` and ``b`` have the same ranks in their ``height`` bottom cards."""
+    for level in range(height):
+        if ranks[a, level] != ranks[b, level]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def family_search(
+    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, target, maximise, max_nodes,
+    flags, bitmap, memo,
+):  # fmt: skip
+    """Whether ``target`` more pile cards can be played; returns (status, nodes, deepest, path, pruned).
+
+    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``
+    and ``start_heights[p]`` how many cards it holds; ``talon`` the talon's
+    ranks, first dealt first, ``start_dealt`` of them dealt;
+    ``start_foundation`` the foundation's rank, -1 when empty. ``status`` is
+    a :class:`SearchStatus` value: REACHED (``path`` holds the moves, a pile
+    number or ``num_piles`` for a talon deal), MISSED, or OUT_OF_NODES after
+    ``max_nodes`` positions. ``deepest`` is the most pile cards a line
+    explored played, and ``pruned`` how many positions a target-dependent
+    reduction cut (when 0 after a miss, ``deepest`` is the most there is).
+
+    With ``maximise``, reaching the target raises it by one and the search
+    goes on (a branch and bound for the longest play): it ends MISSED, with
+    ``deepest`` the most pile cards any line plays (given that ``target``
+    - 1 are known to be playable), or REACHED if every pile card is played.
+    A position is marked in the memo when it is entered, and it is searched
+    in full for a target that only rises, so skipping it later loses
+    nothing.
+
+    ``memo`` is an empty :func:`new_memo`, of the kind ``bitmap`` says.
+    """
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    remaining = 0
+    for pile in range(piles):
+        remaining += start_heights[pile]
+    depth_limit = remaining + talon_size - start_dealt + 1
+    path = np.zeros(depth_limit, dtype=np.int64)
+    if target <= 0:
+        return SearchStatus.REACHED.value, 1, 0, path[:0], 0
+    heights = start_heights.copy()
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    even_minus_odd = 0
+    for pile in range(piles):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+            even_minus_odd += 1 - 2 * (ranks[pile, level] & 1)
+    # starts[d, r]: talon cards of rank r among those from the d-th on; starts[d, 13] the even ones
+    starts = np.zeros((talon_size + 1, NUM_RANKS + 1), dtype=np.int64)
+    for dealt in range(talon_size - 1, -1, -1):
+        starts[dealt] = starts[dealt + 1]
+        starts[dealt, talon[dealt]] += 1
+        starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
+    steps = layout_steps(ranks, not bitmap)
+    layout = 0
+    for pile in range(piles):
+        for height in range(1, heights[pile] + 1):
+            layout -= steps[pile, height]
+    moves = np.zeros((depth_limit, piles + 1), dtype=np.int64)
+    move_count = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
+    layouts = np.zeros(depth_limit, dtype=np.int64)
+    dealts = np.zeros(depth_limit, dtype=np.int64)
+    foundations = np.zeros(depth_limit, dtype=np.int64)
+    played = np.zeros(depth_limit, dtype=np.int64)
+    # the walk conditions depend on the rank counts, foundation and end ranks only: a direct-mapped memo
+    orders = np.zeros((WALK_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    walk_keys = np.full(WALK_MEMO_SIZE, -1, dtype=np.int64)
+    walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
+    layouts[0], dealts[0], foundations[0] = layout, start_dealt, start_foundation
+    scalars = np.array([0, 1, max(target - 1, 0) if maximise else 0, 0, 0, even_minus_odd, target])
+    if _cut(
+        ranks, heights, counts, bottoms, starts, start_dealt, start_foundation, wrap, remaining - target,
+        even_minus_odd, flags, orders, walk_keys, walk_ends,
+    ):  # fmt: skip
+        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
+    move_count[0] = _fill(
+        ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
+    )
+    _mark(memo, bitmap, _key(layout, start_dealt, start_foundation, talon_size))
+    while True:
+        status = _descend(
+            ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+            dealts, foundations, played, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
+            dead_king, remaining, maximise, max_nodes, flags,
+        )  # fmt: skip
+        if status != GROW:
+            break
+        memo = kernel.grown_set(memo)
+    nodes, deepest, pruned = scalars[_NODES], scalars[_DEEPEST], scalars[_PRUNED]
+    reached = status == SearchStatus.REACHED.value
+    return status, nodes, deepest, path[: scalars[_DEPTH] + 1] if reached else path[:0], pruned
+
+
+@numba.njit(cache=True, _nrt=False)
+def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
+    """The memo's key of a position."""
+    return (layout * (talon_size + 1) + dealt) * FOUNDATIONS + foundation + 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def _mark(memo: np.ndarray, bitmap: bool, key: int) -> bool:
+    """Put ``key`` in the memo (never growing a hash set); True when it was not there."""
+    if bitmap:
+        word, bit = key >> 6, np.int64(1) << (key & 63)
+        if memo[word] & bit:
+            return False
+        memo[word] |= bit
+        return True
+    slot = set_probe(memo, key)
+    if slot < 0:
+        return False
+    memo[slot] = key + 1
+    return True
+
+
+@numba.njit(cache=True, _nrt=False)
+def _descend(
+    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+    dealts, foundations, played, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap, dead_king,
+    remaining, maximise, max_nodes, flags,
+):  # fmt: skip
+    """The loop of :func:`family_search`, from the state in its arguments; returns a status or GROW."""
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
+    stored, pruned, even_minus_odd = scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD]
+    target = scalars[_TARGET]
+    status = GROW
+    while bitmap or 2 * (stored + 1) <= memo.shape[0]:
+        if next_move[depth] < move_count[depth]:
+            move = moves[depth, next_move[depth]]
+            next_move[depth] += 1
+            dealt, cards = dealts[depth], played[depth]
+            if move == piles:
+                layout, dealt, foundation = layouts[depth], dealt + 1, talon[dealt]
+            else:
+                height = heights[move]
+                layout, foundation, cards = (
+                    layouts[depth] + steps[move, height],
+                    ranks[move, height - 1],
+                    cards + 1,
+                )
+            if not _mark(memo, bitmap, _key(layout, dealt, foundation, talon_size)):
+                continue  # searched before, by another order of the same moves
+            stored += 1
+            nodes += 1
+            if move < piles:
+                _take(ranks, heights, tops, move)
+                counts[foundation] -= 1
+                even_minus_odd -= 1 - 2 * (foundation & 1)
+                if heights[move] == 0:
+                    bottoms[foundation] -= 1
+            path[depth] = move
+            deepest = max(deepest, cards)
+            if cards == target:
+                if not maximise or target == remaining:
+                    status = SearchStatus.REACHED.value
+                    break
+                target += 1
+            if nodes > max_nodes:
+                status = SearchStatus.OUT_OF_NODES.value
+                break
+            found = 0
+            if _cut(
+                ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, remaining - target,
+                even_minus_odd, flags, orders, walk_keys, walk_ends,
+            ):  # fmt: skip
+                pruned += 1
+            else:
+                found = _fill(
+                    ranks,
+                    heights,
+                    tops,
+                    foundation,
+                    dealt < talon_size,
+                    wrap,
+                    dead_king,
+                    flags,
+                    moves,
+                    depth + 1,
+                )
+            if found > 0:
+                depth += 1
+                layouts[depth], dealts[depth], foundations[depth], played[depth] = (
+                    layout,
+                    dealt,
+                    foundation,
+                    cards,
+                )
+                move_count[depth] = found
+                next_move[depth] = 0
+                for index in range(found):  # start loading the children's memo entries meanwhile
+                    move = moves[depth, index]
+                    if move == piles:
+                        child = _key(layout, dealt + 1, talon[dealt], talon_size)
+                    else:
+                        height = heights[move]
+                        child = _key(layout + steps[move, height], dealt, ranks[move, height - 1], talon_size)
+                    if bitmap:
+                        prefetch_at(memo, child >> 6)
+                    else:
+                        prefetch(memo, child)
+                continue
+            if move < piles:
+                _undo(ranks, heights, tops, counts, bottoms, move)
+                even_minus_odd += 1 - 2 * (foundation & 1)
+        else:
+            if depth == 0:
+                status = SearchStatus.MISSED.value
+                break
+            depth -= 1
+            move = path[depth]
+            if move < piles:
+                rank = _undo(ranks, heights, tops, counts, bottoms, move)
+                even_minus_odd += 1 - 2 * (rank & 1)
+    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
+    scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD] = stored, pruned, even_minus_odd
+    scalars[_TARGET] = target
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> None:
+    """Take the free card of ``pile`` off it."""
+    height = heights[pile] - 1
+    tops[ranks[pile, height]] &= ~(1 << pile)
+    heights[pile] = height
+    if height > 0:
+        tops[ranks[pile, height - 1]] |= 1 << pile
+
+
+@numba.njit(cache=True, _nrt=False)
+def _undo(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    counts: np.ndarray,
+    bottoms: np.ndarray,
+    pile: int,
+) -> int:
+    """Put the card taken from ``pile`` back; return its rank."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    rank = ranks[pile, height]
+    tops[rank] |= 1 << pile
+    heights[pile] = height + 1
+    counts[rank] += 1
+    if height == 0:
+        bottoms[rank] += 1
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def _fitting(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
+    """The bit set of piles whose free card fits on ``foundation`` (-1: empty, any card)."""
+    if foundation < 0:
+        every = 0
+        for rank in range(NUM_RANKS):
+            every |= tops[rank]
+        return every
+    if dead_king and foundation == NUM_RANKS - 1:
+        return 0
+    fitting = 0
+    if foundation < NUM_RANKS - 1:
+        fitting |= tops[foundation + 1]
+    elif wrap:
+        fitting |= tops[0]
+    if foundation > 0:
+        fitting |= tops[foundation - 1]
+    elif wrap:
+        fitting |= tops[NUM_RANKS - 1]
+    return fitting
+
+
+@numba.njit(cache=True, _nrt=False)
+def _fill(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    talon_left: bool,
+    wrap: bool,
+    dead_king: bool,
+    flags: int,
+    moves: np.ndarray,
+    row: int,
+) -> int:
+    """Fill ``moves[row]`` with the moves worth trying, in the order to try them; return how many.
+
+    Pile moves, taller piles first (ties in pile order), leaving out those
+    same-rank dominance shows another stands in for; then the talon deal
+    (the number of piles) while talon cards are left.
+    """
+    fitting = _fitting(tops, foundation, wrap, dead_king)
+    count = 0
+    while fitting:
+        pile = lowest_bit(fitting)
+        fitting &= fitting - 1
+        if flags & FamilyReduction.DOMINANCE.value and _dominated(ranks, heights, tops, pile):
+            continue
+        at = count
+        while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
+            moves[row, at] = moves[row, at - 1]
+            at -= 1
+        moves[row, at] = pile
+        count += 1
+    if talon_left:
+        moves[row, count] = ranks.shape[0]
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, _nrt=False)
+def _dominated(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> bool:
+    """Whether another pile whose free card has the rank of ``pile``'s stands in for it (taller, or as tall
+    with the same ranks and a lower number)."""
+    height = heights[pile]
+    others = tops[ranks[pile, height - 1]] & ~(1 << pile)
+    while others:
+        other = lowest_bit(others)
+        others &= others - 1
+        other_height = heights[other]
+        if other_height < height or (other_height == height and other > pile):
+            continue
+        if stands_in_for(ranks, heights, other, pile):
+            return True
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def _cut(
+    ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, spare, even_minus_odd, flags, orders,
+    walk_keys, walk_ends,
+) -> bool:  # fmt: skip
+    """Whether a target-dependent reduction shows that every line from here leaves more than ``spare`` pile cards.
+
+    The walk conditions' answers are kept in a direct-mapped memo (``walk_keys``, ``walk_ends`` and
+    ``orders``, a slot each), keyed by the rank counts, the foundation and the end ranks, which is all
+    they read; the piles are looked at only when some order is ruled out.
+    """
+    if foundation < 0:
+        return False  # any card may start the walk
+    talon_left = dealt < starts.shape[0] - 1
+    if flags & FamilyReduction.EULER.value and wrap and not talon_left:
+        total = 0
+        for rank in range(NUM_RANKS):
+            total += counts[rank]
+        if spare > 0:
+            return total - reachable_cards(counts, foundation) > spare
+        end_ranks = 0
+        for rank in range(NUM_RANKS):
+            if bottoms[rank] > 0:
+                end_ranks |= 1 << rank
+        code = (foundation * POWERS_OF_5[NUM_RANKS] + code_of_counts(counts)) << NUM_RANKS | end_ranks
+        slot = slot_for(code, WALK_MEMO_SIZE - 1)
+        if walk_keys[slot] != code:
+            walk_keys[slot] = code
+            if flags & FamilyReduction.ORDER.value:
+                walk_ends[slot] = walk_orders(counts, foundation, end_ranks, orders[slot])
+            else:
+                walk_ends[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
+        ends = walk_ends[slot]
+        if ends <= 0:
+            return ends < 0
+        first, second, third = pile_orders(ranks, heights)
+        return not orders_allow(orders[slot], ends, first, second, third)
+    if flags & FamilyReduction.RUNS.value and not wrap:
+        even_talon = starts[dealt, NUM_RANKS]
+        odd_starts = (foundation & 1) + starts.shape[0] - 1 - dealt - even_talon
+        even_starts = 1 - (foundation & 1) + even_talon
+        if even_minus_odd - odd_starts > spare or -even_minus_odd - even_starts > spare:
+            return True
+        twos = counts[1] + starts[dealt, 1] + (foundation == 1)
+        queens = counts[NUM_RANKS - 2] + starts[dealt, NUM_RANKS - 2] + (foundation == NUM_RANKS - 2)
+        return counts[0] - twos > spare or counts[NUM_RANKS - 1] - queens > spare
+    return False

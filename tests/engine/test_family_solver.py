@@ -1,0 +1,170 @@
+"""The family's solver (All in a Row and the Golfs) against the plain reference search, black-hole-solver's
+verdicts, and itself with each reduction switched off."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.engine.reference import family_reference
+from pipeline.engine.solver import SearchOptions, solve
+from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, GAMES, Game, game_named
+from pipeline.game.rules import Position, replay
+from pipeline.game.shuffles import pysol_deal, seeded_deal
+from pipeline.game.verdicts import Verdict
+
+FAMILY = [game for game in GAMES if game is not BLACK_HOLE]
+# PySol FC deals 1..30, S solved and U unsolvable: black-hole-solver 1.14 gives the same verdicts
+# (bench/bench_family.py compares deals 1..1000)
+PYSOL_VERDICTS = {
+    "all_in_a_row": "UUSSSSUSSSUSUUSUSUSUUSUSUUSSSU",
+    "dead_king_golf": "USUUSUUUUUUSUUSUUSSUUUUUUUSUUU",
+    "golf": "USUSSUUUUSUSUUSSUSSUUUSUUUSUUU",
+    "relaxed_golf": "SSSSSSSSSSUSSSSSSSSSSSSSSUSSSU",
+}
+# the most pile cards playable in PySol FC deals 1..10 (a win plays them all)
+PYSOL_MOST = {
+    "all_in_a_row": [6, 7, 52, 52, 52, 52, 51, 52, 52, 52],
+    "dead_king_golf": [29, 35, 34, 34, 35, 32, 22, 32, 29, 33],
+    "golf": [29, 35, 34, 35, 35, 34, 33, 32, 32, 35],
+    "relaxed_golf": [35] * 10,
+}
+FULL = SearchOptions()
+NO_REDUCTIONS = SearchOptions(dominance=False, euler=False, order=False, runs=False)
+REDUCED = {
+    # reduction: options with everything else on but it
+    "dominance": SearchOptions(dominance=False),
+    "euler": SearchOptions(euler=False),
+    "order": SearchOptions(order=False),
+    "runs": SearchOptions(runs=False),
+    "all": NO_REDUCTIONS,
+}
+SMALL_LEFT = 12  # pile cards left in the positions compared with the reference
+
+
+def played_down(deal: Deal, seed: int, left: int = SMALL_LEFT, *, guided: bool = False) -> Position:
+    """A position of ``deal`` reached by random legal moves until at most ``left`` pile cards remain (or none fit).
+
+    Talon deals are chosen one time in four while pile moves fit, so Golf positions keep some talon.
+    ``guided`` first follows the solver's win, if there is one, down to two cards more than ``left``, so that
+    some positions are won (random play from the start seldom keeps an All in a Row deal winnable).
+    """
+    chooser = random.Random(seed)
+    position = Position.start(deal)
+    if guided:
+        for move in solve(deal).solution:
+            if sum(position.heights) <= left + 2:
+                break
+            position = position.play(move)
+    talon_move = deal.game.talon_move if deal.game.has_talon else -1
+    while sum(position.heights) > left:
+        moves = position.legal_moves()
+        piles = [move for move in moves if move != talon_move]
+        if not moves:
+            break
+        if piles and (talon_move not in moves or chooser.random() < 0.75):
+            position = position.play(chooser.choice(piles))
+        else:
+            position = position.play(talon_move)
+    return position
+
+
+def check_against_reference(deal: Deal, position: Position, options: SearchOptions = FULL) -> Verdict:
+    most, win = family_reference(deal, position)
+    result = solve(deal, start=position, options=options)
+    assert result.verdict is (Verdict.SOLVED if win is not None else Verdict.UNSOLVABLE), deal.to_board_text()
+    assert result.max_cards_played == position.cards_played + most, deal.to_board_text()
+    if win is not None:
+        replay(deal, win, start=position)
+        replay(deal, result.solution, start=position)
+        assert result.max_cards_played == deal.game.pile_cards
+    return result.verdict
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_the_search_agrees_with_the_reference_on_small_positions(game: Game):
+    verdicts = []
+    for index in range(40):
+        deal = seeded_deal(7, index, game)
+        position = played_down(deal, index, guided=index % 2 == 0)
+        verdicts.append(check_against_reference(deal, position))
+        verdicts.append(check_against_reference(deal, position, NO_REDUCTIONS))
+    assert Verdict.SOLVED in verdicts and Verdict.UNSOLVABLE in verdicts  # both kinds were checked
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+@settings(max_examples=25, deadline=None)
+@given(number=st.integers(1, 100_000), seed=st.integers(0, 2**32 - 1), left=st.integers(6, 14))
+def test_any_small_position_of_a_pysol_deal_agrees_with_the_reference(
+    game: Game, number: int, seed: int, left: int
+):
+    deal = pysol_deal(number, game)
+    check_against_reference(deal, played_down(deal, seed, left))
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_pysol_deals_keep_their_verdicts_and_longest_plays(game: Game):
+    verdicts = PYSOL_VERDICTS[game.name]
+    for number, expected in enumerate(verdicts, start=1):
+        deal = pysol_deal(number, game)
+        result = solve(deal)
+        assert result.verdict is (Verdict.SOLVED if expected == "S" else Verdict.UNSOLVABLE), f"deal {number}"
+        if result.verdict is Verdict.SOLVED:
+            end = replay(deal, result.solution)
+            assert end.cards_played == game.pile_cards
+            assert len(result.solution) == game.pile_cards + end.talon_dealt
+        if number <= len(PYSOL_MOST[game.name]):
+            assert result.max_cards_played == PYSOL_MOST[game.name][number - 1], f"deal {number}"
+
+
+@pytest.mark.parametrize("reduction", sorted(REDUCED))
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_each_reduction_switched_off_keeps_every_verdict_and_longest_play(game: Game, reduction: str):
+    for number in range(1, 13):
+        deal = pysol_deal(number, game)
+        full, without = solve(deal), solve(deal, options=REDUCED[reduction])
+        assert (without.verdict, without.max_cards_played) == (full.verdict, full.max_cards_played), number
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_node_budget_gives_unknown_never_a_guess(game: Game):
+    for number in range(1, 13):
+        deal = pysol_deal(number, game)
+        full = solve(deal, options=NO_REDUCTIONS)
+        if full.nodes < 50:
+            continue
+        cut = solve(deal, max_nodes=full.nodes // 10, options=NO_REDUCTIONS)
+        if cut.verdict is Verdict.UNKNOWN:
+            assert cut.solution == () and cut.max_cards_played is None
+        else:  # a win found early
+            assert cut.verdict is full.verdict is Verdict.SOLVED
+
+
+def test_a_budget_that_stops_the_longest_play_leaves_it_unknown():
+    deal = pysol_deal(
+        1, game_named("golf")
+    )  # a loss the runs condition proves at once; the longest play is dearer
+    quick = solve(deal, max_nodes=100)
+    assert quick.verdict is Verdict.UNSOLVABLE and quick.max_cards_played is None
+    assert solve(deal).max_cards_played == 29
+
+
+def test_all_in_a_row_from_its_empty_foundation_and_part_way():
+    deal = pysol_deal(3, game_named("all_in_a_row"))
+    result = solve(deal)
+    assert result.verdict is Verdict.SOLVED and len(result.solution) == 52
+    middle = Position.after(deal, result.solution[:20])
+    again = solve(deal, start=middle)
+    assert again.verdict is Verdict.SOLVED and again.max_cards_played == 52
+    replay(deal, again.solution, start=middle)
+
+
+def test_a_golf_win_may_leave_talon_cards():
+    deal = pysol_deal(4, game_named("golf"))
+    result = solve(deal)
+    end = replay(deal, result.solution)
+    assert end.is_won and end.talon_left > 0 and result.max_cards_played == 35
