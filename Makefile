@@ -40,6 +40,9 @@ lint: setup $(NODE_STAMP)
 golden: setup
 	$(PYTHON) tests/js/write_golden.py
 
+# black-hole-solver's build, for the family's comparison (bench/build_black_hole_solver.sh makes it)
+BHS ?= ../bhs/build/black-hole-solve
+
 bench: setup
 	test -d output/packs/default-curated || $(MAKE) run
 	$(PYTHON) bench/bench_gallery.py
@@ -50,6 +53,8 @@ bench: setup
 	$(PYTHON) bench/bench_pipeline.py
 	$(PYTHON) bench/bench_census.py
 	$(PYTHON) bench/bench_memory.py
+	@if test -x $(BHS); then $(PYTHON) bench/bench_family.py --bhs $(BHS); \
+	else echo "bench_family: no black-hole-solver at $(BHS): build it with bash bench/build_black_hole_solver.sh ../bhs, or give BHS=PATH"; fi
 
 # The tier thresholds: round values near the quartiles of the difficulties of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
