@@ -95,6 +95,15 @@ GameChoice = Annotated[
         "--game", "-g", help="The game: Black Hole, All in a Row, or one of the three Golf rule sets."
     ),
 ]
+PackGame = Annotated[
+    GameName | None,
+    typer.Option(
+        "--game",
+        "-g",
+        show_default="the pack's game",
+        help="The pack's game, checked: a pack of another game is refused.",
+    ),
+]
 Timings = Annotated[
     bool,
     typer.Option(
@@ -195,9 +204,10 @@ def generate(
         int | None,
         _setting(RunConfig, "first", "First PySol FC deal number (--source pysol)."),
     ] = None,
+    game: GameChoice = GameName.BLACK_HOLE,
     quiet: Quiet = False,
 ) -> None:
-    """Deal COUNT deals into a deals pack file: seeded shuffles or PySol FC's numbered deals."""
+    """Deal COUNT deals of a game into a deals pack file: seeded shuffles or PySol FC's numbered deals."""
     if source is DealSource.SEED:
         if seed is None:
             raise typer.BadParameter("--source seed needs --seed", param_hint="--seed")
@@ -211,11 +221,12 @@ def generate(
         first = 1 if first is None else first
         if first + count - 1 > MAX_PYSOL_DEAL:
             raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
+    from pipeline.game.games import game_named
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
 
     with user_errors(interrupted=tables.interrupted_line(out)):
-        written = write_deals(out, count=count, seed=seed, start=start, first=first)
+        written = write_deals(out, count=count, seed=seed, start=start, first=first, game=game_named(game))
     _note(f"wrote {written} deals to {out}", quiet)
 
 
@@ -228,14 +239,16 @@ def import_boards(
         ),
     ],
     out: Out,
+    game: GameChoice = GameName.BLACK_HOLE,
     quiet: Quiet = False,
 ) -> None:
-    """Read every board of a text file into a deals pack file."""
+    """Read every board of a text file (boards of one game) into a deals pack file."""
+    from pipeline.game.games import game_named
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
 
     with user_errors(interrupted=tables.interrupted_line(out)):
-        written = write_deals(out, boards=boards)
+        written = write_deals(out, boards=boards, game=game_named(game))
     _note(f"wrote {written} deals to {out}", quiet)
 
 
@@ -247,19 +260,24 @@ def solve(
     out: Out,
     jobs: Jobs = 1,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
+    game: PackGame = None,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
     """Solve every deal of a deals pack file; write its rows, in order, with verdict columns added."""
+    from pipeline.game.games import BLACK_HOLE, game_named
+    from pipeline.packs.parquet import pack_file_game
     from pipeline.reports import tables
     from pipeline.stages.solve import solve_pack
 
     _note_jobs(jobs, quiet)
     options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
+    played = None if game is None else game_named(game)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        tally = solve_pack(deals, out, SolveSettings(max_nodes=max_nodes), options)
+        tally = solve_pack(deals, out, SolveSettings(max_nodes=max_nodes), options, game=played)
+        black_hole = pack_file_game(out) is BLACK_HOLE  # only Black Hole's win rate is published
     _note(f"wrote {tally.total} results to {out}", quiet)
-    _show(tables.solve_table(f"Solved {deals}", tally.summary()))
+    _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=black_hole))
 
 
 @app.command()
@@ -295,10 +313,12 @@ def crosscheck(
         int,
         _setting(CrosscheckSettings, "reference_nodes", "Node budget of the reference search."),
     ] = CrosscheckSettings().reference_nodes,
+    game: PackGame = None,
     timings: Timings = True,
     quiet: Quiet = False,
 ) -> None:
     """Check a solved pack's verdicts with a CP-SAT model; exit 3 if any check disagrees."""
+    from pipeline.game.games import game_named
     from pipeline.reports import tables
     from pipeline.reports.results import disagreement_text
     from pipeline.stages.crosscheck import crosscheck_pack
@@ -313,7 +333,9 @@ def crosscheck(
     )
     options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        outcome = crosscheck_pack(solved, out, settings, options)
+        outcome = crosscheck_pack(
+            solved, out, settings, options, game=None if game is None else game_named(game)
+        )
     _note(tables.crosscheck_note(out, outcome), quiet)
     for disagreement in outcome.disagreements:
         typer.echo(disagreement_text(disagreement))

@@ -6,6 +6,10 @@
   ``-curated``: the curated pack of run ``X`` is ``X-curated``).
 - ``source``: where the deals come from: ``seed`` (seeded shuffles, the default)
   or ``pysol`` (PySol FC's numbered deals).
+- ``game``: the game dealt, ``black_hole`` (the default), ``all_in_a_row``,
+  ``dead_king_golf``, ``golf`` or ``relaxed_golf``; a run grades every deal,
+  and grading is Black Hole's alone so far, so a run of another game is
+  refused before any work (:func:`pipeline.runs.run`).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
 - ``first``: the first PySol FC deal number (default 1).
 - ``count``: how many deals, from index 0 (seeded) or from ``first`` (PySol FC);
@@ -68,6 +72,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.labels import SOLVABLE_TIERS
@@ -97,6 +102,7 @@ class RunConfig:
 
     name: str
     source: DealSource = DealSource.SEED
+    game: GameName = GameName.BLACK_HOLE
     seed: int = bounded(0, 0, MAX_SEED)
     first: int = bounded(1, 1, MAX_PYSOL_DEAL)
     count: int = bounded(dataclasses.MISSING, 1, MAX_INT64)  # required
@@ -110,6 +116,15 @@ class RunConfig:
     crosscheck: CrosscheckSettings = field(default_factory=CrosscheckSettings)
     grade: GradeSettings = field(default_factory=GradeSettings)
     curate: CurateSettings = field(default_factory=CurateSettings)
+
+    @property
+    def played(self) -> Game:
+        """The game of ``game``: :data:`~pipeline.game.games.BLACK_HOLE` unless the config says another."""
+        return game_named(self.game)
+
+    @property
+    def is_black_hole(self) -> bool:
+        return self.played is BLACK_HOLE
 
     @property
     def pack_directory(self) -> Path:

@@ -38,8 +38,9 @@ from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
-from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource
+from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, seeded_scheme
 from pipeline.locks import Holder, holding
+from pipeline.packs.family import game_entries, only_black_hole
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, Manifest, Origin
@@ -111,12 +112,15 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     ``fresh`` deletes the work folder first. One run of a name at a time: the
     run holds its lock (:func:`run_lock`, :func:`pipeline.locks.holding`)
     from before it touches anything to its end, error and Ctrl-C included.
-    Raises, before any work, ConfigError (bad tiers file), LockedError
+    Raises, before any work, GameMixError (``[run] game`` other than Black Hole: a run grades every
+    deal, and grading is Black Hole's alone so far), ConfigError (bad tiers file), LockedError
     (another run of the name is running), DestinationError (a symbolic link
     or a file where the pack or curated pack folder goes) or RunError (a
     work folder of other settings, or with ``fresh`` a symbolic link there).
     """
     began = time.perf_counter()
+    source = f"[run] game {config.played.name} (a run grades every deal)"
+    only_black_hole(config.played, doing="grading", done="graded", source=source)
     settings = stage_settings(config)
     if config.backend is Backend.DASK and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
@@ -219,7 +223,7 @@ def _stream(
             busy[shard] = 0.0
             for offset in range(0, rows, DEALS_PER_TASK):
                 count = min(DEALS_PER_TASK, rows - offset)
-                span = DealSpan(config.source, config.seed, start + offset, count)
+                span = DealSpan(config.source, config.seed, start + offset, count, config.played)
                 yield delayed(process_span)((shard, offset), span, settings)
 
     for (shard, offset), done, seconds in unordered(tasks(), jobs=config.jobs, backend=config.backend):
@@ -230,7 +234,9 @@ def _stream(
         if not missing[shard]:
             del pending[shard], missing[shard]
             boards = [item[0] for item in found if item is not None]
-            span = DealSpan(config.source, config.seed, _shard_start(config, shard), len(boards))
+            span = DealSpan(
+                config.source, config.seed, _shard_start(config, shard), len(boards), config.played
+            )
             outcomes = [item[1] for item in found if item is not None]
             yield shard, deals_table(span, boards), outcomes, busy.pop(shard)
 
@@ -270,8 +276,10 @@ def _shard_tables(work: Path, shards: int) -> Iterator[pa.Table]:
 
 def _record(config: RunConfig, settings: StageSettings) -> dict[str, Any]:
     """What decides a shard's rows: the work folder is only reused for the same record."""
+    game = {} if config.is_black_hole else {"game": config.played.name}  # a Black Hole run's record as before
     return {
         "blackhole_version": __version__,
+        **game,
         "source": config.source.value,
         "seed": config.seed,
         "first": config.first,
@@ -314,17 +322,22 @@ def _config_record(config: RunConfig) -> dict[str, Any]:
     unused = "first" if config.source is DealSource.SEED else "seed"
     for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
+    if config.is_black_hole:  # a Black Hole pack's config as before games were a setting
+        settings["run"].pop("game")
     if config.grade.tiers == DEFAULT_TIERS:
         settings["grade"]["tiers"] = None
     return settings
 
 
 def _scheme(config: RunConfig) -> str:
-    return PYSOL_SCHEME if config.source is DealSource.PYSOL else SEEDED_SCHEME
+    return PYSOL_SCHEME if config.source is DealSource.PYSOL else seeded_scheme(config.played)
 
 
 def _origin(config: RunConfig) -> Origin:
-    return Origin(config.name, PackKind.PACK, __version__, _scheme(config), config=_config_record(config))
+    game = None if config.is_black_hole else config.played.name
+    return Origin(
+        config.name, PackKind.PACK, __version__, _scheme(config), config=_config_record(config), game=game
+    )
 
 
 def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
@@ -332,6 +345,7 @@ def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
     return settings.metadata() | {
         "blackhole_version": __version__,
         "dealing_scheme": _scheme(config),
+        **game_entries(config.played),
         "blackhole_pack": config.name,
         "blackhole_config": json.dumps(_config_record(config), sort_keys=True),
     }

@@ -618,7 +618,7 @@ def test_jobs_past_the_cpus_are_capped_with_a_note(tmp_path, monkeypatch):
 
     asked = {}
 
-    def solve_pack(deals, out, settings, options):
+    def solve_pack(deals, out, settings, options, *, game=None):
         asked["jobs"] = options.jobs
         raise _Disputed("stop here")
 

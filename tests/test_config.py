@@ -18,6 +18,7 @@ EVERY_KEY = {
     "run.name": ('"y"', "y"),
     "run.seed": ("7", 7),
     "run.source": ('"pysol"', "pysol"),
+    "run.game": ('"golf"', "golf"),
     "run.first": ("100", 100),
     "run.count": ("20", 20),
     "run.shard_size": ("4", 4),

@@ -67,6 +67,10 @@ class Game:
     def __repr__(self) -> str:
         return f"game_named({self.name!r})"
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Pickled by name, so that a game sent to a worker is the worker's own (``is BLACK_HOLE`` holds there)."""
+        return game_named, (self.name,)
+
     @property
     def pile_cards(self) -> int:
         """How many cards the piles hold at the start: the cards a win plays from them."""

@@ -5,6 +5,7 @@
   ``GradeStatus``, ``PackTier`` (light: the command line lists them without Arrow).
 - ``formats``: ``ExportFormat``, what an export writes (light, as ``labels``).
 - ``parquet``: checked reads and atomic writes of one Parquet file, provenance metadata.
+- ``family``: which game a pack holds (its ``game`` metadata, absent for Black Hole), mixing refused.
 - ``rows``: what a pack's rows may say (allowed values, finite numbers, no
   contradictions, wins that replay), checked by every reader.
 - ``seen``: which of many texts came before, in about 9 bytes each (repeated boards and deal ids).
@@ -19,6 +20,7 @@ columns that this package declares.
 
 __all__ = [
     "exports",
+    "family",
     "folders",
     "formats",
     "labels",

@@ -43,8 +43,10 @@ import pyarrow.parquet as pq
 
 from pipeline.files import replacing_folder
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.family import pack_game
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
 from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, check_rows, metadata, unreadable
@@ -367,6 +369,12 @@ def _checked_parquet(path: Path, entry: FileEntry, source: Path | pa.BufferReade
     problem = file_schema_problem(parquet.schema_arrow)
     if problem is not None:
         raise PackError(f"{path}: not a pack file: {problem}")
+    # a run grades every deal, so its folders are Black Hole's: no reader of folders knows another game
+    game = pack_game(parquet.schema_arrow, source=str(path))
+    if game is not BLACK_HOLE:
+        raise PackError(
+            f"{path}: {game.title} deals: pack folders are not built yet for games other than Black Hole"
+        )
     return parquet
 
 

@@ -5,6 +5,7 @@
 this order:
 
 - ``name``, ``kind`` (``pack`` or ``curated``), ``blackhole_version``, ``dealing_scheme``;
+- ``game``, the game's name, only in a pack of another game than Black Hole;
 - a run's pack: ``config``, the run's settings that decide the rows;
 - a curated pack: ``curated_from`` (the source pack's name), ``source_config``
   and ``curation`` (quotas, order, rows dropped by each rule, shortfalls, and
@@ -65,6 +66,8 @@ class Origin:
     kind: PackKind
     blackhole_version: str
     dealing_scheme: str | None
+    # The game's name; None, and absent from the JSON, for Black Hole: its manifests read and write as before.
+    game: str | None = field(default=None, metadata={ABSENT_WHEN_NONE: True})
     # The keys of one kind of manifest only, as KIND_ONLY in their metadata says. A run's pack: the
     # settings that decide the rows. A curated pack: the source pack's name and config, how it was curated.
     config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: PackKind.PACK})
@@ -145,6 +148,7 @@ class Manifest:
             item.name: _json_of(getattr(self.origin, item.name))
             for item in dataclasses.fields(Origin)
             if item.metadata.get(KIND_ONLY, self.kind) == self.kind
+            and not (item.metadata.get(ABSENT_WHEN_NONE) and getattr(self.origin, item.name) is None)
         }
         rest = {
             item.name: _json_of(getattr(self, item.name))

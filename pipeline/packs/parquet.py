@@ -10,8 +10,10 @@ verdicts (:func:`read_pack_file`, :func:`read_pack_file_batches`), writes a
 table whole or not at all (:func:`write_pack_file`, zstd), adds columns
 (:func:`with_columns`) and keeps the schema metadata that says where a file
 came from: ``blackhole_version`` (the package that wrote it),
-``dealing_scheme`` (``blackhole-sha256-v1``, ``pysol-fc`` or ``import``) and
-the settings of each stage that ran (``max_nodes``, ...).
+``dealing_scheme`` (``blackhole-sha256-v1``, ``pysol-fc``, ``import``, or
+another game's seeded scheme, ``golf-sha256-v1``...), ``game`` (the game's name,
+absent in a Black Hole pack: :mod:`pipeline.packs.family`) and the settings of
+each stage that ran (``max_nodes``, ...).
 
 >>> from pipeline.packs.sources import seeded_deals
 >>> metadata(seeded_deals(seed=7, count=2))["dealing_scheme"]
@@ -32,6 +34,8 @@ from pipeline import __version__
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
 from pipeline.game.deal import Deal
+from pipeline.game.games import Game
+from pipeline.packs.family import pack_game
 from pipeline.packs.rows import CHECKED_WITH, row_problem
 from pipeline.packs.schema import DEALS_SCHEMA
 
@@ -124,13 +128,14 @@ def _rows_checked(schema: pa.Schema, names: Sequence[str]) -> bool:
 
 
 def deals_of(table: pa.Table, *, source: str, start: int = 0) -> list[Deal]:
-    """The deals in the ``board`` column; a bad board raises BoardError naming
-    ``source`` and its row (from 0), e.g. ``deals.parquet[3]:5: unknown card 'XX'``.
+    """The deals in the ``board`` column, of the game ``table``'s metadata names (:func:`pack_game`); a
+    bad board raises BoardError naming ``source`` and its row (from 0), e.g. ``deals.parquet[3]:5: unknown card 'XX'``.
 
     ``start`` is the row of the file that ``table`` begins at, when it is one
     batch of a file read in batches: the message names the row in the file."""
+    game = pack_game(table, source=source)
     return [
-        Deal.from_board_text(board, source=f"{source}[{start + row}]")
+        Deal.from_board_text(board, source=f"{source}[{start + row}]", game=game)
         for row, board in enumerate(table.column("board").to_pylist())
     ]
 
@@ -204,6 +209,11 @@ def pack_file_row_count(path: Path) -> int:
     """The number of rows in the Parquet file at ``path`` (read off its footer; PackError when unreadable)."""
     rows: int = _open_parquet(path).metadata.num_rows
     return rows
+
+
+def pack_file_game(path: Path) -> Game:
+    """The game of the pack file at ``path``, read off its schema (:func:`~pipeline.packs.family.pack_game`)."""
+    return pack_game(_open_parquet(path).schema_arrow, source=str(path))
 
 
 def _open_parquet(path: Path) -> pq.ParquetFile:

@@ -15,9 +15,11 @@ a table has, each against its declaration in :mod:`pipeline.packs.schema`:
   solved (or fewer on one that is), a tier or grade status its verdict
   cannot have, a tier or difficulty without an exact grade, a cross-check
   decided without a CP-SAT verdict, or that does not say whether it agrees;
-- a ``solved`` row whose solution is not a legal 51-move win of its board,
+- a ``solved`` row whose solution is not a legal win of its board,
   replayed a batch at a time by :mod:`pipeline.game.batch_replay` (a bad
-  board is a BoardError naming the row).
+  board is a BoardError naming the row); the boards of a pack of another game
+  than Black Hole (:func:`pipeline.packs.family.pack_game`) are parsed as that
+  game's, and its wins replayed one by one by :func:`pipeline.game.rules.replay`.
 
 :func:`row_problem` names the first broken row: the file, the row (counted
 in the file, from 0), the deal and the problem, which the readers raise as
@@ -41,9 +43,11 @@ import pyarrow.compute as pc
 
 from pipeline.game.batch_replay import board_cards, failed_replays
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.players import PLAYERS
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, replay
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.family import pack_game
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, GradeStatus, Tier
 from pipeline.packs.schema import CHECK_FIELDS, DEAL_FIELDS, GRADE_FIELDS, LEVEL_FIELD, RESULT_FIELDS
 
@@ -60,6 +64,8 @@ ALLOWED = {
     "tier": PACK_TIERS,  # a pack folder's rows say "ungraded" where a file's say null
 }
 """The values each enumerated column may hold (and null, where its field is nullable)."""
+CARD_COUNTS = ("max_cards_played", "forced_moves", "decisions", "traps", "first_trap")
+"""The columns that count pile cards played: at most the game's :attr:`~pipeline.game.games.Game.pile_cards`."""
 RANGES: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("index", "nodes", "winnable_states", "reachable_states"), (0, None)),
     **dict.fromkeys(("seconds", "cpsat_seconds", "grade_seconds", "log10_solutions"), (0, None)),
@@ -68,12 +74,23 @@ RANGES: dict[str, tuple[int, int | None]] = {
     "tree_score": (0, None),
     **dict.fromkeys(("first_moves", "winning_first_moves"), (0, NUM_PILES)),  # one move a pile at most
     **dict.fromkeys(("branching_winning_lines", "branching_winnable"), (0, NUM_PILES)),
-    **dict.fromkeys(
-        ("max_cards_played", "forced_moves", "decisions", "traps", "first_trap"), (0, WINNING_LENGTH)
-    ),
+    **dict.fromkeys(CARD_COUNTS, (0, WINNING_LENGTH)),
     "level": (1, None),
 }
-"""The least and the most (None: no most) each numeric column may hold, from what it counts or measures."""
+"""The least and the most (None: no most) each numeric column of a Black Hole pack may hold, from what it
+counts or measures (:func:`ranges_of` for every game)."""
+
+
+def ranges_of(game: Game) -> dict[str, tuple[int, int | None]]:
+    """:data:`RANGES` for a pack of ``game``: its card counts up to the cards its piles hold.
+
+    >>> from pipeline.game.games import game_named
+    >>> ranges_of(game_named("golf"))["max_cards_played"], ranges_of(BLACK_HOLE)["max_cards_played"]
+    ((0, 35), (0, 51))
+    """
+    return RANGES | dict.fromkeys(CARD_COUNTS, (0, game.pile_cards))
+
+
 CHECKED_WITH = ("deal_id", "board", "verdict", "solution", "grade_status")
 """The columns a reader reads beside those asked for, so that every row's verdict is checked."""
 REPLAYED_WITH = ("board", "solution")
@@ -88,13 +105,13 @@ _ROWS_AT_ONCE = 16_384  # rows checked at a time: the replay's arrays stay a few
 class Rule:
     """A contradiction between columns: where it is ``broken`` (True; null counts as not), and what the problem is.
 
-    ``broken`` sees a table with the rule's ``columns``; ``problem`` gets the
-    first broken row's values of them, by name.
+    ``broken`` sees a table with the rule's ``columns`` and the pack's game; ``problem`` gets the
+    first broken row's values of them, by name, and the game.
     """
 
     columns: tuple[str, ...]
-    broken: Callable[[pa.Table], pa.ChunkedArray | pa.Array]
-    problem: Callable[[dict[str, Any]], str]
+    broken: Callable[[pa.Table, Game], pa.ChunkedArray | pa.Array]
+    problem: Callable[[dict[str, Any], Game], str]
 
 
 def _is(table: pa.Table, name: str, *values: str) -> pa.ChunkedArray | pa.Array:
@@ -114,92 +131,93 @@ def _moves(table: pa.Table) -> pa.ChunkedArray | pa.Array:
 RULES = (
     Rule(
         ("verdict", "solution"),
-        lambda t: pc.and_(pc.not_equal(t.column("verdict"), _SOLVED), pc.greater(_moves(t), 0)),
-        lambda row: (
+        lambda t, _: pc.and_(pc.not_equal(t.column("verdict"), _SOLVED), pc.greater(_moves(t), 0)),
+        lambda row, _: (
             f"verdict {row['verdict']!r} with a solution of {len(row['solution'])} moves "
             "(a solution is empty unless solved)"
         ),
     ),
     Rule(
         ("verdict", "solution"),
-        lambda t: pc.and_(pc.equal(t.column("verdict"), _SOLVED), pc.equal(_moves(t), 0)),
-        lambda row: "verdict 'solved' without a solution",
+        lambda t, _: pc.and_(pc.equal(t.column("verdict"), _SOLVED), pc.equal(_moves(t), 0)),
+        lambda row, _: "verdict 'solved' without a solution",
     ),
     Rule(
         ("verdict", "max_cards_played"),
-        lambda t: pc.fill_null(
+        lambda t, game: pc.fill_null(
             pc.xor(
-                pc.equal(t.column("verdict"), _SOLVED), pc.equal(t.column("max_cards_played"), WINNING_LENGTH)
+                pc.equal(t.column("verdict"), _SOLVED),
+                pc.equal(t.column("max_cards_played"), game.pile_cards),
             ),
             False,
         ),
-        lambda row: (
+        lambda row, game: (
             f"verdict {row['verdict']!r} with max_cards_played {row['max_cards_played']} "
-            "(51 exactly when solved)"
+            f"({game.pile_cards} exactly when solved)"
         ),
     ),
     Rule(
         ("verdict", "tier"),
-        lambda t: pc.and_(_is(t, "tier", *SOLVABLE_TIERS), pc.not_equal(t.column("verdict"), _SOLVED)),
-        lambda row: f"tier {row['tier']!r} on a row whose verdict is {row['verdict']!r} (not solved)",
+        lambda t, _: pc.and_(_is(t, "tier", *SOLVABLE_TIERS), pc.not_equal(t.column("verdict"), _SOLVED)),
+        lambda row, _: f"tier {row['tier']!r} on a row whose verdict is {row['verdict']!r} (not solved)",
     ),
     Rule(
         ("verdict", "tier"),
-        lambda t: pc.and_(
+        lambda t, _: pc.and_(
             _is(t, "tier", Tier.UNSOLVABLE.value), pc.not_equal(t.column("verdict"), _UNSOLVABLE)
         ),
-        lambda row: f"tier 'unsolvable' on a row whose verdict is {row['verdict']!r}",
+        lambda row, _: f"tier 'unsolvable' on a row whose verdict is {row['verdict']!r}",
     ),
     Rule(
         ("grade_status", "tier"),
-        lambda t: pc.and_(_tiered(t), pc.not_equal(t.column("grade_status"), _EXACT)),
-        lambda row: (
+        lambda t, _: pc.and_(_tiered(t), pc.not_equal(t.column("grade_status"), _EXACT)),
+        lambda row, _: (
             f"tier {row['tier']!r} with grade_status {row['grade_status']!r} (a tier needs an exact grade)"
         ),
     ),
     Rule(
         ("verdict", "grade_status"),
-        lambda t: pc.xor(
+        lambda t, _: pc.xor(
             pc.equal(t.column("verdict"), _UNKNOWN),
             pc.equal(t.column("grade_status"), GradeStatus.UNKNOWN.value),
         ),
-        lambda row: (
+        lambda row, _: (
             f"grade_status {row['grade_status']!r} on a row whose verdict is {row['verdict']!r} "
             "(grade_status is unknown exactly when the verdict is)"
         ),
     ),
     Rule(
         ("verdict", "grade_status"),
-        lambda t: pc.and_(
+        lambda t, _: pc.and_(
             pc.equal(t.column("grade_status"), GradeStatus.NOT_SAMPLED.value),
             pc.not_equal(t.column("verdict"), _SOLVED),
         ),
-        lambda row: (
+        lambda row, _: (
             f"grade_status 'not_sampled' on a row whose verdict is {row['verdict']!r} (only wins are sampled)"
         ),
     ),
     Rule(
         ("verdict", "grade_status", "difficulty"),
-        lambda t: pc.and_(
+        lambda t, _: pc.and_(
             pc.is_valid(t.column("difficulty")),
             pc.or_(
                 pc.not_equal(t.column("verdict"), _SOLVED), pc.not_equal(t.column("grade_status"), _EXACT)
             ),
         ),
-        lambda row: (
+        lambda row, _: (
             f"difficulty {row['difficulty']} on a row {row['verdict']} and graded "
             f"{row['grade_status']} (a difficulty needs a win graded exactly)"
         ),
     ),
     Rule(
         ("cpsat_verdict", "checked_by"),
-        lambda t: pc.and_(pc.is_valid(t.column("checked_by")), pc.is_null(t.column("cpsat_verdict"))),
-        lambda row: f"checked_by {row['checked_by']!r} without a cpsat_verdict (the row was not checked)",
+        lambda t, _: pc.and_(pc.is_valid(t.column("checked_by")), pc.is_null(t.column("cpsat_verdict"))),
+        lambda row, _: f"checked_by {row['checked_by']!r} without a cpsat_verdict (the row was not checked)",
     ),
     Rule(
         ("checked_by", "agree"),
-        lambda t: pc.not_equal(pc.is_valid(t.column("checked_by")), pc.is_valid(t.column("agree"))),
-        lambda row: f"checked_by {row['checked_by']!r} with agree {row['agree']!r} (both null or neither)",
+        lambda t, _: pc.not_equal(pc.is_valid(t.column("checked_by")), pc.is_valid(t.column("agree"))),
+        lambda row, _: f"checked_by {row['checked_by']!r} with agree {row['agree']!r} (both null or neither)",
     ),
 )
 """The contradictions between columns that no row may have, each checked when the table has its columns."""
@@ -219,9 +237,10 @@ def row_problem(table: pa.Table, *, source: str, start: int = 0) -> str | None:
         field = FIELDS.get(name)
         if field is not None and table.schema.field(name).type != field.type:
             return f"{source}: column '{name}' is {table.schema.field(name).type}, expected {field.type}"
+    game = pack_game(table, source=source)
     try:
         for at in range(0, table.num_rows, _ROWS_AT_ONCE):
-            rows = _Rows(table.slice(at, _ROWS_AT_ONCE), source, start + at)
+            rows = _Rows(table.slice(at, _ROWS_AT_ONCE), source, start + at, game)
             rows.check_values()
             rows.check_rules()
             rows.check_solutions()
@@ -237,8 +256,9 @@ class _Broken(Exception):
 class _Rows:
     """A slice of a table's rows under check, and how a message names one of them."""
 
-    def __init__(self, table: pa.Table, source: str, start: int) -> None:
-        self.table, self.source, self.start = table, source, start
+    def __init__(self, table: pa.Table, source: str, start: int, game: Game = BLACK_HOLE) -> None:
+        self.table, self.source, self.start, self.game = table, source, start, game
+        self.ranges = RANGES if game is BLACK_HOLE else ranges_of(game)
 
     def label(self, row: int) -> str:
         """``file[row]: deal ID``: the row counted in the file, and its deal when the table has deal ids."""
@@ -273,8 +293,8 @@ class _Rows:
                 finite = pc.fill_null(pc.is_finite(column), True)
                 if (row := _first(pc.invert(finite))) is not None:
                     raise self.broken(row, f"{name} is {self.value(name, row)} (not a finite number)")
-            if name in RANGES:
-                low, high = RANGES[name]
+            if name in self.ranges:
+                low, high = self.ranges[name]
                 if (row := _first(pc.less(column, low))) is not None:
                     raise self.broken(row, f"{name} is {self.value(name, row)}, below {low}")
                 if high is not None and (row := _first(pc.greater(column, high))) is not None:
@@ -284,12 +304,19 @@ class _Rows:
         """The contradictions of :data:`RULES` whose columns the table has."""
         names = set(self.table.column_names)
         for rule in RULES:
-            if names.issuperset(rule.columns) and (row := _first(rule.broken(self.table))) is not None:
-                raise self.broken(row, rule.problem({name: self.value(name, row) for name in rule.columns}))
+            if (
+                names.issuperset(rule.columns)
+                and (row := _first(rule.broken(self.table, self.game))) is not None
+            ):
+                values = {name: self.value(name, row) for name in rule.columns}
+                raise self.broken(row, rule.problem(values, self.game))
 
     def check_solutions(self) -> None:
         """Every board read (BoardError naming the row); every ``solved`` row's solution replayed."""
         if "board" not in self.table.column_names:
+            return
+        if self.game is not BLACK_HOLE:
+            self.check_family_solutions()
             return
         data, offsets = _string_buffers(self.table.column("board"))
         cards = board_cards(data, offsets, source=self.label)
@@ -309,6 +336,27 @@ class _Rows:
             raise self.broken(
                 row, _replay_problem(Deal.from_cards(cards[row].tolist()), self.value("solution", row))
             )
+
+    def check_family_solutions(self) -> None:
+        """:meth:`check_solutions` for a game other than Black Hole: each board parsed as the game's, each
+        ``solved`` row's solution replayed by the plain referee (no batch path for these games)."""
+        boards = self.table.column("board").to_pylist()
+        deals = [
+            Deal.from_board_text(board, source=self.label(row), game=self.game)
+            for row, board in enumerate(boards)
+        ]
+        if not {"verdict", "solution"} <= set(self.table.column_names):
+            return
+        verdicts = self.table.column("verdict").to_pylist()
+        solutions = self.table.column("solution").to_pylist()
+        for row, (deal, verdict, solution) in enumerate(zip(deals, verdicts, solutions, strict=True)):
+            if solution is not None and None in solution:
+                raise self.broken(row, "the solution has a null move")
+            if verdict == _SOLVED:
+                try:
+                    replay(deal, solution or [])
+                except IllegalMove as error:
+                    raise self.broken(row, f"the solution does not replay ({error})") from None
 
 
 def _first(broken: pa.ChunkedArray | pa.Array) -> int | None:

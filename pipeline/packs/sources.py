@@ -12,6 +12,10 @@ the board file as it parses it, and writes :data:`BATCH_ROWS` deals at a time:
 memory does not grow with the number of deals (but for import's 9 bytes a
 board to catch a repeat as soon as it is read).
 
+Every source deals or reads the deals of one game (``game``, Black Hole by
+default); a pack of another game says so in its schema metadata
+(:func:`pipeline.packs.family.game_entries`), a Black Hole pack does not.
+
 >>> table = seeded_deals(seed=7, count=2)
 >>> table.column("deal_id").to_pylist()
 ['seed-7-0', 'seed-7-1']
@@ -30,30 +34,35 @@ import pyarrow as pa
 from pipeline.files import check_writable
 from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.pysol import pysol_cards_of
-from pipeline.game.shuffles import PYSOL_SCHEME, SEEDED_SCHEME, DealSource, pysol_deal, seeded_deal
+from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, pysol_deal, seeded_deal, seeded_scheme
+from pipeline.packs.family import game_entries
 from pipeline.packs.parquet import BATCH_ROWS, with_metadata, writing_pack_file
 from pipeline.packs.schema import DEAL_FIELDS, DEALS_SCHEMA, IMPORT_SCHEME, bare
 from pipeline.packs.seen import SeenNumbers, text_number
 
 
-def seeded_deals(*, seed: int, count: int, start: int = 0) -> pa.Table:
-    """Deals ``start .. start + count - 1`` of root ``seed`` (the pinned scheme of pipeline.game.shuffles)."""
-    span = DealSpan(DealSource.SEED, seed, start, count)
+def seeded_deals(*, seed: int, count: int, start: int = 0, game: Game = BLACK_HOLE) -> pa.Table:
+    """Deals ``start .. start + count - 1`` of root ``seed`` of ``game`` (the pinned scheme of pipeline.game.shuffles)."""
+    span = DealSpan(DealSource.SEED, seed, start, count, game)
     return deals_table(span, [deal.to_board_text() for deal in span.deals()])
 
 
-def pysol_deals(*, first: int, count: int) -> pa.Table:
-    """PySol FC Black Hole deals ``first .. first + count - 1``.
+def pysol_deals(*, first: int, count: int, game: Game = BLACK_HOLE) -> pa.Table:
+    """PySol FC deals ``first .. first + count - 1`` of ``game``.
 
-    All dealt in one call (:func:`pysol_cards_of`) and their boards written straight
+    All dealt in one call (:func:`pysol_cards_of`); Black Hole's boards are written straight
     into one byte buffer: the same table as ``pysol_deal(number).to_board_text()``
-    number by number, far faster.
+    number by number, far faster. The other games' boards are written deal by deal
+    (``Deal.from_cards``), some 45,000 a second.
     """
     count = max(count, 0)  # as range(first, first + count) would: no deals
-    return deals_table(
-        DealSpan(DealSource.PYSOL, 0, first, count), _board_texts(pysol_cards_of(first, count))
-    )
+    span = DealSpan(DealSource.PYSOL, 0, first, count, game)
+    cards = pysol_cards_of(first, count, game)
+    if game is BLACK_HOLE:
+        return deals_table(span, _board_texts(cards))
+    return deals_table(span, [Deal.from_cards(row, game).to_board_text() for row in cards.tolist()])
 
 
 # Board text as Deal.to_board_text writes it, for a whole array of deals at once: the
@@ -88,13 +97,15 @@ def _board_texts(cards: npt.NDArray[np.int8]) -> pa.Array:
     return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
 
 
-def imported_deals(path: Path) -> pa.Table:
-    """Every board of the text file at ``path`` as one table (:func:`imported_batches`)."""
-    return pa.concat_tables(imported_batches(path))
+def imported_deals(path: Path, game: Game = BLACK_HOLE) -> pa.Table:
+    """Every board (of ``game``) of the text file at ``path`` as one table (:func:`imported_batches`)."""
+    return pa.concat_tables(imported_batches(path, game=game))
 
 
-def imported_batches(path: Path, *, batch_rows: int = BATCH_ROWS) -> Iterator[pa.Table]:
-    """The boards of the text file at ``path`` in tables of at most ``batch_rows``, the file read as it is parsed.
+def imported_batches(
+    path: Path, *, batch_rows: int = BATCH_ROWS, game: Game = BLACK_HOLE
+) -> Iterator[pa.Table]:
+    """The boards of ``game`` in the text file at ``path`` in tables of at most ``batch_rows``, the file read as it is parsed.
 
     Raises BoardError naming the file and line, as :func:`read_boards` does,
     as soon as the bad board is read: a board that repeats an earlier one is
@@ -109,27 +120,27 @@ def imported_batches(path: Path, *, batch_rows: int = BATCH_ROWS) -> Iterator[pa
     ids: list[str] = []
     boards: list[str] = []
     rows = 0
-    for line, deal in _numbered_deals(path):
+    for line, deal in _numbered_deals(path, game):
         board = deal.to_board_text()
         number = _import_number(board)
         if not seen.add(number):
-            raise BoardError(_repeat_problem(path, number), source=source, line=line)
+            raise BoardError(_repeat_problem(path, number, game), source=source, line=line)
         ids.append(f"import-{number:016x}")
         boards.append(board)
         if len(ids) == batch_rows:
-            yield _imported_table(ids, boards, rows)
+            yield _imported_table(ids, boards, rows, game)
             rows += len(ids)
             ids, boards = [], []
     if ids:
-        yield _imported_table(ids, boards, rows)
+        yield _imported_table(ids, boards, rows, game)
     elif not rows:
         raise BoardError("no board found (empty input)", source=source)
 
 
-def _imported_table(ids: list[str], boards: list[str], start: int) -> pa.Table:
-    """The rows of imported ``boards`` with their ``ids``, the first at index ``start``."""
+def _imported_table(ids: list[str], boards: list[str], start: int, game: Game) -> pa.Table:
+    """The rows of imported ``boards`` of ``game`` with their ``ids``, the first at index ``start``."""
     indices = list(range(start, start + len(ids)))
-    return _deals_table(ids, "import", [None] * len(ids), indices, boards, IMPORT_SCHEME)
+    return _deals_table(ids, "import", [None] * len(ids), indices, boards, IMPORT_SCHEME, game)
 
 
 def _import_number(board: str) -> int:
@@ -137,19 +148,20 @@ def _import_number(board: str) -> int:
     return text_number(board)
 
 
-def _repeat_problem(path: Path, number: int) -> str:
+def _repeat_problem(path: Path, number: int, game: Game) -> str:
     """What to say of a board of ``path`` whose import number ``number`` came before: the line of the first."""
     first = next(
-        (at for at, deal in _numbered_deals(path) if _import_number(deal.to_board_text()) == number), None
+        (at for at, deal in _numbered_deals(path, game) if _import_number(deal.to_board_text()) == number),
+        None,
     )
     if first is None:  # the file changed under the reader
         return "this board repeats an earlier board"
     return f"this board repeats the board on line {first}"
 
 
-def _numbered_deals(path: Path) -> Iterator[tuple[int, Deal]]:
-    """Each board of the text file at ``path`` with the number of its first line, the file read as it is parsed."""
-    return numbered_boards(_file_lines(path), source=str(path))
+def _numbered_deals(path: Path, game: Game) -> Iterator[tuple[int, Deal]]:
+    """Each board of ``game`` in the text file at ``path`` with the number of its first line, the file read as it is parsed."""
+    return numbered_boards(_file_lines(path), source=str(path), game=game)
 
 
 _CHARACTERS_READ = 1 << 16  # characters read at a time
@@ -196,12 +208,13 @@ def _deals_table(
     indices: list[int],
     boards: list[str] | pa.Array,
     scheme: str,
+    game: Game,
 ) -> pa.Table:
     columns = [ids, [source] * len(ids), seeds, indices, boards]
     table = pa.Table.from_arrays(
         [pa.array(c, f.type) for c, f in zip(columns, DEAL_FIELDS, strict=True)], schema=bare(DEALS_SCHEMA)
     )
-    return with_metadata(table, dealing_scheme=scheme)
+    return with_metadata(table, dealing_scheme=scheme, **game_entries(game))
 
 
 @dataclass(frozen=True)
@@ -209,13 +222,14 @@ class DealSpan:
     """A run of consecutive deals, named rather than dealt: what a run sends to a worker.
 
     ``source`` is ``seed`` (deals ``start .. start + count - 1`` of root ``seed``)
-    or ``pysol`` (PySol FC deal numbers from ``start``; ``seed`` unused).
+    or ``pysol`` (PySol FC deal numbers from ``start``; ``seed`` unused); the deals are of ``game``.
     """
 
     source: DealSource
     seed: int
     start: int
     count: int
+    game: Game = BLACK_HOLE
 
     def ids(self) -> list[str]:
         """The deal ids, in order."""
@@ -228,8 +242,8 @@ class DealSpan:
         """The deals, dealt here (in the worker that holds the span)."""
         numbers = range(self.start, self.start + self.count)
         if self.source == DealSource.PYSOL:
-            return [pysol_deal(number) for number in numbers]
-        return [seeded_deal(self.seed, index) for index in numbers]
+            return [pysol_deal(number, self.game) for number in numbers]
+        return [seeded_deal(self.seed, index, self.game) for index in numbers]
 
 
 def deals_table(span: DealSpan, boards: list[str] | pa.Array) -> pa.Table:
@@ -238,9 +252,8 @@ def deals_table(span: DealSpan, boards: list[str] | pa.Array) -> pa.Table:
     source = DealSource(span.source)
     seeded = source is DealSource.SEED
     seeds = [span.seed if seeded else None] * span.count
-    return _deals_table(
-        span.ids(), source.value, seeds, indices, boards, SEEDED_SCHEME if seeded else PYSOL_SCHEME
-    )
+    scheme = seeded_scheme(span.game) if seeded else PYSOL_SCHEME
+    return _deals_table(span.ids(), source.value, seeds, indices, boards, scheme, span.game)
 
 
 def write_deals(
@@ -252,26 +265,27 @@ def write_deals(
     first: int | None = None,
     boards: Path | None = None,
     batch_rows: int = BATCH_ROWS,
+    game: Game = BLACK_HOLE,
 ) -> int:
     """Write a deals pack to ``path``, ``batch_rows`` deals at a time; how many deals it holds.
 
     The deals are those of ``boards`` (a board text file, :func:`imported_batches`)
     when given, else ``count`` seeded deals of ``seed`` from ``start``
     (:func:`seeded_deals`) when ``seed`` is given, else ``count`` PySol FC
-    deals from ``first`` (:func:`pysol_deals`, default 1). Memory holds one
+    deals from ``first`` (:func:`pysol_deals`, default 1); every deal of ``game``. Memory holds one
     batch whatever the count. The file appears when the last batch is written
     (:func:`writing_pack_file`), or not at all: a bad board anywhere in ``boards``
     leaves none.
     """
     check_writable(path, inputs=[] if boards is None else [boards])
     if boards is not None:
-        tables = imported_batches(boards, batch_rows=batch_rows)
+        tables = imported_batches(boards, batch_rows=batch_rows, game=game)
     elif seed is not None:
         runs = _runs(start, count, batch_rows)
-        tables = (seeded_deals(seed=seed, count=size, start=at) for at, size in runs)
+        tables = (seeded_deals(seed=seed, count=size, start=at, game=game) for at, size in runs)
     else:
         runs = _runs(1 if first is None else first, count, batch_rows)
-        tables = (pysol_deals(first=at, count=size) for at, size in runs)
+        tables = (pysol_deals(first=at, count=size, game=game) for at, size in runs)
     written = 0
     with writing_pack_file(path) as write:
         for table in tables:

@@ -44,9 +44,9 @@ def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
     position = Position.start(deal)
     for move in solution:
         if deal.game.has_talon and move == deal.game.talon_move:
-            card = deal.talon[position.talon_dealt]
+            dealt = deal.talon[position.talon_dealt]
             position = position.play(move)
-            lines.append(f"Deal talon ({card_name(card)})")
+            lines.append(f"Deal talon ({card_name(dealt)})")
             continue
         card = position.top_card(move)
         position = position.play(move)

@@ -52,8 +52,9 @@ def _measures(title: str) -> Table:
     return table
 
 
-def solve_table(title: str, results: Summary | Iterable[SolveResult]) -> Table:
-    """Verdict counts of ``results`` (or of their summary), their win rate beside the published one, and the solve seconds."""
+def solve_table(title: str, results: Summary | Iterable[SolveResult], *, published: bool = True) -> Table:
+    """Verdict counts of ``results`` (or of their summary), their win rate beside the published one (Black
+    Hole's: left out when not ``published``, for the other games), and the solve seconds."""
     summary = results if isinstance(results, Summary) else summarize(results)
     table = _measures(title)
     for verdict in Verdict:
@@ -65,8 +66,9 @@ def solve_table(title: str, results: Summary | Iterable[SolveResult]) -> Table:
     if summary.counts[Verdict.UNKNOWN]:
         shown += " of decided"
     table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-    inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
-    table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
+    if published:
+        inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
+        table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
     table.add_row("seconds mean / median / max", seconds_text(summary))
     return table
 

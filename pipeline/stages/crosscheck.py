@@ -43,7 +43,9 @@ import pyarrow as pa
 from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.family import pack_game, same_game
 from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
@@ -119,15 +121,24 @@ def check_deal(deal: Deal, verdict: Verdict | str, *, time_limit: float, referen
 
 
 def check_batch(
-    start: int, claims: list[tuple[str, str]], time_limit: float, reference_nodes: int
+    start: int,
+    claims: list[tuple[str, str]],
+    time_limit: float,
+    reference_nodes: int,
+    game: str = BLACK_HOLE.name,
 ) -> tuple[int, list[Check]]:
-    """Check the (board, verdict) pairs of ``claims``; the worker side of :func:`crosscheck_pack`.
+    """Check the (board, verdict) pairs of ``claims``, boards of the game named ``game``; the worker side
+    of :func:`crosscheck_pack`.
 
     The CP-SAT model is built here, in the worker: a CpModel cannot be pickled.
     """
+    played = game_named(game)
     checks = [
         check_deal(
-            Deal.from_board_text(board), verdict, time_limit=time_limit, reference_nodes=reference_nodes
+            Deal.from_board_text(board, game=played),
+            verdict,
+            time_limit=time_limit,
+            reference_nodes=reference_nodes,
         )
         for board, verdict in claims
     ]
@@ -139,8 +150,13 @@ def crosscheck_pack(
     target: Path,
     settings: CrosscheckSettings = CrosscheckSettings(),
     options: PassOptions = PassOptions(),
+    *,
+    game: Game | None = None,
 ) -> CrosscheckOutcome:
     """Check the verdicts of the solved pack file ``source``, a batch at a time; write the pack file ``target`` with the check columns.
+
+    The deals are of the game the pack says (:func:`~pipeline.packs.family.pack_game`), which the
+    checked pack says too; ``game``, when given, must be it (GameMixError naming ``source``).
 
     ``target`` is written (atomically) even when checks disagree; the outcome
     counts the rows checked and decided and lists the disagreements (rows
@@ -151,6 +167,7 @@ def crosscheck_pack(
 
     def work(batch: PackBatch) -> tuple[pa.Table, CrosscheckOutcome]:
         table = batch.table
+        played = same_game(pack_game(table, source=str(source)), game, source=str(source))
         ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
         chosen = [
             row
@@ -170,6 +187,7 @@ def crosscheck_pack(
             [(batch.deals[row].to_board_text(), verdicts[row]) for row in chosen],
             settings.time_limit,
             settings.reference_nodes,
+            played.name,
             options=options,
             largest_batch=4,
         )

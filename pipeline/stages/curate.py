@@ -125,6 +125,7 @@ def curate_folder(
             kind=PackKind.CURATED,
             blackhole_version=__version__,
             dealing_scheme=source_origin.dealing_scheme,
+            game=source_origin.game,
             curated_from=source_origin.name,
             source_config=source_origin.config,
             curation=CurationRecord(

@@ -45,9 +45,11 @@ import pyarrow as pa
 
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.family import GameMixError, only_black_hole, pack_game
 from pipeline.packs.labels import GradeStatus, Tier
 from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA
@@ -151,8 +153,13 @@ def grade_deal(
 ) -> Grade:
     """The grade of ``deal``, given what the solver found of it (its verdict, a win's moves, the most cards played).
 
-    Without ``tiers`` the difficulty and the tier of a win are left None.
+    Without ``tiers`` the difficulty and the tier of a win are left None. The game-tree walk is Black
+    Hole's: a deal of another game is refused (GameMixError).
     """
+    if deal.game is not BLACK_HOLE:
+        raise GameMixError(
+            f"grading {deal.game.title} deals is not built yet: only Black Hole deals are graded"
+        )
     cards = result.max_cards_played
     if result.verdict is Verdict.UNKNOWN:
         return Grade(GradeStatus.UNKNOWN, max_cards_played=cards)
@@ -261,12 +268,17 @@ def grade_pack(
     share of the wins is walked, chosen by ``settings.seed`` and the deal id
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
+    The game-tree walk is Black Hole's: a pack of another game is refused (GameMixError, one line
+    naming ``source``) before its first batch is graded.
     """
     loaded = load_tiers(settings.tiers) if tiers is None else tiers
     sample, seed = settings.sample, settings.seed
 
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
         table = batch.table
+        only_black_hole(
+            pack_game(table, source=str(source)), doing="grading", done="graded", source=str(source)
+        )
         found = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
         ids = table.column("deal_id").to_pylist()
         chosen = [

@@ -30,8 +30,10 @@ import pyarrow as pa
 
 from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.family import pack_game, same_game
 from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
@@ -39,9 +41,12 @@ from pipeline.stages.settings import PassOptions, SolveSettings
 from pipeline.workers import map_batches
 
 
-def solve_batch(start: int, boards: list[str], max_nodes: int) -> tuple[int, list[SolveResult]]:
-    """Solve the deals of ``boards`` (board text); the worker side of :func:`solve_deals`."""
-    return start, [solve(Deal.from_board_text(board), max_nodes=max_nodes) for board in boards]
+def solve_batch(
+    start: int, boards: list[str], max_nodes: int, game: str = BLACK_HOLE.name
+) -> tuple[int, list[SolveResult]]:
+    """Solve the deals of ``boards`` (board text of the game named ``game``); the worker side of :func:`solve_deals`."""
+    played = game_named(game)
+    return start, [solve(Deal.from_board_text(board, game=played), max_nodes=max_nodes) for board in boards]
 
 
 def solve_deals(
@@ -51,15 +56,21 @@ def solve_deals(
     *,
     batch_size: int | None = None,
 ) -> list[SolveResult]:
-    """Solve ``deals`` on ``options.jobs`` workers; results in input order, each win replayed by the solver.
+    """Solve ``deals`` (all of one game) on ``options.jobs`` workers; results in input order, each win
+    replayed by the solver.
 
     ``batch_size`` deals go to a worker at a time (default: small enough for
     about eight batches per worker, at most 32).
     """
+    games = {deal.game for deal in deals}
+    if len(games) > 1:
+        raise ValueError(f"deals of {len(games)} games: solve the deals of one game at a time")
+    game = games.pop() if games else BLACK_HOLE
     return map_batches(
         solve_batch,
         [deal.to_board_text() for deal in deals],
         settings.max_nodes,
+        game.name,
         jobs=options.jobs,
         progress=options.progress,
         label="solving",
@@ -113,9 +124,13 @@ def solve_pack(
     target: Path,
     settings: SolveSettings = SolveSettings(),
     options: PassOptions = PassOptions(),
+    *,
+    game: Game | None = None,
 ) -> SolveTally:
     """Solve every deal of the deals pack file ``source``, a batch at a time; write the solved pack file ``target``.
 
+    The deals are of the game the pack says (:func:`~pipeline.packs.family.pack_game`), which the
+    solved pack says too; ``game``, when given, must be it (GameMixError naming ``source``).
     Raises PackError (naming ``source``) before any solving when ``source``
     is not a deals pack, and PackError or BoardError naming the row of the
     file when a batch holds a bad row; ``target`` is written whole or not at
@@ -123,8 +138,11 @@ def solve_pack(
     """
 
     def work(batch: PackBatch) -> tuple[pa.Table, SolveTally]:
+        played = same_game(pack_game(batch.table, source=str(source)), game, source=str(source))
         boards = [deal.to_board_text() for deal in batch.deals]
-        results: list[SolveResult] = map_rows(batch, solve_batch, boards, settings.max_nodes, options=options)
+        results: list[SolveResult] = map_rows(
+            batch, solve_batch, boards, settings.max_nodes, played.name, options=options
+        )
         solved = solved_table(batch.table, results, max_nodes=settings.max_nodes, timings=options.timings)
         return solved, SolveTally.of(results)
 
