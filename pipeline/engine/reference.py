@@ -9,7 +9,9 @@ that tests can run it on hundreds of deals.
 
 :func:`family_reference` does the same for any game of the family (All in a
 Row and the Golfs) in plain Python on the referee's positions, to check
-:mod:`pipeline.engine.family_search` on small positions.
+:mod:`pipeline.engine.family_search` on small positions; :func:`reference_solve`
+calls it, under its node budget, for a deal of those games (the cross-check's
+last word when CP-SAT cannot tell).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from pipeline.engine import kernel
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.games import BLACK_HOLE
 from pipeline.game.rules import WINNING_LENGTH, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
@@ -40,6 +43,8 @@ def reference_solve(
     """
     began = time.perf_counter()
     position = start or Position.start(deal)
+    if deal.game is not BLACK_HOLE:
+        return _family_solve(deal, position, max_nodes, began)
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(position.heights, dtype=np.int64)
     found, nodes, most, path = _explore(ranks, heights, position.foundation_rank, max_nodes)
@@ -111,14 +116,34 @@ def _explore(ranks, heights, foundation, max_nodes):
         next_pile[depth] = 0
 
 
-def family_reference(deal: Deal, start: Position | None = None) -> tuple[int, tuple[int, ...] | None]:
+class OutOfNodes(Exception):
+    """:func:`family_reference` entered more positions than its budget allowed."""
+
+
+def _family_solve(deal: Deal, position: Position, max_nodes: int, began: float) -> SolveResult:
+    """:func:`reference_solve` for All in a Row and the Golfs, by :func:`family_reference`."""
+    try:
+        most, win, nodes = _family_explore(position, max_nodes)
+    except OutOfNodes:
+        return SolveResult(Verdict.UNKNOWN, (), max_nodes, time.perf_counter() - began, None)
+    seconds = time.perf_counter() - began
+    if win is not None:
+        replay(deal, win, start=position)
+        return SolveResult(Verdict.SOLVED, win, nodes, seconds, deal.game.pile_cards)
+    return SolveResult(Verdict.UNSOLVABLE, (), nodes, seconds, position.cards_played + most)
+
+
+def family_reference(
+    deal: Deal, start: Position | None = None, *, max_nodes: int | None = None
+) -> tuple[int, tuple[int, ...] | None]:
     """The most pile cards playable from ``start`` (default the opening) of a deal of any game, and a win's moves.
 
     Plain Python on the referee's :class:`~pipeline.game.rules.Position`:
     every legal move, nothing pruned, each position's answer remembered.
     Returns (most pile cards played from ``start``, the moves of a win or
-    None); for small positions only (the tests play deals down to a dozen
-    pile cards first).
+    None); slow (a few microseconds a position), so for small positions or
+    as a last word. Raises :class:`OutOfNodes` past ``max_nodes`` positions
+    entered (None: no limit).
 
     >>> from pipeline.game.games import game_named
     >>> from pipeline.game.shuffles import pysol_deal
@@ -126,7 +151,12 @@ def family_reference(deal: Deal, start: Position | None = None) -> tuple[int, tu
     >>> family_reference(deal)[0]
     6
     """
-    position = start or Position.start(deal)
+    most, win, _ = _family_explore(start or Position.start(deal), max_nodes)
+    return most, win
+
+
+def _family_explore(position: Position, max_nodes: int | None) -> tuple[int, tuple[int, ...] | None, int]:
+    """:func:`family_reference`'s search: (most pile cards, a win's moves or None, positions entered)."""
     known: dict[tuple[tuple[int, ...], int | None, int], tuple[int, tuple[int, ...] | None]] = {}
 
     def most(here: Position) -> tuple[int, tuple[int, ...] | None]:
@@ -136,6 +166,8 @@ def family_reference(deal: Deal, start: Position | None = None) -> tuple[int, tu
         key = (here.heights, here.foundation_rank, here.talon_dealt)
         if key in known:
             return known[key]
+        if max_nodes is not None and len(known) >= max_nodes:
+            raise OutOfNodes
         best: tuple[int, tuple[int, ...] | None] = (0, None)
         for move in here.legal_moves():
             child = here.play(move)
@@ -148,4 +180,5 @@ def family_reference(deal: Deal, start: Position | None = None) -> tuple[int, tu
         known[key] = best
         return best
 
-    return most(position)
+    cards, win = most(position)
+    return cards, win, len(known)

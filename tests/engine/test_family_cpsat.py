@@ -3,15 +3,22 @@ the Golf rule sets' ends of ranks; its verdicts against the exact solver's, its 
 
 from __future__ import annotations
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
+from typer.testing import CliRunner
 
+from pipeline.cli import app
 from pipeline.engine.cpsat import LOSS_PROBING, PlayModel, allowed_pairs, build_model, cpsat_solve
+from pipeline.engine.reference import reference_solve
 from pipeline.engine.solver import solve
+from pipeline.errors import ExitCode
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.games import BLACK_HOLE, GAMES, game_named
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import pysol_deal, seeded_deal
 from pipeline.game.verdicts import Verdict
+from pipeline.packs.parquet import write_pack_file
 
 FAMILY = [game for game in GAMES if game is not BLACK_HOLE]
 # PySol FC deals of each game with a win and a loss among them (the test checks both kinds are there)
@@ -69,3 +76,49 @@ def test_a_talon_card_may_follow_anything_in_the_model():
     result = cpsat_solve(deal, time_limit=30)
     assert result.verdict is Verdict.SOLVED
     assert golf.talon_move in result.solution and replay(deal, result.solution).is_won
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_the_reference_search_settles_what_cpsat_cannot(game):
+    """The cross-check's last word: the plain reference search, with its own budget, on every game."""
+    for number in PYSOL_NUMBERS[game.name]:
+        deal = pysol_deal(number, game)
+        exact, settled = solve(deal), reference_solve(deal)
+        assert (settled.verdict, settled.max_cards_played) == (exact.verdict, exact.max_cards_played)
+        assert settled.nodes > 0
+        if settled.verdict is Verdict.SOLVED:
+            assert replay(deal, settled.solution).is_won
+    assert reference_solve(pysol_deal(1, game), max_nodes=5).verdict is Verdict.UNKNOWN
+
+
+def test_a_planted_wrong_verdict_in_a_golf_pack_is_caught_loudly(tmp_path):
+    golf = game_named("golf")
+    deals, solved, checked = (
+        tmp_path / "deals.parquet",
+        tmp_path / "solved.parquet",
+        tmp_path / "checked.parquet",
+    )
+    runner = CliRunner()
+    for arguments in (
+        ["generate", "--game", "golf", "--source", "pysol", "--first", "1", "--count", "2", "--out", deals],
+        ["solve", deals, "--out", solved],
+    ):
+        assert runner.invoke(app, [str(argument) for argument in arguments]).exit_code == 0
+    table = pq.read_table(solved)
+    assert table.column("verdict").to_pylist() == ["unsolvable", "solved"]  # PySol FC Golf deals 1 and 2
+    # row 1's win planted as a loss, with no solution and no count of cards played (as a loss has none)
+    planted = table
+    for name, values in (
+        ("verdict", ["unsolvable", "unsolvable"]),
+        ("solution", [[], []]),
+        ("max_cards_played", [table["max_cards_played"][0].as_py(), None]),
+    ):
+        index = planted.column_names.index(name)
+        planted = planted.set_column(index, planted.schema.field(name), pa.array(values, table[name].type))
+    write_pack_file(planted, solved)
+    result = runner.invoke(
+        app, ["crosscheck", str(solved), "--out", str(checked), "--sample", "1", "--quiet"]
+    )
+    assert result.exit_code == ExitCode.DISAGREEMENT, result.output
+    assert "pysol-2 (row 1): the pack says unsolvable, cpsat says solved" in result.output
+    assert pysol_deal(2, golf).to_board_text().strip() in result.output
