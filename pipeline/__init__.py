@@ -6,6 +6,7 @@ each with an example)::
     import pipeline as blackhole
 
     deal = blackhole.seeded_deal(20261129, 0)        # or Deal.from_board_text(...), pysol_deal(1)
+    golf = blackhole.pysol_deal(1, blackhole.game_named("golf"))  # the family's other games: solve, crosscheck
     result = blackhole.solve(deal)                   # a SolveResult: verdict, solution, ...
     grade = blackhole.grade(deal, result)            # a Grade: metrics, players' figures, difficulty, tier
     check = blackhole.crosscheck(deal, result)       # a Check: CP-SAT's word on the verdict
@@ -30,6 +31,8 @@ __version__ = "0.1.0"
 # Each exported name and the module that defines it.
 _FACE = {
     # deals
+    "Game": "pipeline.game.games",
+    "game_named": "pipeline.game.games",
     "Deal": "pipeline.game.deal",
     "BoardError": "pipeline.game.deal",
     "seeded_deal": "pipeline.game.shuffles",
@@ -79,6 +82,7 @@ __all__ = ["__version__", *_FACE]
 if TYPE_CHECKING:
     from pipeline.errors import BlackholeError, InternalError
     from pipeline.game.deal import BoardError, Deal
+    from pipeline.game.games import Game, game_named
     from pipeline.game.players import Player, PlayerFigures, PolicyError, played_out, policy
     from pipeline.game.rules import IllegalMove, Position, replay
     from pipeline.game.shuffles import deal_of_id, pysol_deal, seeded_deal

@@ -12,6 +12,7 @@ from itertools import permutations
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, make_card, rank_of, suit_of
 from pipeline.game.deal import PILE_SIZE, Deal
+from pipeline.game.games import BLACK_HOLE
 
 _SPADES = suit_of(ACE_OF_SPADES)
 
@@ -45,6 +46,8 @@ def canonical_key(deal: Deal) -> bytes:
     >>> canonical_key(reordered) == canonical_key(deal), len(canonical_key(deal))
     (True, 51)
     """
+    if deal.game is not BLACK_HOLE:
+        raise ValueError(f"canonical keys are Black Hole's: {deal.game.title} deals have none yet")
     cards = bytes(deal.cards())
     best = b""
     for table in _RELABELLINGS:

@@ -40,6 +40,7 @@ from enum import Enum
 from pipeline.errors import BlackholeError
 from pipeline.game.cards import rank_of, ranks_adjacent
 from pipeline.game.deal import NUM_PILES
+from pipeline.game.games import BLACK_HOLE
 from pipeline.game.rules import Position
 
 STUCK_FACTOR = 1 / 16
@@ -143,7 +144,14 @@ def check_distribution(position: Position, chances: Mapping[int, float]) -> None
 
 
 def policy(player: Player, position: Position) -> dict[int, float]:
-    """``player``'s probability of each legal move of ``position`` (which has one)."""
+    """``player``'s probability of each legal move of ``position`` (which has one).
+
+    The models play Black Hole; a position of another game is refused (PolicyError), not guessed at.
+    """
+    if position.deal.game is not BLACK_HOLE:
+        raise PolicyError(
+            f"the player models play Black Hole only: {position.deal.game.title} is not modelled yet"
+        )
     moves = position.legal_moves()
     if player is Player.RANDOM:
         return {move: 1 / len(moves) for move in moves}

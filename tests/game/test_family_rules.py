@@ -7,10 +7,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pipeline.game.canonical import canonical_key
 from pipeline.game.cards import RANKS, card_name, rank_of
 from pipeline.game.deal import Deal
-from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, DEAD_KING_GOLF, GOLF, RELAXED_GOLF
+from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, DEAD_KING_GOLF, GAMES, GOLF, RELAXED_GOLF
+from pipeline.game.players import Player, PolicyError, policy
 from pipeline.game.rules import IllegalMove, Position, replay
+from pipeline.game.shuffles import seeded_deal
 from tests.strategies import family_deals
 
 GOLFS = (DEAD_KING_GOLF, GOLF, RELAXED_GOLF)
@@ -418,3 +421,19 @@ def test_opening_legal_moves_are_the_free_cards_that_fit(game, data):
         pile for pile in range(game.num_piles) if plainly_fits(game, deal.top_card(pile), foundation)
     )
     assert position.legal_moves() == expected + ((game.talon_move,) if game.has_talon else ())
+
+
+@pytest.mark.parametrize(
+    "game", [game for game in GAMES if game is not BLACK_HOLE], ids=lambda game: game.name
+)
+def test_what_plays_black_hole_only_refuses_the_other_games_in_one_line(game):
+    """The player models and canonical keys know Black Hole's layout alone: another game is refused, never
+    read as if it were Black Hole."""
+    position = Position.start(seeded_deal(1, 0, game))
+    for player in Player:
+        with pytest.raises(PolicyError, match=f"^the player models play Black Hole only: {game.title} is"):
+            policy(player, position)
+    with pytest.raises(
+        ValueError, match=f"canonical keys are Black Hole's: {game.title} deals have none yet"
+    ):
+        canonical_key(position.deal)
