@@ -15,30 +15,10 @@ from pipeline.game.players import Player, PolicyError, policy
 from pipeline.game.rules import IllegalMove, Position, replay
 from pipeline.game.shuffles import seeded_deal
 from tests.strategies import family_deals
+from tests.support.family import ALL_IN_A_ROW_1, FAMILY, FAMILY_NAMES, GOLF_NAMES, GOLFS
 
-GOLFS = (DEAD_KING_GOLF, GOLF, RELAXED_GOLF)
-FAMILY = (ALL_IN_A_ROW, *GOLFS)
-FAMILY_NAMES = [game.name for game in FAMILY]
-GOLF_NAMES = [game.name for game in GOLFS]
 TALON = 7  # Golf's talon move: one past the last pile
 
-# PySol FC All in a Row deal 1. Free cards: 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H AS.
-ALL_IN_A_ROW_1 = """\
-Foundations: -
-JD QC QH 6D
-2D KH 4H 8S
-9H 3H AC 8D
-JC 2S 4D QS
-5D KS 7S 6C
-7H 9D 3S 3D
-7C QD TD 8C
-5H JS 4S TC
-KD AH TH 6S
-KC 3C 8H 9C
-9S 4C 2C 2H
-5S 5C JH 6H
-AD TS 7D AS
-"""
 
 # A Golf board made for these tests: a King on the foundation, free cards QS AD 5C QC KS 2H AC,
 # and QD then 6D first on the talon.
