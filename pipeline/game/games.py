@@ -110,42 +110,20 @@ ALL_IN_A_ROW = Game(
     layout="all_in_a_row",
     solver_arguments=("--game", "all_in_a_row"),
 )
-DEAD_KING_GOLF = Game(
-    name="dead_king_golf",
-    title="Dead King Golf",
-    num_piles=7,
-    pile_size=5,
-    talon_size=16,
-    foundation_start=FoundationStart.DEALT,
-    wrap=False,
-    dead_king=True,
-    layout="golf",
-    solver_arguments=("--game", "golf"),
-)
-GOLF = Game(
-    name="golf",
-    title="Golf",
-    num_piles=7,
-    pile_size=5,
-    talon_size=16,
-    foundation_start=FoundationStart.DEALT,
-    wrap=False,
-    dead_king=False,
-    layout="golf",
-    solver_arguments=("--game", "golf", "--queens-on-kings"),
-)
-RELAXED_GOLF = Game(
-    name="relaxed_golf",
-    title="Relaxed Golf",
-    num_piles=7,
-    pile_size=5,
-    talon_size=16,
-    foundation_start=FoundationStart.DEALT,
-    wrap=True,
-    dead_king=False,
-    layout="golf",
-    solver_arguments=("--game", "golf", "--wrap-ranks"),  # wrapping lets a queen on a king too
-)
+
+
+def _golf(name: str, title: str, *, wrap: bool, dead_king: bool, solver_flag: str | None) -> Game:
+    """A Golf rule set: 7 fans of 5, a talon of 16 and a dealt foundation card, whatever the ends of the ranks."""
+    flags = (solver_flag,) if solver_flag else ()
+    return Game(
+        name, title, 7, 5, 16, FoundationStart.DEALT, wrap, dead_king, "golf", ("--game", "golf", *flags)
+    )
+
+
+DEAD_KING_GOLF = _golf("dead_king_golf", "Dead King Golf", wrap=False, dead_king=True, solver_flag=None)
+GOLF = _golf("golf", "Golf", wrap=False, dead_king=False, solver_flag="--queens-on-kings")
+# wrapping lets a queen on a king too: black-hole-solver's --wrap-ranks alone
+RELAXED_GOLF = _golf("relaxed_golf", "Relaxed Golf", wrap=True, dead_king=False, solver_flag="--wrap-ranks")
 
 GAMES = (BLACK_HOLE, ALL_IN_A_ROW, DEAD_KING_GOLF, GOLF, RELAXED_GOLF)
 GAME_NAMES = tuple(game.name for game in GAMES)
