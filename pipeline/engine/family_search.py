@@ -20,9 +20,19 @@ counted the first time). The key is ``(layout * (talon + 1) + dealt) * 14 +
 foundation + 1``. When every key fits in 2**27 bits (Golf: 6**7 layouts of
 heights in mixed radix, times 17 talon counts, times 14 foundations, about
 67 million) the memo is a bit array; otherwise (All in a Row's 5**13 * 14)
-it is a growable hash set of :mod:`pipeline.engine.kernel`, and the layout
-number merges piles with the same rank sequence left, as Black Hole's key
-does (:func:`layout_steps`): those positions are one game.
+it is a table of 2**16 slots in buckets of 8 (one 64-byte line), and the
+layout number merges piles with the same rank sequence left, as Black
+Hole's key does (:func:`layout_steps`): those positions are one game. The
+table is lossy: when a bucket is full a key is overwritten, and its
+position may be entered again later. That is sound too: a position entered
+again is searched again, in full, and a line through it plays as many cards
+as before; only the node count grows. A small table that stays in the
+cache was faster than an exact hash set that grows (measured on All in a
+Row's PySol FC deals 1..1000: 8 % less time for 1 % more positions). Each
+kind is left ready for the next search when a search ends (the bit array's
+lines set are noted as it goes and cleared; a table's slots carry the
+stamp of the search that filled them, and the next search takes a new
+stamp), so a process keeps its memos from deal to deal.
 
 **Move order.** Pile moves come before the talon deal, which throws the
 foundation away; pile moves from the taller pile first (ties in pile
@@ -75,15 +85,43 @@ unplayed changes each side of these inequalities by at most ``u``, so a
 position whose worst shortfall exceeds the spare cards
 ``s`` (pile cards left minus those still to play) cannot reach the target.
 
+**Predecessors** (:data:`FamilyReduction.PREDECESSORS`, any game, where
+the Euler walk condition does not apply). In every game of the family each
+pile card played goes on the card played or dealt just before it: its
+*predecessor*, a card of a neighbouring rank (K and A are neighbours when
+ranks wrap; in Dead King Golf a King is no one's predecessor) that is a
+pile card, the foundation, or a talon card still to be dealt, and no card
+is the predecessor of two. So the pile cards a line plays are matched to
+distinct predecessors, and by Hall's theorem (applied to the cards of a set
+``R`` of ranks, whose possible predecessors are the cards of the ranks
+next to ``R``) the pile cards of ranks ``R`` number at most the pile,
+foundation and talon cards left of the ranks next to ``R``. A line that
+leaves ``u`` pile cards unplayed lowers the left side by at most ``u`` and
+never raises the right, so a position where some ``R`` falls short by more
+than the spare cards ``s`` cannot reach the target. Only the sets
+``R = {r, r + 2, ..., r + 2k}`` need checking: two ranks share a neighbour
+only when they are two apart, so any ``R`` splits into such runs whose
+neighbours are disjoint, and its shortfall is the sum of theirs; the
+search asks each such run alone (weaker when cards are spared, still
+sound), all of them in one pass (:func:`predecessor_shortfall`). Golf's
+Ace and King conditions below are the case ``R = {A}`` and ``R = {K}``.
+Where the Euler walk condition applies it is not asked: a walk meets it.
+
 **The longest play.** When no reduction that depends on the target cut
 anything while a win was sought, that search saw every line (up to
 dominance, which keeps lengths), and the deepest is the most pile cards
-that can be played. Otherwise the deepest is only a lower bound ``b``, and
-a second search finds the most by branch and bound: its target starts at
-``b + 1`` and rises by one each time a line reaches it, the reductions
-cutting against the target of the moment. A position's marks and cuts hold
-for every later, higher target, so when the search ends the target is
-``most + 1`` and no line reaches it.
+that can be played. Otherwise, where ranks wrap
+(:data:`FamilyReduction.TOP_FIRST`, an order, not a reduction), a search
+first asks whether all pile cards but one can be played, which seldom
+takes long when it is so; if so that is the most (a win was refuted).
+Otherwise the deepest line seen is only a lower bound ``b``, and a search
+finds the most by branch and bound: its target starts at ``b + 1`` and
+rises by one each time a line reaches it, the reductions cutting against
+the target of the moment. A position's marks and cuts hold for
+every later, higher target, so when the search ends the target is ``most +
+1`` and no line reaches it. (Where ranks do not wrap, asking first for all
+cards but one cost more than it saved: the Golfs' longest plays spread
+over several values.)
 """
 
 from __future__ import annotations
@@ -104,13 +142,10 @@ from pipeline.engine.conditions import (
     walk_orders,
 )
 from pipeline.engine.kernel import (
-    GROW,
     POWERS_OF_5,
     code_of_counts,
     lowest_bit,
-    prefetch,
     prefetch_at,
-    set_probe,
     slot_for,
     stands_in_for,
 )
@@ -135,14 +170,28 @@ class FamilyReduction(IntFlag):
     """The rank order condition; it builds on the Euler walk condition."""
     RUNS = 8
     """Golf's runs between talon deals: parity and the end ranks, without wrap."""
+    PREDECESSORS = 16
+    """Each pile card played needs its own predecessor of a neighbouring rank (Hall's condition)."""
+    TOP_FIRST = 32
+    """Not a reduction but an order: where ranks wrap, a lost deal's longest play first asks for all but one card."""
 
 
+OWN_REDUCTIONS = FamilyReduction.PREDECESSORS | FamilyReduction.TOP_FIRST
+"""The reductions (and the order) that only this search has, Black Hole's search none of them."""
 ALL_REDUCTIONS = (
     FamilyReduction.DOMINANCE | FamilyReduction.EULER | FamilyReduction.ORDER | FamilyReduction.RUNS
 )
-BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a hash set
+ALL_REDUCTIONS |= OWN_REDUCTIONS
+NO_SHORTFALL = -(1 << 20)  # a shortfall below any spare: the predecessors condition is not asked
+TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
+STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
+BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a table
+# a bit array's first words say which of its 64-byte lines a search set bits in (a bit a line), so that
+# the search can clear just those before it returns and the array can serve the next search
+LINE_SHIFT = 9  # a key's line: key >> 9 (8 words of 64 bits)
+DIRTY_WORDS = BITMAP_BITS >> (LINE_SHIFT + 6)
 FOUNDATIONS = NUM_RANKS + 1  # -1 (empty) and the 13 ranks, stored as foundation + 1
-WALK_MEMO_SIZE = 1 << 14  # slots of the direct-mapped memo of walk conditions
+WALK_MEMO_SIZE = 1 << 12  # slots of the direct-mapped memo of walk conditions
 # the loop's kept scalars
 _DEPTH, _NODES, _DEEPEST, _STORED, _PRUNED, _EVEN_MINUS_ODD, _TARGET = range(7)
 
@@ -160,12 +209,40 @@ def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndar
 
 
 def new_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
-    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a hash set."""
+    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a table.
+
+    A bit array starts with DIRTY_WORDS words of the lines set, which
+    :func:`family_search` clears again before it returns. A table (see
+    :func:`_mark`) holds TABLE_SLOTS keys stamped with the search that put
+    them there, its stamp in the last word, so a new search forgets the
+    keys of the last one without clearing them. Either way the memo serves
+    the next search as it is, and :func:`family_solve` keeps one for the
+    next deal rather than zeroing megabytes a deal.
+    """
+    return np.zeros(_memo_words(ranks, talon), dtype=np.int64)
+
+
+def _memo_words(ranks: np.ndarray, talon: np.ndarray) -> int:
+    """The length of :func:`new_memo`: a bit array's DIRTY_WORDS then whole lines of 8 words, or a table's."""
+    if not uses_bitmap(ranks, talon):
+        return TABLE_SLOTS + 1
     piles, size = ranks.shape
     bits = (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS
-    if bits <= BITMAP_BITS:
-        return np.zeros((bits + 63) // 64, dtype=np.int64)
-    return kernel.new_set(1 << 12)
+    return DIRTY_WORDS + ((bits + (1 << LINE_SHIFT) - 1) >> LINE_SHIFT << 3)
+
+
+_SPARE_MEMOS: dict[int, list[np.ndarray]] = {}  # memos ready for a search, by length
+
+
+def _borrow_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """A memo ready for a search (:func:`new_memo`), one kept from an earlier search when there is one."""
+    spare = _SPARE_MEMOS.get(_memo_words(ranks, talon))
+    return spare.pop() if spare else new_memo(ranks, talon)  # pop is atomic: threads never share one
+
+
+def _give_back(memo: np.ndarray) -> None:
+    """Keep a memo that :func:`family_search` has left ready, for the next search."""
+    _SPARE_MEMOS.setdefault(memo.shape[0], []).append(memo)
 
 
 def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
@@ -179,34 +256,47 @@ def family_solve(
 ) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
     """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
 
-    The most pile cards playable is counted from ``position`` and is known
-    (not None) only when the status is REACHED (all of them) or MISSED.
+    ``flags`` are the :class:`FamilyReduction` bits switched on
+    (:attr:`~pipeline.engine.solver.SearchOptions.family_flags`: all of them
+    unless a test switches one off). The most pile cards playable is counted from ``position`` and
+    is known (not None) only when the status is REACHED (all of them) or
+    MISSED.
     """
     ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
     game = deal.game
     left = int(heights.sum())
     bitmap = uses_bitmap(ranks, talon)
+    memo = _borrow_memo(ranks, talon)
     status, nodes, deepest, path, pruned = family_search(
         ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left, False, max_nodes, flags,
-        bitmap, new_memo(ranks, talon),
+        bitmap, memo,
     )  # fmt: skip
     found = SearchStatus(int(status))
     moves = tuple(int(move) for move in path)
     if found is SearchStatus.REACHED:
+        _give_back(memo)
         return found, moves, int(nodes), left
     if found is SearchStatus.OUT_OF_NODES:
+        _give_back(memo)
         return found, (), int(nodes), None
     if not pruned or deepest == left - 1:
-        return (
-            found,
-            (),
-            int(nodes),
-            int(deepest),
-        )  # every line was seen, or all cards but the last were played
+        _give_back(memo)  # every line was seen, or all cards but the last were played
+        return found, (), int(nodes), int(deepest)
+    if flags & FamilyReduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
+        status, more, below, _, _ = family_search(
+            ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left - 1, False,
+            max_nodes - int(nodes), flags, bitmap, memo,
+        )  # fmt: skip
+        nodes += more
+        if status != SearchStatus.MISSED.value:
+            _give_back(memo)
+            return found, (), int(nodes), None if status == SearchStatus.OUT_OF_NODES.value else left - 1
+        deepest = max(deepest, below)
     status, more, deepest, _, _ = family_search(
         ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, int(deepest) + 1, True,
-        max_nodes - int(nodes), flags, bitmap, new_memo(ranks, talon),
+        max_nodes - int(nodes), flags, bitmap, memo,
     )  # fmt: skip
+    _give_back(memo)
     total = int(nodes + more)
     return found, (), total, None if status == SearchStatus.OUT_OF_NODES.value else int(deepest)
 
@@ -340,22 +430,59 @@ def family_search(
         even_minus_odd, flags, orders, walk_keys, walk_ends,
     ):  # fmt: skip
         return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
+    shortfalls = np.zeros(depth_limit, dtype=np.int64)
+    shortfalls[0] = predecessor_shortfall(
+        counts, starts, start_dealt, start_foundation, wrap, dead_king, flags
+    )
+    if shortfalls[0] > remaining - target:
+        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
     move_count[0] = _fill(
         ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
     )
     _mark(memo, bitmap, _key(layout, start_dealt, start_foundation, talon_size))
-    while True:
-        status = _descend(
-            ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-            dealts, foundations, played, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
-            dead_king, remaining, maximise, max_nodes, flags,
-        )  # fmt: skip
-        if status != GROW:
-            break
-        memo = kernel.grown_set(memo)
+    status = _run(
+        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
+        wrap, dead_king, remaining, maximise, max_nodes, flags,
+    )  # fmt: skip
     nodes, deepest, pruned = scalars[_NODES], scalars[_DEEPEST], scalars[_PRUNED]
     reached = status == SearchStatus.REACHED.value
     return status, nodes, deepest, path[: scalars[_DEPTH] + 1] if reached else path[:0], pruned
+
+
+@numba.njit(cache=True)
+def _run(
+    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
+    dead_king, remaining, maximise, max_nodes, flags,
+):  # fmt: skip
+    """:func:`_descend` with the memo made ready; a bit array is cleared again at the end."""
+    if not bitmap:  # a new stamp forgets the last search's keys; when the stamps run out, clear the table
+        stamp = memo[TABLE_SLOTS] % (STAMPS - 1) + 1
+        if stamp == 1:
+            memo[:] = 0
+        memo[TABLE_SLOTS] = stamp
+    status = _descend(
+        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
+        wrap, dead_king, remaining, maximise, max_nodes, flags,
+    )  # fmt: skip
+    if bitmap:
+        _clear(memo)
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _clear(memo: np.ndarray) -> None:
+    """Zero the lines of a bit array that its first words say were set, and those words."""
+    for word in range(DIRTY_WORDS):
+        lines = memo[word]
+        while lines:
+            line = (word << 6) + lowest_bit(lines)
+            lines &= lines - 1
+            for at in range(DIRTY_WORDS + (line << 3), DIRTY_WORDS + (line << 3) + 8):
+                memo[at] = 0
+        memo[word] = 0
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -366,34 +493,46 @@ def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
 
 @numba.njit(cache=True, _nrt=False)
 def _mark(memo: np.ndarray, bitmap: bool, key: int) -> bool:
-    """Put ``key`` in the memo (never growing a hash set); True when it was not there."""
+    """Put ``key`` in the memo; True when it was not there (or a table had forgotten it).
+
+    A table's bucket is the 8 slots from ``8 * slot_for(key)``; a slot holds ``key << 7 | stamp`` (keys
+    are below 2**56: a layout number below 2**52, times 14), so the last search's keys never match.
+    """
     if bitmap:
-        word, bit = key >> 6, np.int64(1) << (key & 63)
+        word, bit = DIRTY_WORDS + (key >> 6), np.int64(1) << (key & 63)
         if memo[word] & bit:
             return False
         memo[word] |= bit
+        memo[key >> (LINE_SHIFT + 6)] |= np.int64(1) << ((key >> LINE_SHIFT) & 63)
         return True
-    slot = set_probe(memo, key)
-    if slot < 0:
-        return False
-    memo[slot] = key + 1
+    stamp = memo[TABLE_SLOTS]
+    bucket = slot_for(key, TABLE_SLOTS // 8 - 1) << 3
+    entry = key << 7 | stamp
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] == entry:
+            return False
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] & (STAMPS - 1) != stamp:
+            memo[slot] = entry
+            return True
+    memo[bucket + (key & 7)] = entry  # a full bucket forgets a key: that position may be searched again
     return True
 
 
 @numba.njit(cache=True, _nrt=False)
 def _descend(
     ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-    dealts, foundations, played, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap, dead_king,
-    remaining, maximise, max_nodes, flags,
+    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
+    dead_king, remaining, maximise, max_nodes, flags,
 ):  # fmt: skip
-    """The loop of :func:`family_search`, from the state in its arguments; returns a status or GROW."""
+    """The loop of :func:`family_search`, from the state in its arguments; returns a status."""
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
     depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
     stored, pruned, even_minus_odd = scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD]
     target = scalars[_TARGET]
-    status = GROW
-    while bitmap or 2 * (stored + 1) <= memo.shape[0]:
+    status = SearchStatus.MISSED.value
+    while True:
         if next_move[depth] < move_count[depth]:
             move = moves[depth, next_move[depth]]
             next_move[depth] += 1
@@ -428,7 +567,10 @@ def _descend(
                 status = SearchStatus.OUT_OF_NODES.value
                 break
             found = 0
-            if _cut(
+            short = shortfalls[depth] + 1  # a move raises it by one at most (see predecessor_shortfall)
+            if short > remaining - target:
+                short = predecessor_shortfall(counts, starts, dealt, foundation, wrap, dead_king, flags)
+            if short > remaining - target or _cut(
                 ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, remaining - target,
                 even_minus_odd, flags, orders, walk_keys, walk_ends,
             ):  # fmt: skip
@@ -456,6 +598,7 @@ def _descend(
                 )
                 move_count[depth] = found
                 next_move[depth] = 0
+                shortfalls[depth] = short
                 for index in range(found):  # start loading the children's memo entries meanwhile
                     move = moves[depth, index]
                     if move == piles:
@@ -464,9 +607,9 @@ def _descend(
                         height = heights[move]
                         child = _key(layout + steps[move, height], dealt, ranks[move, height - 1], talon_size)
                     if bitmap:
-                        prefetch_at(memo, child >> 6)
+                        prefetch_at(memo, DIRTY_WORDS + (child >> 6))
                     else:
-                        prefetch(memo, child)
+                        prefetch_at(memo, slot_for(child, TABLE_SLOTS // 8 - 1) << 3)
                 continue
             if move < piles:
                 _undo(ranks, heights, tops, counts, bottoms, move)
@@ -604,16 +747,17 @@ def _cut(
 
     The walk conditions' answers are kept in a direct-mapped memo (``walk_keys``, ``walk_ends`` and
     ``orders``, a slot each), keyed by the rank counts, the foundation and the end ranks, which is all
-    they read; the piles are looked at only when some order is ruled out.
+    they read; the piles are looked at only when some order is ruled out. The predecessors condition is
+    asked apart (:func:`predecessor_shortfall`).
     """
     if foundation < 0:
         return False  # any card may start the walk
     talon_left = dealt < starts.shape[0] - 1
     if flags & FamilyReduction.EULER.value and wrap and not talon_left:
-        total = 0
-        for rank in range(NUM_RANKS):
-            total += counts[rank]
         if spare > 0:
+            total = 0
+            for rank in range(NUM_RANKS):
+                total += counts[rank]
             return total - reachable_cards(counts, foundation) > spare
         end_ranks = 0
         for rank in range(NUM_RANKS):
@@ -642,3 +786,67 @@ def _cut(
         queens = counts[NUM_RANKS - 2] + starts[dealt, NUM_RANKS - 2] + (foundation == NUM_RANKS - 2)
         return counts[0] - twos > spare or counts[NUM_RANKS - 1] - queens > spare
     return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def predecessor_shortfall(
+    counts: np.ndarray,
+    starts: np.ndarray,
+    dealt: int,
+    foundation: int,
+    wrap: bool,
+    dead_king: bool,
+    flags: int,
+) -> int:
+    """The most by which some ranks ``R`` have more pile cards than cards that may precede them (predecessors).
+
+    ``R`` runs over the ranks ``r, r + 2, ..., r + 2k``, whose neighbours
+    are ``r - 1, r + 1, ..., r + 2k + 1``; a card that may precede is a pile
+    card, the foundation or a talon card left, of a neighbouring rank (not a
+    King in Dead King Golf). The ranks are taken two apart, ``0, 2, ...``
+    (one cycle of 13 with wrap, else the even ranks and the odd ranks), and
+    the shortfall of the best ``R`` that ends at each is found in one pass
+    (Kadane's): with ``w = cards - offered`` for the neighbour above, it is
+    ``w`` plus the best of the shortfall ending two ranks below and of minus
+    what the neighbour below offers. Two laps of the cycle cover every
+    ``R`` of up to 12 ranks; a longer one falls short by no more, as a
+    whole lap offers at least the cards it holds.
+
+    While the foundation is empty (All in a Row) the first card played needs
+    no predecessor, so the shortfall given is one less. A move takes one
+    card that may precede (the foundation it covers; with an empty one, the
+    first card's free pass) and adds none (the card played or dealt becomes
+    the foundation, having been counted as a pile or talon card), so the
+    shortfall rises by at most one a move: the search asks this only when
+    that bound exceeds the spare cards, and keeps the bound otherwise.
+    Where the condition is not asked (its flag off, or where the Euler walk
+    condition applies, which a walk meets: the predecessors condition cut
+    no more there, measured on All in a Row) the shortfall is given as far
+    below any spare.
+    """
+    if not flags & FamilyReduction.PREDECESSORS.value:
+        return NO_SHORTFALL
+    if wrap and flags & FamilyReduction.EULER.value and dealt == starts.shape[0] - 1:
+        return NO_SHORTFALL
+    most = NO_SHORTFALL
+    if wrap:
+        rank, best = 0, NO_SHORTFALL
+        below = counts[12] + starts[dealt, 12] + (foundation == 12)  # what rank - 1 offers
+        for _ in range(2 * NUM_RANKS):
+            above = rank + 1 if rank < 12 else 0
+            offered = counts[above] + starts[dealt, above] + (foundation == above)
+            best = counts[rank] - offered + max(best, -below)
+            most = max(most, best)
+            rank, below = (rank + 2 if rank < 11 else rank - 11), offered  # rank + 1 is below rank + 2
+        return most if foundation >= 0 else most - 1  # the first card needs no predecessor
+    for first in range(2):
+        best = NO_SHORTFALL
+        below = 0 if first == 0 else counts[0] + starts[dealt, 0] + (foundation == 0)
+        for rank in range(first, NUM_RANKS, 2):
+            offered = 0
+            if rank < NUM_RANKS - 1 and not (dead_king and rank == NUM_RANKS - 2):
+                offered = counts[rank + 1] + starts[dealt, rank + 1] + (foundation == rank + 1)
+            best = counts[rank] - offered + max(best, -below)
+            most = max(most, best)
+            below = offered
+    return most if foundation >= 0 else most - 1

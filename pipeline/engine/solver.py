@@ -56,6 +56,8 @@ class SearchOptions:
     dominance: bool = True
     order: bool = True  # the rank order condition; it builds on the Euler walk condition
     runs: bool = True  # Golf's runs between talon deals (the family search's own)
+    predecessors: bool = True  # each card played needs a predecessor of its own (the family search's own)
+    top_first: bool = True  # an order: a lost deal's longest play first asks for all cards but one (family)
 
     @property
     def flags(self) -> Reduction:
@@ -79,7 +81,7 @@ class SearchOptions:
     def family_flags(self) -> FamilyReduction:
         """The reductions switched on, as the family search's flags (All in a Row and the Golfs).
 
-        >>> SearchOptions(runs=False).family_flags
+        >>> SearchOptions(runs=False, predecessors=False, top_first=False).family_flags
         <FamilyReduction.DOMINANCE|EULER|ORDER: 7>
         """
         chosen = FamilyReduction(0)
@@ -88,6 +90,8 @@ class SearchOptions:
             (FamilyReduction.EULER, self.euler),
             (FamilyReduction.ORDER, self.order and self.euler),
             (FamilyReduction.RUNS, self.runs),
+            (FamilyReduction.PREDECESSORS, self.predecessors),
+            (FamilyReduction.TOP_FIRST, self.top_first),
         ):
             if used:
                 chosen |= reduction

@@ -1,16 +1,22 @@
 """The family's solver (All in a Row and the Golfs) against the plain reference search, black-hole-solver's
-verdicts, and itself with each reduction switched off."""
+verdicts, and itself with each reduction switched off (those of SearchOptions through solve, the family search's
+own through family_solve)."""
 
 from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pipeline.engine.budgets import DEFAULT_MAX_NODES
+from pipeline.engine.family_search import OWN_REDUCTIONS, FamilyReduction, family_solve, predecessor_shortfall
 from pipeline.engine.reference import family_reference
+from pipeline.engine.search import SearchStatus
 from pipeline.engine.solver import SearchOptions, solve
+from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, GAMES, Game, game_named
 from pipeline.game.rules import Position, replay
@@ -34,13 +40,17 @@ PYSOL_MOST = {
     "relaxed_golf": [35] * 10,
 }
 FULL = SearchOptions()
-NO_REDUCTIONS = SearchOptions(dominance=False, euler=False, order=False, runs=False)
+NO_REDUCTIONS = SearchOptions(
+    dominance=False, euler=False, order=False, runs=False, predecessors=False, top_first=False
+)
 REDUCED = {
     # reduction: options with everything else on but it
     "dominance": SearchOptions(dominance=False),
     "euler": SearchOptions(euler=False),
     "order": SearchOptions(order=False),
     "runs": SearchOptions(runs=False),
+    "predecessors": SearchOptions(predecessors=False),
+    "top_first": SearchOptions(top_first=False),
     "all": NO_REDUCTIONS,
 }
 SMALL_LEFT = 12  # pile cards left in the positions compared with the reference
@@ -168,3 +178,100 @@ def test_a_golf_win_may_leave_talon_cards():
     result = solve(deal)
     end = replay(deal, result.solution)
     assert end.is_won and end.talon_left > 0 and result.max_cards_played == 35
+
+
+# this search's own reductions (and its TOP_FIRST order), switched off one at a time through family_solve
+OWN_OFF = {
+    "predecessors": FULL.family_flags & ~FamilyReduction.PREDECESSORS,
+    "top_first": FULL.family_flags & ~FamilyReduction.TOP_FIRST,
+    "all": FULL.family_flags & ~OWN_REDUCTIONS,
+}
+
+
+def family_result(deal: Deal, position: Position, flags: int) -> tuple[SearchStatus, int | None]:
+    status, moves, _, most = family_solve(deal, position, DEFAULT_MAX_NODES, flags)
+    if status is SearchStatus.REACHED:
+        replay(deal, moves, start=position)
+    return status, most
+
+
+@pytest.mark.parametrize("own", sorted(OWN_OFF))
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_each_own_reduction_switched_off_keeps_every_verdict_and_longest_play(game: Game, own: str):
+    flags = int(FULL.family_flags)
+    for number in range(1, 13):
+        deal = pysol_deal(number, game)
+        start = Position.start(deal)
+        full = family_result(deal, start, flags)
+        assert family_result(deal, start, int(OWN_OFF[own])) == full, number
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_the_predecessors_condition_alone_agrees_with_the_reference(game: Game):
+    """With every other reduction off, so that nothing else cuts first."""
+    lost = 0
+    for index in range(40):
+        deal = seeded_deal(11, index, game)
+        position = played_down(deal, index, guided=index % 2 == 0)
+        most, win = family_reference(deal, position)
+        for own in (FamilyReduction.PREDECESSORS, FamilyReduction.PREDECESSORS | FamilyReduction.TOP_FIRST):
+            status, found = family_result(deal, position, int(own))
+            assert status is (SearchStatus.REACHED if win is not None else SearchStatus.MISSED)
+            assert found == most, deal.to_board_text()
+        lost += win is None
+    assert lost > 0
+
+
+def brute_shortfall(counts: np.ndarray, starts: np.ndarray, dealt: int, foundation: int, game: Game) -> int:
+    """The largest P(R) - O(N(R)) over every nonempty set R of ranks (Hall's deficiency), by brute force."""
+    offered = [
+        0
+        if game.dead_king and rank == NUM_RANKS - 1
+        else counts[rank] + starts[dealt, rank] + (foundation == rank)
+        for rank in range(NUM_RANKS)
+    ]
+    best = -(10**9)
+    for subset in range(1, 1 << NUM_RANKS):
+        ranks = [rank for rank in range(NUM_RANKS) if subset >> rank & 1]
+        neighbours = set()
+        for rank in ranks:
+            for other in (rank - 1, rank + 1):
+                if game.wrap:
+                    neighbours.add(other % NUM_RANKS)
+                elif 0 <= other < NUM_RANKS:
+                    neighbours.add(other)
+        best = max(best, sum(counts[rank] for rank in ranks) - sum(offered[rank] for rank in neighbours))
+    return best - (foundation < 0)
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_the_shortfall_is_hall_deficiency_of_one_run_of_ranks(game: Game, data: st.DataObject):
+    """Never more than Hall's deficiency over all rank sets, and positive exactly when it is (so a win's cut
+    is as strong as Hall's condition), once the foundation holds a card."""
+    counts = np.array(data.draw(st.lists(st.integers(0, 4), min_size=NUM_RANKS, max_size=NUM_RANKS)))
+    talon = data.draw(st.lists(st.integers(0, NUM_RANKS - 1), max_size=16))
+    starts = np.zeros((len(talon) + 1, NUM_RANKS + 1), dtype=np.int64)
+    for dealt in range(len(talon) - 1, -1, -1):
+        starts[dealt] = starts[dealt + 1]
+        starts[dealt, talon[dealt]] += 1
+    dealt = data.draw(st.integers(0, len(talon)))
+    foundation = data.draw(st.integers(0 if game.has_talon else -1, NUM_RANKS - 1))
+    mine = predecessor_shortfall(
+        counts, starts, dealt, foundation, game.wrap, game.dead_king, int(FamilyReduction.PREDECESSORS)
+    )
+    brute = brute_shortfall(counts, starts, dealt, foundation, game)
+    assert mine <= brute
+    if foundation >= 0:
+        assert (mine > 0) == (brute > 0)
+
+
+def test_memos_are_left_ready_for_the_next_deal():
+    """A process keeps its memos from search to search; the same deal gives the same result after others."""
+    deals = [pysol_deal(number, game) for game in FAMILY for number in (1, 7)]
+    first = [solve(deal) for deal in deals]
+    again = [solve(deal) for deal in reversed(deals)][::-1]
+    assert [(r.verdict, r.max_cards_played, r.nodes) for r in first] == [
+        (r.verdict, r.max_cards_played, r.nodes) for r in again
+    ]
