@@ -144,6 +144,7 @@ from pipeline.engine.conditions import (
 from pipeline.engine.kernel import (
     POWERS_OF_5,
     code_of_counts,
+    layout_weights,
     lowest_bit,
     prefetch_at,
     slot_for,
@@ -314,43 +315,20 @@ def layout_steps(ranks: np.ndarray, merge: bool) -> np.ndarray:
     multiply to at most 2**(cards in the piles), as ``m_c + 1 <= 2**m_c``.
     """
     piles, size = ranks.shape
-    weights = np.zeros((piles, size + 1), dtype=np.int64)
-    radix = 1
-    if not merge:
+    if merge:
+        weights = layout_weights(ranks)
+    else:
+        weights = np.zeros((piles, size + 1), dtype=np.int64)
+        radix = 1
         for pile in range(piles):
             for height in range(size + 1):
                 weights[pile, height] = height * radix
             radix *= size + 1
-    else:
-        for pile in range(piles):
-            for height in range(1, size + 1):
-                first = pile
-                for other in range(pile):
-                    if _same_bottom(ranks, other, pile, height):
-                        first = other
-                        break
-                if first < pile:
-                    weights[pile, height] = weights[first, height]
-                    continue
-                sharing = 0
-                for other in range(pile, piles):
-                    sharing += _same_bottom(ranks, other, pile, height)
-                weights[pile, height] = radix
-                radix *= sharing + 1
     steps = np.zeros((piles, size + 1), dtype=np.int64)
     for pile in range(piles):
         for height in range(1, size + 1):
             steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
     return steps
-
-
-@numba.njit(cache=True, _nrt=False)
-def _same_bottom(ranks: np.ndarray, a: int, b: int, height: int) -> bool:
-    """Whether piles ``a`` and ``b`` have the same ranks in their ``height`` bottom cards."""
-    for level in range(height):
-        if ranks[a, level] != ranks[b, level]:
-            return False
-    return True
 
 
 @numba.njit(cache=True)

@@ -325,12 +325,15 @@ def layout_weights(ranks: np.ndarray) -> np.ndarray:
     game, and the table sees them as one. The number is exact: each distinct
     remaining pile ``c``, held by at most ``m_c`` piles at once, is a digit of
     radix ``m_c + 1``; the radixes multiply to at most 2**51, as
-    ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards.
+    ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards. Any layout
+    of piles (a row of ``ranks`` each) has such a number; the family's search
+    (:mod:`pipeline.engine.family_search`) keys All in a Row's positions by it.
     """
-    weights = np.zeros((NUM_PILES, PILE_SIZE + 1), dtype=np.int64)
+    piles, size = ranks.shape
+    weights = np.zeros((piles, size + 1), dtype=np.int64)
     radix = 1
-    for pile in range(NUM_PILES):
-        for height in range(1, ranks.shape[1] + 1):
+    for pile in range(piles):
+        for height in range(1, size + 1):
             first = pile
             for other in range(pile):
                 if _same_bottom(ranks, other, pile, height):
@@ -340,7 +343,7 @@ def layout_weights(ranks: np.ndarray) -> np.ndarray:
                 weights[pile, height] = weights[first, height]
                 continue
             sharing = 0
-            for other in range(pile, NUM_PILES):
+            for other in range(pile, piles):
                 sharing += _same_bottom(ranks, other, pile, height)
             weights[pile, height] = radix
             radix *= sharing + 1
