@@ -9,8 +9,8 @@ from hypothesis import given
 from pipeline.game.cards import ACE_OF_SPADES, parse_card
 from pipeline.game.deal import EXAMPLE_BOARD, BoardError, Deal, iter_boards, read_boards
 from tests.strategies import DEALT_CARDS, boards, deals, multi_boards
+from tests.support.boards import SOURCE, assert_names, board_error
 
-SOURCE = "packs/input.txt"
 EXAMPLE_LINES = EXAMPLE_BOARD.splitlines()  # line n of the board is EXAMPLE_LINES[n - 1]
 
 
@@ -26,20 +26,6 @@ def edited(line_number: int, new_text: str | None, lines: list[str] = EXAMPLE_LI
     else:
         result[line_number - 1] = new_text
     return result
-
-
-def board_error(lines: list[str], *, source: str = SOURCE) -> BoardError:
-    with pytest.raises(BoardError) as caught:
-        list(iter_boards("\n".join(lines) + "\n", source=source))
-    return caught.value
-
-
-def assert_names(error: BoardError, line: int, *fragments: str) -> None:
-    message = str(error)
-    assert message.startswith(f"{SOURCE}:{line}: "), message
-    assert (error.source, error.line) == (SOURCE, line)
-    for fragment in fragments:
-        assert fragment in message, (fragment, message)
 
 
 # --- the example and its text form -------------------------------------------------

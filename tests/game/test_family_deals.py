@@ -19,9 +19,8 @@ from pipeline.game.games import (
     game_named,
 )
 from tests.strategies import family_boards, family_deals
+from tests.support.boards import SOURCE, assert_names, board_error
 from tests.support.family import ALL_IN_A_ROW_1, FAMILY, FAMILY_NAMES, GOLF_1, GOLF_NAMES, GOLFS
-
-SOURCE = "packs/family.txt"
 
 ALL_IN_A_ROW_LINES = ALL_IN_A_ROW_1.splitlines()  # line n of the board is LINES[n - 1]
 GOLF_LINES = GOLF_1.splitlines()
@@ -29,20 +28,6 @@ GOLF_LINES = GOLF_1.splitlines()
 
 def cards(text: str) -> tuple[int, ...]:
     return tuple(parse_card(word) for word in text.split())
-
-
-def board_error(lines: list[str], game) -> BoardError:
-    with pytest.raises(BoardError) as caught:
-        list(iter_boards("\n".join(lines) + "\n", source=SOURCE, game=game))
-    return caught.value
-
-
-def assert_names(error: BoardError, line: int, *fragments: str) -> None:
-    message = str(error)
-    assert message.startswith(f"{SOURCE}:{line}: "), message
-    assert (error.source, error.line) == (SOURCE, line)
-    for fragment in fragments:
-        assert fragment in message, (fragment, message)
 
 
 def edited(lines: list[str], line_number: int, new_text: str | None) -> list[str]:
