@@ -181,16 +181,14 @@ def deal_problem(piles: tuple[tuple[int, ...], ...]) -> str | None:
 def family_deal_problem(deal: Deal) -> str | None:
     """Why ``deal`` is not a deal of its game, or None when it is one (any game, Black Hole included)."""
     game = deal.game
-    title = game.title
-    a_title = f"{'an' if title[0] in 'AEIOU' else 'a'} {title}"
     if len(deal.piles) != game.num_piles:
         return f"expected {game.num_piles} piles, found {len(deal.piles)}"
     if game.foundation_start is FoundationStart.ACE_OF_SPADES and deal.foundation != ACE_OF_SPADES:
-        return f"{a_title} deal starts with AS on the foundation"
+        return f"{game.a_title} deal starts with AS on the foundation"
     if game.foundation_start is FoundationStart.EMPTY and deal.foundation is not None:
-        return f"{a_title} deal starts with an empty foundation"
+        return f"{game.a_title} deal starts with an empty foundation"
     if game.foundation_start is FoundationStart.DEALT and deal.foundation is None:
-        return f"{a_title} deal starts with a card on the foundation"
+        return f"{game.a_title} deal starts with a card on the foundation"
     if len(deal.talon) != game.talon_size:
         return f"the talon has {len(deal.talon)} cards, expected {game.talon_size}"
     seen: set[int] = set()
@@ -350,7 +348,7 @@ def _parse_family_block(block: list[tuple[int, str]], source: str, game: Game) -
                 f"'{key.title()}:'" for key in ("talon", "foundations") if key not in labelled
             )
             raise BoardError(
-                f"no {missing} line before the piles: a {game.title} board starts with a 'Talon:' and a "
+                f"no {missing} line before the piles: {game.a_title} board starts with a 'Talon:' and a "
                 f"'Foundations:' line, found {line!r}",
                 source=source,
                 line=number,
@@ -401,7 +399,7 @@ def _family_foundation(
         return None
     if words == [EMPTY_FOUNDATION]:
         raise BoardError(
-            f"an empty foundation, as in All in a Row: a {game.title} deal starts with a card on the foundation",
+            f"an empty foundation, as in All in a Row: {game.a_title} deal starts with a card on the foundation",
             source=source,
             line=number,
         )

@@ -85,6 +85,11 @@ class Game:
     def has_talon(self) -> bool:
         return self.talon_size > 0
 
+    @property
+    def a_title(self) -> str:
+        """The title with its article, for messages: 'a Golf', 'an All in a Row'."""
+        return f"{'an' if self.title[0] in 'AEIOU' else 'a'} {self.title}"
+
 
 BLACK_HOLE = Game(
     name="black_hole",

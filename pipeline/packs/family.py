@@ -69,7 +69,7 @@ def same_game(found: Game, wanted: Game | None, *, source: str) -> Game:
     """
     if wanted is not None and wanted is not found:
         raise GameMixError(
-            f"{source}: {_a(found)} pack, not {wanted.title}: games are never mixed "
+            f"{source}: {found.a_title} pack, not {wanted.title}: games are never mixed "
             f"(give --game {found.name}, or a pack of {wanted.title})"
         )
     return found
@@ -89,7 +89,3 @@ def only_black_hole(game: Game, *, doing: str, done: str, source: str) -> None:
         raise GameMixError(
             f"{source}: {doing} {game.title} packs is not built yet: only Black Hole packs are {done}"
         )
-
-
-def _a(game: Game) -> str:
-    return f"{'an' if game.title[0] in 'AEIOU' else 'a'} {game.title}"
