@@ -142,11 +142,12 @@ def build_model(deal: Deal) -> PlayModel:
     rank_at = [model.new_int_var(0, NUM_RANKS - 1, f"rank_at_{t}") for t in range(steps)]
     for step in range(steps):
         model.add_element(card_at[step], ranks, rank_at[step])
+    start = None if deal.foundation is None else rank_of(deal.foundation)  # None: All in a Row's, empty
     if game.has_talon:
-        _add_talon_steps(model, game, card_at, rank_at, pairs, rank_of(deal.foundation or 0))
+        assert start is not None  # Golf's foundation starts with a dealt card
+        _add_talon_steps(model, game, card_at, rank_at, pairs, start)
     else:
-        if deal.foundation is not None:
-            start = rank_of(deal.foundation)
+        if start is not None:
             model.add_allowed_assignments([rank_at[0]], [(b,) for a, b in pairs if a == start])
         for step in range(1, steps):
             model.add_allowed_assignments([rank_at[step - 1], rank_at[step]], pairs)
