@@ -10,6 +10,7 @@ from pipeline.game.cards import ACE_OF_SPADES, parse_card
 from pipeline.game.deal import EXAMPLE_BOARD, BoardError, Deal, iter_boards, read_boards
 from tests.strategies import DEALT_CARDS, boards, deals, multi_boards
 from tests.support.boards import SOURCE, assert_names, board_error
+from tests.support.boards import edited as edited_lines
 
 EXAMPLE_LINES = EXAMPLE_BOARD.splitlines()  # line n of the board is EXAMPLE_LINES[n - 1]
 
@@ -19,13 +20,9 @@ def example_deal() -> Deal:
 
 
 def edited(line_number: int, new_text: str | None, lines: list[str] = EXAMPLE_LINES) -> list[str]:
-    """The board lines with line ``line_number`` (1-based) replaced, or removed when ``new_text`` is None."""
-    result = list(lines)
-    if new_text is None:
-        del result[line_number - 1]
-    else:
-        result[line_number - 1] = new_text
-    return result
+    """The example board's lines (or ``lines``) with line ``line_number`` (1-based) replaced, or removed when
+    ``new_text`` is None."""
+    return edited_lines(lines, line_number, new_text)
 
 
 # --- the example and its text form -------------------------------------------------

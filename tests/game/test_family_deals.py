@@ -19,7 +19,7 @@ from pipeline.game.games import (
     game_named,
 )
 from tests.strategies import family_boards, family_deals
-from tests.support.boards import SOURCE, assert_names, board_error
+from tests.support.boards import SOURCE, assert_names, board_error, edited
 from tests.support.family import ALL_IN_A_ROW_1, FAMILY, FAMILY_NAMES, GOLF_1, GOLF_NAMES, GOLFS
 
 ALL_IN_A_ROW_LINES = ALL_IN_A_ROW_1.splitlines()  # line n of the board is LINES[n - 1]
@@ -28,16 +28,6 @@ GOLF_LINES = GOLF_1.splitlines()
 
 def cards(text: str) -> tuple[int, ...]:
     return tuple(parse_card(word) for word in text.split())
-
-
-def edited(lines: list[str], line_number: int, new_text: str | None) -> list[str]:
-    """``lines`` with line ``line_number`` (1-based) replaced, or removed when ``new_text`` is None."""
-    result = list(lines)
-    if new_text is None:
-        del result[line_number - 1]
-    else:
-        result[line_number - 1] = new_text
-    return result
 
 
 # --- the text form ---------------------------------------------------------------------------------

@@ -25,3 +25,13 @@ def assert_names(error: BoardError, line: int, *fragments: str) -> None:
     assert (error.source, error.line) == (SOURCE, line)
     for fragment in fragments:
         assert fragment in message, (fragment, message)
+
+
+def edited(lines: list[str], line_number: int, new_text: str | None) -> list[str]:
+    """``lines`` with line ``line_number`` (1-based) replaced, or removed when ``new_text`` is None."""
+    result = list(lines)
+    if new_text is None:
+        del result[line_number - 1]
+    else:
+        result[line_number - 1] = new_text
+    return result
