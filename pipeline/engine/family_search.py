@@ -403,7 +403,7 @@ def family_search(
     walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
     layouts[0], dealts[0], foundations[0] = layout, start_dealt, start_foundation
     scalars = np.array([0, 1, max(target - 1, 0) if maximise else 0, 0, 0, even_minus_odd, target])
-    if _cut(
+    if rules_out(
         ranks, heights, counts, bottoms, starts, start_dealt, start_foundation, wrap, remaining - target,
         even_minus_odd, flags, orders, walk_keys, walk_ends,
     ):  # fmt: skip
@@ -414,7 +414,7 @@ def family_search(
     )
     if shortfalls[0] > remaining - target:
         return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
-    move_count[0] = _fill(
+    move_count[0] = fill_moves_of(
         ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
     )
     _mark(memo, bitmap, _key(layout, start_dealt, start_foundation, talon_size))
@@ -529,7 +529,7 @@ def _descend(
             stored += 1
             nodes += 1
             if move < piles:
-                _take(ranks, heights, tops, move)
+                take_free_card(ranks, heights, tops, move)
                 counts[foundation] -= 1
                 even_minus_odd -= 1 - 2 * (foundation & 1)
                 if heights[move] == 0:
@@ -548,13 +548,13 @@ def _descend(
             short = shortfalls[depth] + 1  # a move raises it by one at most (see predecessor_shortfall)
             if short > remaining - target:
                 short = predecessor_shortfall(counts, starts, dealt, foundation, wrap, dead_king, flags)
-            if short > remaining - target or _cut(
+            if short > remaining - target or rules_out(
                 ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, remaining - target,
                 even_minus_odd, flags, orders, walk_keys, walk_ends,
             ):  # fmt: skip
                 pruned += 1
             else:
-                found = _fill(
+                found = fill_moves_of(
                     ranks,
                     heights,
                     tops,
@@ -590,7 +590,7 @@ def _descend(
                         prefetch_at(memo, slot_for(child, TABLE_SLOTS // 8 - 1) << 3)
                 continue
             if move < piles:
-                _undo(ranks, heights, tops, counts, bottoms, move)
+                put_back_card(ranks, heights, tops, counts, bottoms, move)
                 even_minus_odd += 1 - 2 * (foundation & 1)
         else:
             if depth == 0:
@@ -599,7 +599,7 @@ def _descend(
             depth -= 1
             move = path[depth]
             if move < piles:
-                rank = _undo(ranks, heights, tops, counts, bottoms, move)
+                rank = put_back_card(ranks, heights, tops, counts, bottoms, move)
                 even_minus_odd += 1 - 2 * (rank & 1)
     scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
     scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD] = stored, pruned, even_minus_odd
@@ -608,7 +608,7 @@ def _descend(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> None:
+def take_free_card(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> None:
     """Take the free card of ``pile`` off it."""
     height = heights[pile] - 1
     tops[ranks[pile, height]] &= ~(1 << pile)
@@ -618,7 +618,7 @@ def _take(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -
 
 
 @numba.njit(cache=True, _nrt=False)
-def _undo(
+def put_back_card(
     ranks: np.ndarray,
     heights: np.ndarray,
     tops: np.ndarray,
@@ -640,7 +640,7 @@ def _undo(
 
 
 @numba.njit(cache=True, _nrt=False)
-def _fitting(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
+def fitting_piles(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
     """The bit set of piles whose free card fits on ``foundation`` (-1: empty, any card)."""
     if foundation < 0:
         every = 0
@@ -662,7 +662,7 @@ def _fitting(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> 
 
 
 @numba.njit(cache=True, _nrt=False)
-def _fill(
+def fill_moves_of(
     ranks: np.ndarray,
     heights: np.ndarray,
     tops: np.ndarray,
@@ -680,7 +680,7 @@ def _fill(
     same-rank dominance shows another stands in for; then the talon deal
     (the number of piles) while talon cards are left.
     """
-    fitting = _fitting(tops, foundation, wrap, dead_king)
+    fitting = fitting_piles(tops, foundation, wrap, dead_king)
     count = 0
     while fitting:
         pile = lowest_bit(fitting)
@@ -717,7 +717,7 @@ def _dominated(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: i
 
 
 @numba.njit(cache=True, _nrt=False)
-def _cut(
+def rules_out(
     ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, spare, even_minus_odd, flags, orders,
     walk_keys, walk_ends,
 ) -> bool:  # fmt: skip

@@ -16,6 +16,16 @@ it was reached, nor on what was tried before). The ladder, weakest first:
   a move after which every line of at most ``k`` moves ends stuck, and
   otherwise weighs moves as ``tips`` does.
 
+The same ladder plays the whole family (:mod:`pipeline.game.games`). A talon
+deal is a move like another: ``random`` picks it as often as any other move,
+and a line the lookahead looks along may deal (it is stuck only when nothing
+fits and the talon is spent; it wins when the piles are empty, talon cards
+left or not). ``tips`` adds one rule of thumb where there is a talon, the
+one every Golf book gives first: it seldom deals while a card from the piles
+fits (:data:`EARLY_DEAL_FACTOR`); its other rules read the piles alone, and
+"nothing to play" means no pile card fits. Neighbouring ranks are those the
+game lets follow each other (K and A only where ranks wrap).
+
 This module is the plain reference, written on :class:`~pipeline.game.rules.Position`
 and shared with nothing compiled: the game-tree walk's policies
 (:mod:`pipeline.engine.policies`) are checked against it. ``docs/players.md``
@@ -39,8 +49,7 @@ from enum import Enum
 
 from pipeline.errors import BlackholeError
 from pipeline.game.cards import rank_of, ranks_adjacent
-from pipeline.game.deal import NUM_PILES
-from pipeline.game.games import BLACK_HOLE
+from pipeline.game.games import Game
 from pipeline.game.rules import Position
 
 STUCK_FACTOR = 1 / 16
@@ -51,6 +60,8 @@ LONE_CARD_FACTOR = 1 / 2
 """``tips``: emptying a one-card fan while a taller fan offers the same rank weighs this much."""
 OPENING_FACTOR = 2.0
 """``tips``: uncovering a card whose rank neighbours are on no other free card weighs this much more."""
+EARLY_DEAL_FACTOR = 1 / 16
+"""``tips``: dealing a talon card while a card from the piles fits weighs this much."""
 DISTRIBUTION_TOLERANCE = 1e-9  # how far from 1 a policy's probabilities may sum
 
 
@@ -144,14 +155,7 @@ def check_distribution(position: Position, chances: Mapping[int, float]) -> None
 
 
 def policy(player: Player, position: Position) -> dict[int, float]:
-    """``player``'s probability of each legal move of ``position`` (which has one).
-
-    The models play Black Hole; a position of another game is refused (PolicyError), not guessed at.
-    """
-    if position.deal.game is not BLACK_HOLE:
-        raise PolicyError(
-            f"the player models play Black Hole only: {position.deal.game.title} is not modelled yet"
-        )
+    """``player``'s probability of each legal move of ``position`` (which has one), in any game of the family."""
     moves = position.legal_moves()
     if player is Player.RANDOM:
         return {move: 1 / len(moves) for move in moves}
@@ -165,22 +169,31 @@ def policy(player: Player, position: Position) -> dict[int, float]:
 def tip_weights(position: Position) -> dict[int, float]:
     """The ``tips`` player's weight of each legal move (not yet divided by their sum)."""
     moves = position.legal_moves()
-    rank = {move: _top_rank(position, move) for move in moves}
+    game = position.deal.game
+    piles = [move for move in moves if not _is_deal(position, move)]
+    rank = {move: _top_rank(position, move) for move in piles}
     weights = {}
     for move in moves:
+        weight = STUCK_FACTOR if _stuck_after(position, move) else 1.0
+        if _is_deal(position, move):
+            weights[move] = weight * EARLY_DEAL_FACTOR if piles else weight
+            continue
         height = position.heights[move]
-        same_rank = [other for other in moves if other != move and rank[other] == rank[move]]
-        weight = 1.0
-        if _stuck_after(position, move):
-            weight *= STUCK_FACTOR
+        same_rank = [other for other in piles if other != move and rank[other] == rank[move]]
         if same_rank and all(position.heights[other] <= height for other in same_rank):
             weight *= TALLER_FACTOR
         if height == 1 and any(position.heights[other] > 1 for other in same_rank):
             weight *= LONE_CARD_FACTOR
-        if _opens_a_rank(position, move):
+        if _opens_a_rank(position, move, game):
             weight *= OPENING_FACTOR
         weights[move] = weight
     return weights
+
+
+def _is_deal(position: Position, move: int) -> bool:
+    """Whether ``move`` deals a talon card rather than playing a pile's."""
+    game = position.deal.game
+    return game.has_talon and move == game.talon_move
 
 
 def _top_rank(position: Position, pile: int) -> int:
@@ -190,20 +203,25 @@ def _top_rank(position: Position, pile: int) -> int:
 
 
 def _stuck_after(position: Position, move: int) -> bool:
-    """Whether no card fits on the foundation after ``move``, with cards still to play."""
+    """Whether no pile card fits on the foundation after ``move``, with pile cards still to play."""
     child = position.play(move)
-    return not child.is_won and not child.legal_moves()
+    return not child.is_won and all(_is_deal(child, after) for after in child.legal_moves())
 
 
-def _opens_a_rank(position: Position, move: int) -> bool:
+def _neighbours(game: Game, a: int, b: int) -> bool:
+    """Whether ranks ``a`` and ``b`` are one apart, as the game counts it (K and A only where ranks wrap)."""
+    return ranks_adjacent(a, b) if game.wrap else abs(a - b) == 1
+
+
+def _opens_a_rank(position: Position, move: int, game: Game) -> bool:
     """Whether ``move`` uncovers a card whose rank neighbours are the free card of no other pile."""
     height = position.heights[move]
     if height < 2:
         return False
     uncovered = rank_of(position.deal.piles[move][height - 2])
     return not any(
-        ranks_adjacent(_top_rank(position, pile), uncovered)
-        for pile in range(NUM_PILES)
+        _neighbours(game, _top_rank(position, pile), uncovered)
+        for pile in range(game.num_piles)
         if pile != move and position.heights[pile] > 0
     )
 
@@ -213,16 +231,29 @@ def _looking_ahead(position: Position, weights: dict[int, float], depth: int) ->
     that do not show a dead end within ``depth`` moves, if any; else all of them (the others weigh 0)."""
     wins, open_moves = [], []
     for move in weights:
-        child = position.play(move)
-        left = sum(child.heights)
-        limit = min(depth, left)
-        reach = longest_line(child, limit)
-        if reach == limit and left <= depth:
+        reach, wins_within = line_ahead(position.play(move), depth)
+        if wins_within:
             wins.append(move)
-        elif reach == limit:
+        elif reach == depth:
             open_moves.append(move)
     kept = wins or open_moves or list(weights)
     return {move: weights[move] if move in kept else 0.0 for move in weights}
+
+
+def line_ahead(position: Position, depth: int) -> tuple[int, bool]:
+    """The most moves that can be played in a row from ``position``, counted up to ``depth``, and whether some
+    line of at most ``depth`` moves wins (a line that wins counts as reaching ``depth``)."""
+    if position.is_won:
+        return depth, True
+    if depth == 0:
+        return 0, False
+    best = 0
+    for move in position.legal_moves():
+        reach, wins = line_ahead(position.play(move), depth - 1)
+        if wins:
+            return depth, True
+        best = max(best, 1 + reach)
+    return best, False
 
 
 def longest_line(position: Position, limit: int) -> int:
