@@ -60,6 +60,9 @@ bench: setup
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
 calibrate: setup
 	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
+	for game in all_in_a_row dead_king_golf golf relaxed_golf; do \
+		.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --game $$game --out pipeline/stages/tiers_$$game.toml || exit 1; \
+	done
 
 # The player models' validation of docs/players.md: 2,000 deals of seed 2027, a seed that neither the
 # calibration nor the tests use, through every stage; its report (charts), then the tables and play-outs.

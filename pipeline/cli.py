@@ -355,8 +355,8 @@ def grade(
         typer.Option(
             "--tiers",
             readable=False,
-            show_default="pipeline/stages/tiers.toml, shipped with the package",
-            help="Score weights and tier thresholds (TOML).",
+            show_default="the tiers shipped with the package for the pack's game",
+            help="Difficulty reference and tier thresholds (TOML).",
         ),
     ] = GradeSettings().tiers,
     max_positions: MaxPositions = GradeSettings().max_positions,
@@ -369,17 +369,20 @@ def grade(
         _setting(GradeSettings, "seed", "Seed of the sample of solved deals."),
     ] = 0,
     timings: Timings = True,
+    game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
+    from pipeline.game.games import game_named
     from pipeline.reports import tables
     from pipeline.stages.grade import grade_pack
 
     _note_jobs(jobs, quiet)
     settings = GradeSettings(max_positions=max_positions, tiers=tiers, sample=sample, seed=seed)
     options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
+    played = None if game is None else game_named(game)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        summary = grade_pack(solved, out, settings, options)
+        summary = grade_pack(solved, out, settings, options, game=played)
     _note(f"wrote {summary.total} grades to {out}", quiet)
     _show(tables.grades_table(f"Graded {solved}", summary))
 
@@ -424,6 +427,7 @@ def calibrate(
     jobs: Jobs = 1,
     max_positions: MaxPositions = GradeSettings().max_positions,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
+    game: GameChoice = GameName.BLACK_HOLE,
     quiet: Quiet = False,
 ) -> None:
     """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles.
@@ -450,16 +454,19 @@ def calibrate(
         )
     if pack is not None or charts_folder is not None:
         raise typer.BadParameter("--pack and --charts are for --plays", param_hint="--pack")
+    from pipeline.game.games import BLACK_HOLE, game_named
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
     from pipeline.stages.calibrate import calibrate as calibrate_tiers
 
     _note_jobs(jobs, quiet)
+    played = game_named(game)
+    of_game = "" if played is BLACK_HOLE else f" --game {played.name}"
     with user_errors(interrupted=tables.interrupted_line(out)):
         calibration = calibrate_tiers(
             out,
-            (seeded_deal(seed, index) for index in range(count)),
-            origin=f"--seed {seed} --count {count}",
+            (seeded_deal(seed, index, played) for index in range(count)),
+            origin=f"--seed {seed} --count {count}{of_game}",
             solving=SolveSettings(max_nodes=max_nodes),
             grading=GradeSettings(max_positions=max_positions),
             options=PassOptions(jobs=jobs, progress=not quiet),

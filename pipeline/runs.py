@@ -40,7 +40,7 @@ from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, seeded_scheme
 from pipeline.locks import Holder, holding
-from pipeline.packs.family import game_entries, only_black_hole
+from pipeline.packs.family import game_entries
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import MANIFEST, Manifest, Origin
@@ -48,7 +48,7 @@ from pipeline.packs.parquet import read_pack_file, write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
-from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings
+from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings, tiers_for
 from pipeline.stages.tiers import load_tiers
 from pipeline.toml_files import ConfigError
 from pipeline.workers import Backend, dask_cluster, progress_bar, unordered
@@ -87,7 +87,7 @@ def stage_settings(config: RunConfig) -> StageSettings:
         solve=config.solve,
         crosscheck=config.crosscheck,
         grade=config.grade,
-        tiers=load_tiers(config.grade.tiers),
+        tiers=load_tiers(tiers_for(config.grade.tiers, config.played)),
     )
 
 
@@ -112,15 +112,12 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
     ``fresh`` deletes the work folder first. One run of a name at a time: the
     run holds its lock (:func:`run_lock`, :func:`pipeline.locks.holding`)
     from before it touches anything to its end, error and Ctrl-C included.
-    Raises, before any work, GameMixError (``[run] game`` other than Black Hole: a run grades every
-    deal, and grading is Black Hole's alone so far), ConfigError (bad tiers file), LockedError
+    Raises, before any work, ConfigError (bad tiers file), LockedError
     (another run of the name is running), DestinationError (a symbolic link
     or a file where the pack or curated pack folder goes) or RunError (a
     work folder of other settings, or with ``fresh`` a symbolic link there).
     """
     began = time.perf_counter()
-    source = f"[run] game {config.played.name} (a run grades every deal)"
-    only_black_hole(config.played, doing="grading", done="graded", source=source)
     settings = stage_settings(config)
     if config.backend is Backend.DASK and importlib.util.find_spec("distributed") is None:
         raise ConfigError("needs Dask: pip install -e '.[dask]'", source="[run] backend dask")
@@ -314,7 +311,8 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
 def _config_record(config: RunConfig) -> dict[str, Any]:
     """The config as the pack records it: every key that decides the rows (not jobs, backend, paths).
 
-    ``grade.tiers`` is None for the tiers shipped with the package (:data:`DEFAULT_TIERS`), whose path
+    ``grade.tiers`` is None for the tiers shipped with the package (:data:`DEFAULT_TIERS`, which stands
+    for each game's own: :func:`~pipeline.stages.settings.tiers_for`), whose path
     says where this copy is installed, not what it holds; the thresholds and weights themselves are in
     every file's metadata (``tier_medium``, ``score_odds_weight``...).
     """

@@ -21,9 +21,12 @@ pipeline.packs.family.GameMixError: p.parquet: unknown game 'chess' in the schem
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import pyarrow as pa
 
 from pipeline.errors import BlackholeError
+from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, GAME_NAMES, Game, UnknownGame, game_named
 
 GAME_KEY = "game"
@@ -73,6 +76,19 @@ def same_game(found: Game, wanted: Game | None, *, source: str) -> Game:
             f"(give --game {found.name}, or a pack of {wanted.title})"
         )
     return found
+
+
+def one_game(deals: Iterable[Deal]) -> Game:
+    """The game every one of ``deals`` is of (Black Hole when there are none); ValueError when they mix games.
+
+    >>> from pipeline.game.shuffles import seeded_deal
+    >>> one_game([seeded_deal(1, 0, game_named("golf")), seeded_deal(1, 1, game_named("golf"))]).name
+    'golf'
+    """
+    games = {deal.game for deal in deals}
+    if len(games) > 1:
+        raise ValueError(f"deals of {len(games)} games: give the deals of one game at a time")
+    return games.pop() if games else BLACK_HOLE
 
 
 def only_black_hole(game: Game, *, doing: str, done: str, source: str) -> None:

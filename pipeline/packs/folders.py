@@ -43,7 +43,6 @@ import pyarrow.parquet as pq
 
 from pipeline.files import replacing_folder
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE
 from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.family import pack_game
@@ -369,12 +368,7 @@ def _checked_parquet(path: Path, entry: FileEntry, source: Path | pa.BufferReade
     problem = file_schema_problem(parquet.schema_arrow)
     if problem is not None:
         raise PackError(f"{path}: not a pack file: {problem}")
-    # a run grades every deal, so its folders are Black Hole's: no reader of folders knows another game
-    game = pack_game(parquet.schema_arrow, source=str(path))
-    if game is not BLACK_HOLE:
-        raise PackError(
-            f"{path}: {game.title} deals: pack folders are not built yet for games other than Black Hole"
-        )
+    pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
     return parquet
 
 
@@ -419,7 +413,8 @@ def find_deal(folder: Path, deal_id: str) -> Deal:
     found = table.filter(pc.equal(table.column("deal_id"), deal_id))
     if not found.num_rows:
         raise PackError(f"{folder}: no deal {deal_id!r}")
-    return Deal.from_board_text(found.column("board")[0].as_py(), source=f"{folder} {deal_id}")
+    game = read_manifest(folder).played
+    return Deal.from_board_text(found.column("board")[0].as_py(), source=f"{folder} {deal_id}", game=game)
 
 
 def pack_metadata(folder: Path) -> dict[str, str]:

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import strict_json
+from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
 
@@ -74,6 +75,11 @@ class Origin:
     curated_from: str | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
     source_config: dict[str, Any] | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
     curation: CurationRecord | None = field(default=None, metadata={KIND_ONLY: PackKind.CURATED})
+
+    @property
+    def played(self) -> Game:
+        """The game of the pack's deals: Black Hole when the manifest names none."""
+        return BLACK_HOLE if self.game is None else game_named(self.game)
 
 
 @dataclass(frozen=True)
@@ -141,6 +147,11 @@ class Manifest:
     @property
     def kind(self) -> PackKind:
         return self.origin.kind
+
+    @property
+    def played(self) -> Game:
+        """The game of the pack's deals (:attr:`Origin.played`)."""
+        return self.origin.played
 
     def to_dict(self) -> dict[str, Any]:
         """The manifest as the JSON object it is written as: its fields in order, the origin's (of its kind) first."""

@@ -64,8 +64,9 @@ ALLOWED = {
     "tier": PACK_TIERS,  # a pack folder's rows say "ungraded" where a file's say null
 }
 """The values each enumerated column may hold (and null, where its field is nullable)."""
-CARD_COUNTS = ("max_cards_played", "forced_moves", "decisions", "traps", "first_trap")
-"""The columns that count pile cards played: at most the game's :attr:`~pipeline.game.games.Game.pile_cards`."""
+LINE_COUNTS = ("forced_moves", "decisions", "traps", "first_trap")
+"""The columns that count moves along a winning line: at most its pile cards and talon cards."""
+CARD_COUNTS = ("max_cards_played", *LINE_COUNTS)
 RANGES: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("index", "nodes", "winnable_states", "reachable_states"), (0, None)),
     **dict.fromkeys(("seconds", "cpsat_seconds", "grade_seconds", "log10_solutions"), (0, None)),
@@ -82,13 +83,23 @@ counts or measures (:func:`ranges_of` for every game)."""
 
 
 def ranges_of(game: Game) -> dict[str, tuple[int, int | None]]:
-    """:data:`RANGES` for a pack of ``game``: its card counts up to the cards its piles hold.
+    """:data:`RANGES` for a pack of ``game``: its card counts up to the cards its piles hold, the counts along
+    a line up to the moves a line can make (a talon deal is a move), its moves and branching up to one a pile
+    and the talon's.
 
     >>> from pipeline.game.games import game_named
-    >>> ranges_of(game_named("golf"))["max_cards_played"], ranges_of(BLACK_HOLE)["max_cards_played"]
-    ((0, 35), (0, 51))
+    >>> golf = ranges_of(game_named("golf"))
+    >>> golf["max_cards_played"], golf["decisions"], golf["first_moves"], ranges_of(BLACK_HOLE)["decisions"]
+    ((0, 35), (0, 51), (0, 8), (0, 51))
     """
-    return RANGES | dict.fromkeys(CARD_COUNTS, (0, game.pile_cards))
+    moves = game.num_piles + int(game.has_talon)
+    return (
+        RANGES
+        | dict.fromkeys(LINE_COUNTS, (0, game.pile_cards + game.talon_size))
+        | {"max_cards_played": (0, game.pile_cards)}
+        | dict.fromkeys(("first_moves", "winning_first_moves"), (0, moves))
+        | dict.fromkeys(("branching_winning_lines", "branching_winnable"), (0, moves))
+    )
 
 
 CHECKED_WITH = ("deal_id", "board", "verdict", "solution", "grade_status")

@@ -16,8 +16,10 @@ from pathlib import Path
 
 from pipeline.files import check_writable
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game
+from pipeline.packs.family import one_game
 from pipeline.stages.grade import Grade, grade_deals
-from pipeline.stages.settings import GradeSettings, PassOptions, SolveSettings
+from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals
 from pipeline.stages.tiers import Difficulty, OldUnitsError, Tiers, calibrated, load_tiers, write_tiers
 
@@ -45,8 +47,8 @@ def calibrate(
     """Solve and grade the sample ``deals``, and write tiers to ``target`` at round values near the quartiles
     of their difficulties.
 
-    The reference of an existing ``target`` is kept (the default when there
-    is none, or when it is in the old units), and the sample is also tiered by its old thresholds, so that a
+    The reference of an existing ``target`` is kept (when there is none, or when it is in the old units,
+    the default for Black Hole and Black Hole's shipped one for the other games), and the sample is also tiered by its old thresholds, so that a
     caller can show how it fell before; ``origin`` says in the file where the
     sample came from. Deals whose grading ran out of budget are left out of
     the quartiles. Raises CalibrationError, before writing, when fewer than 4
@@ -57,7 +59,7 @@ def calibrate(
     check_writable(target)  # before the sample is dealt
     deals = list(deals)
     before = _replaced(Path(target))
-    reference = before.difficulty if before is not None else Difficulty()
+    reference = before.difficulty if before is not None else _first_reference(one_game(deals))
     results = solve_deals(deals, solving, options)
     grades = grade_deals(deals, results, grading, options)
     found = [grade.difficulty_by(reference) for grade in grades]
@@ -75,6 +77,12 @@ def calibrate(
         before,
         None if before is None else [grade.tiered(before) for grade in grades],
     )
+
+
+def _first_reference(game: Game) -> Difficulty:
+    """The reference of a new tiers file for ``game``: the default for Black Hole; for another game, that of
+    Black Hole's shipped tiers, so that every game's tiers count the same player's figure."""
+    return Difficulty() if game is BLACK_HOLE else load_tiers(DEFAULT_TIERS).difficulty
 
 
 def _replaced(target: Path) -> Tiers | None:

@@ -95,13 +95,15 @@ def curate_folder(
     (``.NAME.curating-*``), deleted afterwards, also on error; one that a
     killed curation left is deleted first.
     """
-    source_origin = read_manifest(source).origin
+    source_manifest = read_manifest(source)
+    source_origin = source_manifest.origin
     order = checked_order(order)
     if plays is not None and plays.placed is not None and order is not CurateOrder.DIFFICULTY:
         raise CurationError(
             "ordering by play places deals within the order by difficulty: not with --order pack"
         )
-    selection = Selection(checked_quotas(per_tier), plays.rejected if plays is not None else frozenset())
+    rejected = plays.rejected if plays is not None else frozenset()
+    selection = Selection(checked_quotas(per_tier), rejected, source_manifest.played)
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{target.name}.curating-*"):  # left by a curation that was killed

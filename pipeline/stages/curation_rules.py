@@ -30,6 +30,7 @@ import pyarrow as pa
 from pipeline.errors import BlackholeError
 from pipeline.game.canonical import canonical_key
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.labels import SOLVABLE_TIERS, GradeStatus
 from pipeline.packs.schema import LEVEL_FIELD
@@ -68,8 +69,11 @@ class Selection:
     million. The rows themselves are never held beyond the batch.
     """
 
-    def __init__(self, quotas: dict[str, int] | None, rejected: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, quotas: dict[str, int] | None, rejected: frozenset[str] = frozenset(), game: Game = BLACK_HOLE
+    ) -> None:
         self.quotas = quotas
+        self.game = game  # of the pack's deals
         self.rejected = rejected  # deal ids a play-tester marked reject
         self.left_out: list[str] = []  # of which met, in pack order
         self.dropped = dict.fromkeys(DROP_REASONS, 0)  # rows dropped by each rule, as the manifest names them
@@ -128,7 +132,7 @@ class Selection:
         }
 
     def _first_of_its_deal(self, board: str, source: str) -> bool:
-        key = canonical_key(Deal.from_board_text(board, source=source))
+        key = canonical_key(Deal.from_board_text(board, source=source, game=self.game))
         digest = hashlib.blake2b(key, digest_size=16).digest()
         if digest in self._seen:
             return False

@@ -1,7 +1,8 @@
 """Grading a solved pack: game-tree metrics, every player model's figures, a difficulty and a tier for every deal.
 
 For each ``solved`` row, :func:`pipeline.engine.gametree.tree_of` walks the deal's
-whole game tree from the start, counting exactly; forced moves, decisions and
+whole game tree from the start, counting exactly (:func:`pipeline.engine.family_tree.family_tree_of`
+for the other games of the family); forced moves, decisions and
 traps are counted along the pack's solution (replayed by the rules first).
 The walk has a budget of positions, not of seconds, so a graded pack is the
 same bytes whatever the machine's load. When the budget runs out, or a count
@@ -14,8 +15,8 @@ those of :mod:`pipeline.stages.tiers`.
 
 The graded pack is the solved (or cross-checked) pack with the columns of
 :data:`pipeline.packs.schema.GRADE_FIELDS` added (``docs/schema.md`` lists
-them); ``max_cards_played`` stays where it is, set to 51 on a solved row that
-lacked it. A :class:`Grade`'s fields carry the names of those columns, and
+them); ``max_cards_played`` stays where it is, set to the game's pile cards
+(Black Hole's 51) on a solved row that lacked it. A :class:`Grade`'s fields carry the names of those columns, and
 :func:`graded_table` fills each column from the field of its name.
 
 Every metric is null unless ``grade_status`` is ``exact``. An unsolvable row
@@ -43,19 +44,20 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE
+from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
-from pipeline.game.rules import WINNING_LENGTH, Position
+from pipeline.game.rules import Position
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.family import GameMixError, only_black_hole, pack_game
+from pipeline.packs.family import one_game, pack_game, same_game
 from pipeline.packs.labels import GradeStatus, Tier
-from pipeline.packs.parquet import with_columns, with_metadata
+from pipeline.packs.parquet import pack_file_game, with_columns, with_metadata
 from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import graded
-from pipeline.stages.settings import GradeSettings, PassOptions
+from pipeline.stages.settings import GradeSettings, PassOptions, tiers_for
 from pipeline.stages.solve import RESULT_COLUMNS, result_of_row
 from pipeline.stages.tiers import Difficulty, Tiers, load_tiers, tree_score
 from pipeline.workers import map_batches
@@ -153,13 +155,9 @@ def grade_deal(
 ) -> Grade:
     """The grade of ``deal``, given what the solver found of it (its verdict, a win's moves, the most cards played).
 
-    Without ``tiers`` the difficulty and the tier of a win are left None. The game-tree walk is Black
-    Hole's: a deal of another game is refused (GameMixError).
+    Without ``tiers`` the difficulty and the tier of a win are left None. ``tiers`` must be calibrated for
+    the deal's game (:func:`pipeline.stages.settings.shipped_tiers`).
     """
-    if deal.game is not BLACK_HOLE:
-        raise GameMixError(
-            f"grading {deal.game.title} deals is not built yet: only Black Hole deals are graded"
-        )
     cards = result.max_cards_played
     if result.verdict is Verdict.UNKNOWN:
         return Grade(GradeStatus.UNKNOWN, max_cards_played=cards)
@@ -174,9 +172,10 @@ def grade_deal(
             tier=Tier.UNSOLVABLE,
         )
     began = time.perf_counter()
-    tree = tree_of(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
+    walk = tree_of if deal.game is BLACK_HOLE else family_tree_of
+    tree = walk(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
     seconds = time.perf_counter() - began
-    cards = WINNING_LENGTH if cards is None else cards
+    cards = deal.game.pile_cards if cards is None else cards
     if tree.status is not WalkStatus.EXACT:
         # every way a walk ends is a grade status of the same name
         return Grade(GradeStatus[tree.status.name], max_cards_played=cards, grade_seconds=seconds)
@@ -210,10 +209,13 @@ def grade_batch(
     results: list[SolveResult],
     max_positions: int,
     tiers: Tiers | None,
+    game: str = BLACK_HOLE.name,
 ) -> tuple[int, list[Grade]]:
-    """Grade the deals of ``boards`` (board text), each with its solve result; the worker side."""
+    """Grade the deals of ``boards`` (board text of the game named ``game``), each with its solve result; the
+    worker side."""
+    played = game_named(game)
     grades = [
-        grade_deal(Deal.from_board_text(board), result, max_positions=max_positions, tiers=tiers)
+        grade_deal(Deal.from_board_text(board, game=played), result, max_positions=max_positions, tiers=tiers)
         for board, result in zip(boards, results, strict=True)
     ]
     return start, grades
@@ -227,7 +229,7 @@ def grade_deals(
     *,
     tiers: Tiers | None = None,
 ) -> list[Grade]:
-    """Grade ``deals``, each with its solve result, on ``options.jobs`` workers; input order.
+    """Grade ``deals`` (all of one game), each with its solve result, on ``options.jobs`` workers; input order.
 
     ``tiers`` (None: no difficulty and no tier) are given loaded:
     ``settings.tiers`` is not read here.
@@ -237,6 +239,7 @@ def grade_deals(
         [deal.to_board_text() for deal in deals],
         settings.max_positions,
         tiers,
+        one_game(deals).name,
         per_item=results,
         jobs=options.jobs,
         progress=options.progress,
@@ -253,12 +256,15 @@ def grade_pack(
     options: PassOptions = PassOptions(),
     *,
     tiers: Tiers | None = None,
+    game: Game | None = None,
 ) -> GradeSummary:
     """Grade every deal of the solved pack file ``source``, a batch at a time; write the pack file ``target`` with the grade columns.
 
     The tiers file ``settings.tiers`` is read first (ConfigError naming it),
     unless ``tiers`` are given already loaded; it is one of the pass's inputs,
-    which ``target`` may not be.
+    which ``target`` may not be. The default stands for the shipped tiers of the pack's game
+    (:func:`pipeline.stages.settings.tiers_for`), and ``game``, when given, must be the pack's
+    (GameMixError naming ``source``).
     Raises PackError naming ``source`` before any grading when it is not a
     solved pack, and PackError or BoardError naming the row of the file and
     its deal, before its batch is graded, when a row's board is bad, its
@@ -268,17 +274,15 @@ def grade_pack(
     share of the wins is walked, chosen by ``settings.seed`` and the deal id
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
-    The game-tree walk is Black Hole's: a pack of another game is refused (GameMixError, one line
-    naming ``source``) before its first batch is graded.
     """
-    loaded = load_tiers(settings.tiers) if tiers is None else tiers
+    played = same_game(pack_file_game(source), game, source=str(source))
+    tiers_file = tiers_for(settings.tiers, played)
+    loaded = load_tiers(tiers_file) if tiers is None else tiers
     sample, seed = settings.sample, settings.seed
 
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
         table = batch.table
-        only_black_hole(
-            pack_game(table, source=str(source)), doing="grading", done="graded", source=str(source)
-        )
+        same_game(pack_game(table, source=str(source)), played, source=str(source))
         found = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
         ids = table.column("deal_id").to_pylist()
         chosen = [
@@ -293,6 +297,7 @@ def grade_pack(
             [batch.deals[row].to_board_text() for row in chosen],
             settings.max_positions,
             loaded,
+            played.name,
             per_item=[found[row] for row in chosen],
             options=options,
             largest_batch=4,
@@ -318,7 +323,7 @@ def grade_pack(
         work=work,
         label="grading",
         options=options,
-        inputs=[] if tiers is not None else [settings.tiers],
+        inputs=[] if tiers is not None else [tiers_file],
     )
     return sum(summaries, summarize_grades([]))
 

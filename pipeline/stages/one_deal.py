@@ -25,7 +25,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.crosscheck import Check, check_deal
 from pipeline.stages.grade import Grade, grade_deal
-from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
+from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings, tiers_for
 from pipeline.stages.tiers import Tiers, load_tiers
 
 
@@ -42,11 +42,11 @@ def grade(
 ) -> Grade:
     """The grade of ``deal``, whose solve ``result`` is known: game-tree metrics, difficulty and tier.
 
-    ``tiers`` default to those of ``settings.tiers`` (ConfigError naming the
-    file when it is bad); a walk past ``settings.max_positions`` gives the
+    ``tiers`` default to those of ``settings.tiers`` (the default standing for the deal's game's own:
+    :func:`~pipeline.stages.settings.tiers_for`; ConfigError naming the file when it is bad); a walk past ``settings.max_positions`` gives the
     status ``out_of_budget`` and no metrics.
     """
-    chosen = load_tiers(settings.tiers) if tiers is None else tiers
+    chosen = load_tiers(tiers_for(settings.tiers, deal.game)) if tiers is None else tiers
     return grade_deal(deal, result, max_positions=settings.max_positions, tiers=chosen)
 
 

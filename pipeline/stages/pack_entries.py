@@ -20,6 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.verdicts import SolveResult
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import GradeStatus, PackTier, Tier
@@ -49,8 +50,8 @@ class PackEntry:
     agree: bool | None = None
 
     @classmethod
-    def from_row(cls, row: dict[str, Any], *, source: str = "<pack>") -> PackEntry:
-        """The entry of a pack folder's row (a dict of its columns, ``tier`` among them)."""
+    def from_row(cls, row: dict[str, Any], *, source: str = "<pack>", game: Game = BLACK_HOLE) -> PackEntry:
+        """The entry of a pack folder's row (a dict of its columns, ``tier`` among them), a deal of ``game``."""
         result = result_of_row(row)
         values: dict[str, Any] = {name: row.get(name) for name in _GRADE_COLUMNS}
         values["grade_status"] = GradeStatus(row["grade_status"])
@@ -60,7 +61,7 @@ class PackEntry:
         return cls(
             deal_id=row["deal_id"],
             tier=PackTier(row["tier"]),
-            deal=Deal.from_board_text(row["board"], source=f"{source} {row['deal_id']}"),
+            deal=Deal.from_board_text(row["board"], source=f"{source} {row['deal_id']}", game=game),
             result=result,
             grade=Grade(**values),
             level=row.get("level"),
@@ -93,7 +94,7 @@ class Pack:
 
     def _entries(self, table: pa.Table) -> Iterator[PackEntry]:
         for row in table.to_pylist():
-            yield PackEntry.from_row(row, source=str(self.folder))
+            yield PackEntry.from_row(row, source=str(self.folder), game=self.manifest.played)
 
 
 def open_pack(folder: Path | str) -> Pack:

@@ -33,13 +33,26 @@ from pipeline.engine.budgets import (
     MAX_BUDGET,
     MAX_TIME_LIMIT,
 )
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.shuffles import MAX_SEED
 from pipeline.workers import MAX_JOBS, Backend
 
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
 DEFAULT_TIERS = Path(__file__).with_name("tiers.toml")
-"""The tiers file shipped with the package, beside this module (written by ``make calibrate``)."""
+"""The tiers file shipped with the package for Black Hole, beside this module (written by ``make calibrate``)."""
+
+
+def shipped_tiers(game: Game) -> Path:
+    """The tiers file shipped for ``game``: :data:`DEFAULT_TIERS` for Black Hole, ``tiers_NAME.toml`` beside
+    it for the others (each calibrated on that game's deals, in the same player's units)."""
+    return DEFAULT_TIERS if game is BLACK_HOLE else DEFAULT_TIERS.with_name(f"tiers_{game.name}.toml")
+
+
+def tiers_for(path: Path, game: Game) -> Path:
+    """The tiers file to grade ``game`` by when ``path`` is asked for: the game's own shipped file in place
+    of the default (Black Hole's), any other file as it is."""
+    return shipped_tiers(game) if path == DEFAULT_TIERS else path
 
 
 class CurateOrder(str, Enum):

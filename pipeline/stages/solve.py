@@ -33,7 +33,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.family import pack_game, same_game
+from pipeline.packs.family import one_game, pack_game, same_game
 from pipeline.packs.parquet import with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
@@ -62,10 +62,7 @@ def solve_deals(
     ``batch_size`` deals go to a worker at a time (default: small enough for
     about eight batches per worker, at most 32).
     """
-    games = {deal.game for deal in deals}
-    if len(games) > 1:
-        raise ValueError(f"deals of {len(games)} games: solve the deals of one game at a time")
-    game = games.pop() if games else BLACK_HOLE
+    game = one_game(deals)
     return map_batches(
         solve_batch,
         [deal.to_board_text() for deal in deals],
