@@ -1,8 +1,9 @@
-"""The commands with the family's other games: generate, import, solve and crosscheck with --game; the game
-travels with the pack; mixing games, grading them and running them refused in one line."""
+"""The commands with the family's other games: generate, import, solve, crosscheck, grade and run with --game;
+the game travels with the pack; mixing games refused in one line."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -11,9 +12,15 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.game.games import BLACK_HOLE, GAMES, game_named
-from pipeline.game.rules import replay
+from pipeline.game.cards import card_name
+from pipeline.game.deal import Deal, iter_boards
+from pipeline.game.rules import Position, replay
 from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import deals_of, metadata
+from pipeline.stages.settings import shipped_tiers
+from pipeline.stages.tiers import load_tiers
 
 OTHERS = [game.name for game in GAMES if game is not BLACK_HOLE]
 
@@ -132,15 +139,20 @@ def test_solving_a_pack_as_another_game_is_refused(checked, tmp_path):
     assert not (tmp_path / "c.parquet").exists() and not (tmp_path / "s.parquet").exists()
 
 
-def test_grading_a_golf_pack_is_refused_in_one_line(checked, tmp_path):
-    fails(
-        "grade",
-        checked["golf"],
-        "-o",
-        tmp_path / "g.parquet",
-        pattern="grading Golf packs is not built yet: only Black Hole packs are graded",
-    )
-    assert not (tmp_path / "g.parquet").exists()
+def test_grading_a_golf_pack_walks_its_tree_and_tiers_it_by_golfs_own_tiers(checked, tmp_path):
+    out = tmp_path / "g.parquet"
+    ok("grade", checked["golf"], "-o", out, "--no-timings", "-q")
+    table = pq.read_table(out)
+    assert metadata(table)["game"] == "golf"
+    golf_tiers = load_tiers(shipped_tiers(game_named("golf")))
+    assert metadata(table)["tier_expert"] == golf_tiers.metadata()["tier_expert"]  # Golf's, not Black Hole's
+    rows = table.to_pylist()
+    for row in rows:
+        assert row["grade_status"] == "exact"
+        assert (row["tier"] == "unsolvable") == (row["verdict"] == "unsolvable")
+        assert row["max_cards_played"] <= 35
+    fails("grade", checked["golf"], "-o", tmp_path / "a.parquet", "--game", "all_in_a_row", pattern="a Golf pack")
+    assert not (tmp_path / "a.parquet").exists()
 
 
 def _config(folder: Path, text: str) -> Path:
@@ -155,15 +167,73 @@ def test_run_game_is_validated_naming_file_and_line(tmp_path):
     assert "'chess'" in line
 
 
-def test_a_run_of_another_game_is_refused_before_any_work(tmp_path):
-    config = _config(tmp_path, '[run]\nname = "x"\nseed = 1\ncount = 2\ngame = "golf"\noutput = "out"\n')
-    fails("run", "--config", config, pattern="grading Golf packs is not built yet")
-    assert not (tmp_path / "out").exists()
-    fails(
-        "run",
-        "--config",
-        _config(tmp_path, '[run]\nname = "x"\nseed = 1\ncount = 2\noutput = "out"\n'),
-        "--set",
-        "run.game=all_in_a_row",
-        pattern="grading All in a Row packs is not built yet",
-    )
+@pytest.fixture(scope="module")
+def family_runs(tmp_path_factory) -> dict[str, Path]:
+    """For Golf and All in a Row: a run of 8 seeded deals, every stage; the output folder of each."""
+    found = {}
+    for name in ("golf", "all_in_a_row"):
+        folder = tmp_path_factory.mktemp(name)
+        config = _config(
+            folder,
+            f'[run]\nname = "x"\nseed = 2\ncount = 8\ngame = "{name}"\noutput = "out"\ntimings = false\n'
+            "[crosscheck]\nsample = 0\nloss_sample = 0.25\n",
+        )
+        result = ok("run", "--config", config, "-q")
+        assert (game_named(name).title in result.stdout) and (("published" in result.stdout) == (name != "golf"))
+        found[name] = folder / "out" / "packs"
+    return found
+
+
+@pytest.mark.parametrize("name", ["golf", "all_in_a_row"])
+def test_a_run_of_another_game_makes_its_pack_and_curated_pack(family_runs, name):
+    game = game_named(name)
+    for folder in ("x", "x-curated"):
+        manifest = read_manifest(family_runs[name] / folder)
+        assert manifest.played is game
+        table = read_pack_folder(family_runs[name] / folder)
+        for board, solution in zip(table.column("board").to_pylist(), table.column("solution").to_pylist()):
+            if solution:
+                replay(Deal.from_board_text(board, game=game), solution)
+    curated = read_pack_folder(family_runs[name] / "x-curated")
+    assert curated.num_rows and set(curated.column("tier").to_pylist()) <= {"easy", "medium", "hard", "expert"}
+
+
+@pytest.mark.parametrize("name", ["golf", "all_in_a_row"])
+def test_exports_of_another_game_carry_its_layout_and_replay(family_runs, name, tmp_path):
+    game = game_named(name)
+    pack = family_runs[name] / "x-curated"
+    ok("export", pack, "-f", "json", "-o", tmp_path / "d.json", "--game", name, "-q")
+    deals = json.loads((tmp_path / "d.json").read_text())["deals"]
+    for document in deals:
+        deal = Deal.from_board_text(document["board"], game=game)
+        assert document["game"] == name
+        assert len(document["piles"]) == game.num_piles
+        assert document["foundation"] == (None if deal.foundation is None else card_name(deal.foundation))
+        assert ("talon" in document) == game.has_talon
+        position, played = Position.start(deal), []
+        for move in document["solution"]:
+            dealt = game.has_talon and move == game.talon_move
+            played.append(card_name(deal.talon[position.talon_dealt] if dealt else position.top_card(move)))
+            position = position.play(move)
+        assert position.is_won and document["moves"] == played
+    ok("export", pack, "-f", "boards", "-o", tmp_path / "b.txt", "-q")
+    boards = (tmp_path / "b.txt").read_text()
+    assert [d.to_board_text() for d in iter_boards(boards, game=game)] == [d["board"] for d in deals]
+    fails("export", pack, "-f", "csv", "-o", tmp_path / "c.csv", "--game", "black_hole", pattern="not Black Hole")
+    assert not (tmp_path / "c.csv").exists()
+
+
+def test_the_report_of_a_golf_pack_gives_no_published_rate_and_all_in_a_rows_its_own(family_runs, tmp_path):
+    golf = ok("report", family_runs["golf"] / "x", "--charts", tmp_path / "g", "--game", "golf")
+    assert "win rate [95 % CI]" in golf.stdout and "published" not in golf.stdout
+    row = ok("report", family_runs["all_in_a_row"] / "x", "--charts", tmp_path / "a")
+    assert "67.10%" in row.stdout
+    assert (tmp_path / "g" / "win-rate-by-block.png").exists()
+
+
+def test_curating_a_golf_pack_keeps_its_game_and_refuses_another(family_runs):
+    packs = family_runs["golf"]
+    ok("curate", packs / "x", "-o", "again", "--game", "golf", "-q")
+    assert read_manifest(packs / "again").played is game_named("golf")
+    fails("curate", packs / "x", "-o", "other", "--game", "all_in_a_row", pattern="a Golf pack")
+    assert not (packs / "other").exists()

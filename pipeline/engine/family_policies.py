@@ -214,7 +214,18 @@ def fill_chances(
             continue
         if move == piles:
             ahead[0, i], ahead[1, i], seen = line_ahead(
-                ranks, heights, tops, talon[dealt], talon, dealt + 1, after, wrap, dead_king, stack, nexts, counts
+                ranks,
+                heights,
+                tops,
+                talon[dealt],
+                talon,
+                dealt + 1,
+                after,
+                wrap,
+                dead_king,
+                stack,
+                nexts,
+                counts,
             )
         else:
             rank = ranks[move, heights[move] - 1]

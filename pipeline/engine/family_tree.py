@@ -58,11 +58,12 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS
 from pipeline.engine.family_policies import fill_chances, new_scratch
 from pipeline.engine.family_search import (
-    FamilyReduction,
     WALK_MEMO_SIZE,
+    FamilyReduction,
     fill_moves_of,
     layout_steps,
     position_arrays,
@@ -74,7 +75,6 @@ from pipeline.engine.family_search import (
 from pipeline.engine.gametree import Tree, WalkOptions, WalkStatus
 from pipeline.engine.kernel import lowest_bit, stands_in_for
 from pipeline.engine.policies import PLAYER_COUNT
-from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.players import PlayerFigures
@@ -138,7 +138,9 @@ def _stood_in_for(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile
 
 
 @numba.njit(cache=True)
-def _walk(ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, line, max_positions, siblings):
+def _walk(
+    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, line, max_positions, siblings
+):
     """The walk; returns the integer figures of :class:`Tree` (status, solutions, winnable, reachable, winning
     first moves, first moves, forced moves, decisions, traps, first trap, positions) and the float ones (each
     player's two figures, then the branching along winning lines and at winnable positions)."""
@@ -195,7 +197,13 @@ def _walk(ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead
     moves_winnable = 0.0
     status = WalkStatus.EXACT.value
     key = _key(layout, start_dealt, start_foundation, talon_size)
-    keys[0], layouts[0], dealts[0], foundations[0], lefts[0] = key, layout, start_dealt, start_foundation, left
+    keys[0], layouts[0], dealts[0], foundations[0], lefts[0] = (
+        key,
+        layout,
+        start_dealt,
+        start_foundation,
+        left,
+    )
     positions = 1
     move_count[0] = _moves_on_entry(
         ranks, heights, tops, counts, bottoms, starts, start_dealt, start_foundation, wrap, dead_king, left,
@@ -328,7 +336,9 @@ def _walk(ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead
     if start >= 0:
         numbers[1] = record_counts[start]
         figures[:] = record_floats[start]
-        figures[_FIGURES] = record_floats[start, _FIGURES] / record_floats[start, _FIGURES + 1] if not_won else 0.0
+        figures[_FIGURES] = (
+            record_floats[start, _FIGURES] / record_floats[start, _FIGURES + 1] if not_won else 0.0
+        )
         figures[_FIGURES + 1] = moves_winnable / not_won if not_won else 0.0
         numbers[2] = stored
         numbers[3] = stored + lost_children
@@ -337,7 +347,20 @@ def _walk(ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead
             figures[2 * row], figures[2 * row + 1] = 0.0, np.inf
         figures[_FIGURES] = figures[_FIGURES + 1] = 0.0
         numbers[3] = 1  # the start alone: no winnable position has children
-    _along(ranks, steps, start_heights, talon, start_dealt, start_foundation, layouts[0], wrap, dead_king, line, table, numbers)
+    _along(
+        ranks,
+        steps,
+        start_heights,
+        talon,
+        start_dealt,
+        start_foundation,
+        layouts[0],
+        wrap,
+        dead_king,
+        line,
+        table,
+        numbers,
+    )
     return numbers, figures
 
 
@@ -406,7 +429,20 @@ def _figures_of(
 
 
 @numba.njit(cache=True)
-def _along(ranks, steps, start_heights, talon, start_dealt, start_foundation, start_layout, wrap, dead_king, line, table, numbers) -> None:
+def _along(
+    ranks,
+    steps,
+    start_heights,
+    talon,
+    start_dealt,
+    start_foundation,
+    start_layout,
+    wrap,
+    dead_king,
+    line,
+    table,
+    numbers,
+) -> None:
     """The opening's figures (winning first moves, first moves) and the line's (forced moves, decisions,
     traps, first trap), into ``numbers[4:10]``, from the table of decided positions."""
     piles = ranks.shape[0]
@@ -421,14 +457,18 @@ def _along(ranks, steps, start_heights, talon, start_dealt, start_foundation, st
     forced = decisions = traps = 0
     first_trap = -1
     for step in range(line.shape[0] + 1):
-        count = fill_moves_of(ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, 0, moves, 0)
+        count = fill_moves_of(
+            ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, 0, moves, 0
+        )
         winning = 0
         for index in range(count):
             move = moves[0, index]
             if move == piles:
                 child = _key(layout, dealt + 1, talon[dealt], talon_size)
             else:
-                child = _key(layout + steps[move, heights[move]], dealt, ranks[move, heights[move] - 1], talon_size)
+                child = _key(
+                    layout + steps[move, heights[move]], dealt, ranks[move, heights[move] - 1], talon_size
+                )
             winning += table.get(child, _LOST) >= 0
         if step == 0:
             numbers[4], numbers[5] = winning, count

@@ -9,7 +9,7 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   has ``deal_id``, ``tier``, ``difficulty``, ``level`` (when the pack has
   it), ``verdict``, ``board``, ``piles`` (17 lists of card names, bottom to
   top), ``foundation`` (``"AS"``), ``solution`` (pile numbers), ``moves``
-  (the cards those moves play, in order), ``first_trap`` (moves played
+  (the cards those moves play, in order; a talon deal plays the card it deals), ``first_trap`` (moves played
   before the first move that can lose the deal; null when none can), what a
   game needs to say how hard the deal is: ``reference_player`` (the player
   model the difficulty counts, from the pack's ``difficulty_player``
@@ -20,8 +20,14 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   ``expected_attempts`` and ``dead_ends``; then ``metrics``
   (:data:`EXPORTED_METRICS`; ``solution_count`` is a decimal string, as
   counts may pass 2**53). A figure with no value (no win, or not graded) is null.
+  A deal of another game than Black Hole also has ``game`` (its name), after
+  ``deal_id``, and ``talon`` (Golf's talon, first dealt first) after
+  ``foundation``, which is null while it is empty (All in a Row); its piles
+  are that game's (13 of 4, or 7 of 5), and a talon deal in ``solution`` is
+  the number of piles (Golf's 7).
 - ``boards``: each deal's board text (docs/rules.md, canonical spelling), one blank
-  line between boards; a single board is a black-hole-solver input file.
+  line between boards; a single board is a black-hole-solver input file (for
+  a game other than Black Hole, with the game's options, docs/rules.md).
 - ``csv``: a header, then one row per deal: ``deal_id``, ``tier``,
   ``difficulty``, ``level`` (when the pack has it), ``verdict``, ``board``,
   ``solution``, then :data:`EXPORTED_METRICS`. The board is one line: its line breaks
@@ -55,10 +61,12 @@ import pyarrow.compute as pc
 
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, replacing
-from pipeline.game.cards import ACE_OF_SPADES, card_name
+from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.players import PLAYER_COLUMNS, PLAYERS, Player
 from pipeline.game.rules import IllegalMove, Position
+from pipeline.packs.family import pack_game
 from pipeline.packs.folders import pack_folder_batches, pack_metadata
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
@@ -107,7 +115,10 @@ def export_pack(
             raise ExportError(f"the table has no column {name!r}, so it is not a pack")
     rows = _first(_rows(_of_tier([table], tier)), limit)
     reference = reference_player(metadata(table))
-    return _write_rows(path, fmt, rows, has_level=_LEVEL in table.column_names, reference=reference)
+    game = pack_game(table, source="<table>")
+    return _write_rows(
+        path, fmt, rows, has_level=_LEVEL in table.column_names, reference=reference, game=game
+    )
 
 
 def _checked_options(fmt: ExportFormat | str, tier: str | None, limit: int | None) -> ExportFormat:
@@ -143,12 +154,14 @@ def _write_rows(
     *,
     has_level: bool,
     reference: Player | None,
+    game: Game,
 ) -> int:
-    """Write ``rows`` to ``path`` as ``fmt``, one at a time, replacing it atomically; how many rows it wrote."""
+    """Write ``rows`` (deals of ``game``) to ``path`` as ``fmt``, one at a time, replacing it atomically; how
+    many rows it wrote."""
     path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
     with replacing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
-        written = _WRITERS[fmt](text, rows, has_level=has_level, reference=reference)
+        written = _WRITERS[fmt](text, rows, has_level=has_level, reference=reference, game=game)
         text.flush()
         text.detach()
     return written
@@ -206,23 +219,32 @@ def board_cell(board: str) -> str:
     return "|".join(board.splitlines())
 
 
-def deal_document(row: dict[str, Any], *, has_level: bool, reference: Player | None = None) -> dict[str, Any]:
-    """The JSON object of one pack row (keys in a fixed order); ``reference`` is the player the pack's
-    difficulty counts, whose figures the deal's ``expected_attempts`` and ``dead_ends`` are."""
-    deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]))
+def deal_document(
+    row: dict[str, Any], *, has_level: bool, reference: Player | None = None, game: Game = BLACK_HOLE
+) -> dict[str, Any]:
+    """The JSON object of one pack row, a deal of ``game`` (keys in a fixed order); ``reference`` is the player
+    the pack's difficulty counts, whose figures the deal's ``expected_attempts`` and ``dead_ends`` are."""
+    deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]), game=game)
     solution = [int(pile) for pile in row.get("solution") or ()]
     try:
         moves = played_cards(deal, solution)
     except IllegalMove as error:
         raise IllegalMove(f"{row['deal_id']}: {error}") from None
-    document = {"deal_id": row["deal_id"], "tier": _tier(row), "difficulty": row.get("difficulty")}
+    document = {"deal_id": row["deal_id"]}
+    if game is not BLACK_HOLE:
+        document["game"] = game.name
+    document |= {"tier": _tier(row), "difficulty": row.get("difficulty")}
     if has_level:
         document[_LEVEL] = row[_LEVEL]
     document |= {
         "verdict": row.get("verdict"),
         "board": deal.to_board_text(),
         "piles": [[card_name(card) for card in pile] for pile in deal.piles],
-        "foundation": card_name(ACE_OF_SPADES),
+        "foundation": None if deal.foundation is None else card_name(deal.foundation),
+    }
+    if game.has_talon:
+        document["talon"] = [card_name(card) for card in deal.talon]
+    document |= {
         "solution": solution,
         "moves": moves,
         "first_trap": row.get("first_trap"),
@@ -268,13 +290,15 @@ def played_cards(deal: Deal, solution: list[int]) -> list[str]:
     pipeline.game.rules.IllegalMove: move 2: QD from pile 2 does not fit on rank 2
     """
     position = Position.start(deal)
+    game = deal.game
     names = []
     for step, pile in enumerate(solution, start=1):
         try:
             after = position.play(pile)
         except IllegalMove as error:
             raise IllegalMove(f"move {step}: {error}") from None
-        card = position.top_card(pile)
+        dealt = game.has_talon and pile == game.talon_move
+        card = deal.talon[position.talon_dealt] if dealt else position.top_card(pile)
         assert card is not None  # play() raised IllegalMove for an empty pile
         names.append(card_name(card))
         position = after
@@ -291,12 +315,12 @@ def _tier_name(tier: str | None) -> str:
 
 
 def _write_json(
-    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
 ) -> int:
     text.write('{"deals": [\n')
     written = 0
     for row in rows:
-        document = deal_document(row, has_level=has_level, reference=reference)
+        document = deal_document(row, has_level=has_level, reference=reference, game=game)
         text.write((",\n" if written else "") + json.dumps(document, ensure_ascii=False, allow_nan=False))
         written += 1
     text.write("\n]}\n" if written else "]}\n")
@@ -304,21 +328,21 @@ def _write_json(
 
 
 def _write_boards(
-    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
 ) -> int:
     written = 0
     for row in rows:
-        text.write(("\n" if written else "") + _canonical_board(row))
+        text.write(("\n" if written else "") + _canonical_board(row, game))
         written += 1
     return written
 
 
-def _canonical_board(row: dict[str, Any]) -> str:
-    return Deal.from_board_text(row["board"], source=str(row["deal_id"])).to_board_text()
+def _canonical_board(row: dict[str, Any], game: Game) -> str:
+    return Deal.from_board_text(row["board"], source=str(row["deal_id"]), game=game).to_board_text()
 
 
 def _write_csv(
-    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
 ) -> int:
     header = (
         ["deal_id", "tier", "difficulty"] + ([_LEVEL] if has_level else []) + ["verdict", "board", "solution"]
@@ -330,7 +354,7 @@ def _write_csv(
     for row in rows:
         cells = {
             "tier": _tier(row),
-            "board": board_cell(_canonical_board(row)),
+            "board": board_cell(_canonical_board(row, game)),
             "solution": " ".join(str(pile) for pile in row.get("solution") or ()),
         }
         writer.writerow([cells[name] if name in cells else row.get(name) for name in header])
@@ -361,14 +385,17 @@ def export_pack_folder(
     """
     fmt = _checked_options(fmt, tier, limit)
     check_writable(path, inputs=[folder])
-    has_level = read_manifest(folder).kind is PackKind.CURATED
+    manifest = read_manifest(folder)
+    has_level = manifest.kind is PackKind.CURATED
     reference = reference_player(pack_metadata(folder))
     columns = _folder_columns(fmt, has_level=has_level)
     if has_level:
         rows = _in_level_order(folder, columns, tier=tier, batch_rows=batch_rows)
     else:
         rows = _rows(_of_tier(pack_folder_batches(folder, columns=columns, batch_rows=batch_rows), tier))
-    return _write_rows(path, fmt, _first(rows, limit), has_level=has_level, reference=reference)
+    return _write_rows(
+        path, fmt, _first(rows, limit), has_level=has_level, reference=reference, game=manifest.played
+    )
 
 
 def _folder_columns(fmt: ExportFormat, *, has_level: bool) -> list[str]:

@@ -43,7 +43,7 @@ import pyarrow.parquet as pq
 
 from pipeline.files import replacing_folder
 from pipeline.game.deal import Deal
-from pipeline.game.stats import PUBLISHED_WIN_RATE, win_rate
+from pipeline.game.stats import published_win_rate, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.family import pack_game
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
@@ -222,9 +222,9 @@ class _Counts:
             unsolvable=self.verdicts[Verdict.UNSOLVABLE],
             unknown=self.verdicts[Verdict.UNKNOWN],
         )
-        record = WinRateRecord(
-            rate.rate, rate.low, rate.high, PUBLISHED_WIN_RATE, rate.contains(PUBLISHED_WIN_RATE)
-        )
+        published = published_win_rate(origin.played)
+        inside = None if published is None else rate.contains(published)
+        record = WinRateRecord(rate.rate, rate.low, rate.high, published, inside)
         return Manifest(origin, sum(self.tiers.values()), self.verdicts, self.tiers, record, files)
 
 

@@ -110,13 +110,14 @@ class CurationRecord:
 
 @dataclass(frozen=True)
 class WinRateRecord:
-    """A pack's win rate with its 95 % interval, beside the published rate."""
+    """A pack's win rate with its 95 % interval, beside its game's published rate (both None, and absent from
+    the JSON, for a game with none: :func:`pipeline.game.stats.published_win_rate`)."""
 
     rate: float | None
     low: float
     high: float
-    published: float
-    published_inside: bool
+    published: float | None = field(default=None, metadata={ABSENT_WHEN_NONE: True})
+    published_inside: bool | None = field(default=None, metadata={ABSENT_WHEN_NONE: True})
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ charts draw as it goes (:class:`~pipeline.reports.summary.PackTally`,
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -43,10 +44,11 @@ import pyarrow.compute as pc
 
 from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
 from pipeline.game.players import PLAYERS, Player
-from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
+from pipeline.game.stats import PUBLISHED_WIN_RATE, published_win_rate, wilson_interval
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
+from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import BATCH_ROWS
 from pipeline.reports import words
 from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
@@ -105,15 +107,18 @@ def png_figure(path: Path, *, width: int = WIDTH, height: int = HEIGHT) -> Itera
             figure.savefig(sink, format="png", dpi=DPI, metadata={"Software": None})
 
 
-def draw_pack_charts(tally: PackTally, blocks: BlockCounts, folder: Path) -> list[Path]:
-    """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing), as :func:`chart_paths` names them."""
+def draw_pack_charts(
+    tally: PackTally, blocks: BlockCounts, folder: Path, *, published: float | None = PUBLISHED_WIN_RATE
+) -> list[Path]:
+    """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing), as :func:`chart_paths`
+    names them; ``published`` is the game's published win rate (None: none to draw)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = chart_paths(folder)
     difficulty_histogram(tally, paths[0])
     solutions_vs_odds(tally, paths[1])
     win_chance_by_tier(tally, paths[2])
-    win_rate_by_block(blocks, paths[3])
+    win_rate_by_block(blocks, paths[3], published=published)
     return paths
 
 
@@ -345,14 +350,16 @@ def lowest_index(tables: Iterable[pa.Table]) -> int | None:
     return min(lows) if lows else None
 
 
-def win_rate_by_block(blocks: BlockCounts, path: Path) -> None:
+def win_rate_by_block(
+    blocks: BlockCounts, path: Path, *, published: float | None = PUBLISHED_WIN_RATE
+) -> None:
     """Write a PNG of the win rate of each block of deals by deal index, with 95 % bands.
 
     Counting from the lowest index (0 for seeded deals, 1 for a PySol FC census),
     the deals ``first + k * block`` to ``first + (k + 1) * block - 1`` (by the
     ``index`` column) are block ``k``; its rate is solved / (solved + unsolvable),
-    unknown verdicts left out, and its band the Wilson interval. The published
-    rate is drawn across.
+    unknown verdicts left out, and its band the Wilson interval. The ``published``
+    rate (the game's) is drawn across, when there is one.
     """
     numbers, solved, decided = blocks.arrays()
     block = blocks.block
@@ -366,7 +373,8 @@ def win_rate_by_block(blocks: BlockCounts, path: Path) -> None:
         bands = np.array([wilson_interval(int(s), int(d)) for s, d in zip(solved, decided, strict=True)])
         axes.fill_between(starts, bands[:, 0], bands[:, 1], step="mid", color="#377eb8", alpha=0.25)
         axes.plot(starts, rates, marker="o", markersize=3, color="#377eb8", label="win rate, 95 % band")
-        axes.axhline(PUBLISHED_WIN_RATE, color="#e41a1c", linestyle="--", label="published (PySol FC)")
+        if published is not None:
+            axes.axhline(published, color="#e41a1c", linestyle="--", label="published (PySol FC)")
         axes.set_ylim(max(0.0, float(bands[:, 0].min()) - 0.02), min(1.0, float(bands[:, 1].max()) + 0.02))
         axes.grid(alpha=0.3)
         axes.legend()
@@ -436,6 +444,7 @@ def report_pack(pack: Path, folder: Path | None = None, *, batch_rows: int = BAT
     for batch in pack_folder_batches(pack, columns=list(REPORT_COLUMNS), batch_rows=batch_rows):
         tally.add(batch)
         blocks.add(batch)
-    description = tally.description()
-    drawn = draw_pack_charts(tally, blocks, folder)
+    published = published_win_rate(read_manifest(pack).played)
+    description = dataclasses.replace(tally.description(), published=published)
+    drawn = draw_pack_charts(tally, blocks, folder, published=published)
     return PackReport(description, drawn)

@@ -136,6 +136,7 @@ class PackDescription:
     metrics: dict[str, Distribution]
     players: dict[str, dict[Player, PlayerSpread]]  # by solvable tier, then by player, weakest first
     thresholds: Tiers | None = None
+    published: float | None = PUBLISHED_WIN_RATE  # the game's published win rate; None when there is none
 
 
 def describe_pack(table: pa.Table) -> PackDescription:
@@ -290,12 +291,14 @@ def report_tables(description: PackDescription) -> list[Table]:
     shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
     if description.verdicts[Verdict.UNKNOWN.value]:
         shown += " of decided"
-    inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
     rates = Table(title="Win rate", show_header=False)
     rates.add_column("measure")
     rates.add_column("value", justify="right")
     rates.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-    rates.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
+    published = description.published
+    if published is not None:
+        inside = "inside" if rate.contains(published) else "OUTSIDE"
+        rates.add_row("published (PySol FC)", f"{published:.2%}, {inside} the interval")
 
     statuses = Table(title="Grade status")
     statuses.add_column("status")

@@ -52,9 +52,11 @@ def _measures(title: str) -> Table:
     return table
 
 
-def solve_table(title: str, results: Summary | Iterable[SolveResult], *, published: bool = True) -> Table:
-    """Verdict counts of ``results`` (or of their summary), their win rate beside the published one (Black
-    Hole's: left out when not ``published``, for the other games), and the solve seconds."""
+def solve_table(
+    title: str, results: Summary | Iterable[SolveResult], *, published: float | None = PUBLISHED_WIN_RATE
+) -> Table:
+    """Verdict counts of ``results`` (or of their summary), their win rate beside the ``published`` one (the
+    game's: :func:`~pipeline.game.stats.published_win_rate`; left out when None), and the solve seconds."""
     summary = results if isinstance(results, Summary) else summarize(results)
     table = _measures(title)
     for verdict in Verdict:
@@ -66,9 +68,9 @@ def solve_table(title: str, results: Summary | Iterable[SolveResult], *, publish
     if summary.counts[Verdict.UNKNOWN]:
         shown += " of decided"
     table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-    if published:
-        inside = "inside" if rate.contains(PUBLISHED_WIN_RATE) else "OUTSIDE"
-        table.add_row("published (PySol FC)", f"{PUBLISHED_WIN_RATE:.2%}, {inside} the interval")
+    if published is not None:
+        inside = "inside" if rate.contains(published) else "OUTSIDE"
+        table.add_row("published (PySol FC)", f"{published:.2%}, {inside} the interval")
     table.add_row("seconds mean / median / max", seconds_text(summary))
     return table
 
@@ -102,8 +104,9 @@ def manifest_table(title: str, manifest: Manifest) -> Table:
     if rate is not None:
         shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
         table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
-        inside = "inside" if rate.published_inside else "OUTSIDE"
-        table.add_row("published (PySol FC)", f"{rate.published:.2%}, {inside} the interval")
+        if rate.published is not None:
+            inside = "inside" if rate.published_inside else "OUTSIDE"
+            table.add_row("published (PySol FC)", f"{rate.published:.2%}, {inside} the interval")
     for tier, count in manifest.tiers.items():
         table.add_row(f"tier {tier}", str(count))
     return table
@@ -197,13 +200,15 @@ def run_notes(outcome: RunOutcome) -> list[str]:
 
 
 def run_title(config: RunConfig, outcome: RunOutcome) -> str:
-    """The title of a run's table: its name, its deals (seed, or PySol FC numbers), and wall-clock seconds."""
+    """The title of a run's table: its name, its game (when not Black Hole), its deals (seed, or PySol FC
+    numbers), and wall-clock seconds."""
     if config.source == "pysol":
         last = config.first + config.count - 1
         deals = f"PySol FC deals {config.first:,} to {last:,}"
     else:
         deals = f"seed {config.seed}, {config.count} deals"
-    return f"Run {config.name}: {deals}, {outcome.seconds:.1f} s"
+    game = "" if config.is_black_hole else f" ({config.played.title})"
+    return f"Run {config.name}{game}: {deals}, {outcome.seconds:.1f} s"
 
 
 def run_disagreement_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:

@@ -182,7 +182,9 @@ def test_a_lost_start_has_no_win_and_dead_ends_without_end():
 
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
 def test_switching_the_sibling_reduction_off_changes_no_figure(game):
-    deal = next(pysol_deal(n, game) for n in range(1, 50) if solve(pysol_deal(n, game)).verdict is Verdict.SOLVED)
+    deal = next(
+        pysol_deal(n, game) for n in range(1, 50) if solve(pysol_deal(n, game)).verdict is Verdict.SOLVED
+    )
     line = tuple(solve(deal).solution)
     on = family_tree_of(deal, Position.start(deal), line)
     off = family_tree_of(deal, Position.start(deal), line, options=WalkOptions(siblings=False))
@@ -238,7 +240,9 @@ def _compiled_chances(position: Position, winning: int = 0) -> dict[int, np.ndar
         if heights[pile]:
             tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
     moves = np.zeros((1, game.num_piles + 1), dtype=np.int64)
-    count = fill_moves_of(ranks, heights, tops, foundation, dealt < len(talon), game.wrap, game.dead_king, 0, moves, 0)
+    count = fill_moves_of(
+        ranks, heights, tops, foundation, dealt < len(talon), game.wrap, game.dead_king, 0, moves, 0
+    )
     chances = np.zeros((PLAYER_COUNT, game.num_piles + 1))
     fill_chances(
         ranks, heights, tops, foundation, talon, dealt, int(heights.sum()), game.wrap, game.dead_king, moves, 0,
@@ -259,7 +263,9 @@ def test_the_compiled_policies_are_the_plain_ones(position):
     for row, player in enumerate(PLAYERS):
         plain = policy(player, position)
         check_distribution(position, plain)
-        assert [plain[move] for move in moves] == pytest.approx([compiled[move][row] for move in moves], rel=1e-12)
+        assert [plain[move] for move in moves] == pytest.approx(
+            [compiled[move][row] for move in moves], rel=1e-12
+        )
 
 
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
@@ -274,7 +280,9 @@ def test_moves_known_to_win_skip_their_lookahead_and_change_no_chance(game):
         if winning:
             checked += 1
             with_known = _compiled_chances(position, winning)
-            assert all(np.array_equal(with_known[m], chances) for m, chances in _compiled_chances(position).items())
+            assert all(
+                np.array_equal(with_known[m], chances) for m, chances in _compiled_chances(position).items()
+            )
     assert checked >= 3
 
 

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.game.canonical import canonical_key
-from pipeline.game.cards import RANKS, card_name, rank_of
+from pipeline.game.cards import RANKS, card_name, make_card, rank_of, suit_of
 from pipeline.game.deal import Deal
 from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, DEAD_KING_GOLF, GAMES, GOLF, RELAXED_GOLF
-from pipeline.game.players import Player, PolicyError, policy
+from pipeline.game.players import Player, check_distribution, policy
 from pipeline.game.rules import IllegalMove, Position, replay
 from pipeline.game.shuffles import seeded_deal
 from tests.strategies import family_deals
@@ -403,17 +403,35 @@ def test_opening_legal_moves_are_the_free_cards_that_fit(game, data):
     assert position.legal_moves() == expected + ((game.talon_move,) if game.has_talon else ())
 
 
-@pytest.mark.parametrize(
-    "game", [game for game in GAMES if game is not BLACK_HOLE], ids=lambda game: game.name
-)
-def test_what_plays_black_hole_only_refuses_the_other_games_in_one_line(game):
-    """The player models and canonical keys know Black Hole's layout alone: another game is refused, never
-    read as if it were Black Hole."""
-    position = Position.start(seeded_deal(1, 0, game))
-    for player in Player:
-        with pytest.raises(PolicyError, match=f"^the player models play Black Hole only: {game.title} is"):
-            policy(player, position)
-    with pytest.raises(
-        ValueError, match=f"canonical keys are Black Hole's: {game.title} deals have none yet"
-    ):
-        canonical_key(position.deal)
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+def test_every_player_model_gives_a_distribution_over_each_games_legal_moves(game):
+    for index in range(20):
+        position = Position.start(seeded_deal(1, index, game))
+        for player in Player:
+            check_distribution(position, policy(player, position))
+
+
+def _relabelled(deal: Deal, order: tuple[int, ...]) -> Deal:
+    """``deal`` with suit ``s`` renamed ``order[s]`` and its piles in reverse order."""
+
+    def card(value: int) -> int:
+        return make_card(rank_of(value), order[suit_of(value)])
+
+    piles = tuple(tuple(card(c) for c in pile) for pile in reversed(deal.piles))
+    foundation = None if deal.foundation is None else card(deal.foundation)
+    return Deal(piles, deal.game, foundation, tuple(card(c) for c in deal.talon))
+
+
+@pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
+@given(data=st.data())
+def test_a_canonical_key_is_the_same_for_relabelled_suits_and_moved_piles_alone(game, data):
+    """No card is fixed in the other games: every order of the four suits is the same game, and so are the
+    piles in another order; another deal, or the talon in another order, has another key."""
+    deal = data.draw(family_deals(game))
+    order = tuple(data.draw(st.permutations(range(4))))
+    key = canonical_key(deal)
+    assert len(key) == 52
+    assert canonical_key(_relabelled(deal, order)) == key
+    if game.has_talon and len(set(map(rank_of, deal.talon))) > 1:
+        talon = deal.talon[1:] + deal.talon[:1]
+        assert canonical_key(Deal(deal.piles, game, deal.foundation, talon)) != key

@@ -127,16 +127,40 @@ def test_the_rows_of_a_golf_pack_are_checked_by_golf_rules():
         row_problem(as_black_hole.drop_columns(["max_cards_played"]), source="g.parquet")
 
 
-def test_a_pack_folder_of_another_game_is_refused_in_one_line(tmp_path, pack_rows):
-    """Runs make Black Hole folders alone: a file of a folder that says another game is refused."""
+@pytest.fixture(scope="module")
+def golf_rows() -> pa.Table:
+    """12 Golf deals of seed 5 through every stage: dealt, solved, a quarter cross-checked, graded."""
+    from pipeline.packs.sources import deals_table
+    from pipeline.stages.chain import StageSettings, outcome_table, process_span
+    from pipeline.stages.settings import CrosscheckSettings, shipped_tiers
+    from pipeline.stages.tiers import load_tiers
+
+    span = DealSpan("seed", 5, 0, 12, GOLF)
+    checks = CrosscheckSettings(sample=0.25, loss_sample=0.25)
+    settings = StageSettings(crosscheck=checks, tiers=load_tiers(shipped_tiers(GOLF)))
+    _, done, _ = process_span(0, span, settings)
+    deals = deals_table(span, [board for board, _ in done])
+    return outcome_table(deals, [outcome for _, outcome in done], settings, timings=False)
+
+
+def test_a_pack_folder_of_another_game_is_read_as_that_game(tmp_path, golf_rows):
+    """A run's folder of Golf deals records its game; every reader of folders deals its boards as Golf."""
     from pipeline import __version__
-    from pipeline.packs.folders import read_pack_folder, write_pack_folder
+    from pipeline.packs.folders import find_deal, read_pack_folder, write_pack_folder
     from pipeline.packs.manifest import Origin
+    from pipeline.stages.pack_entries import open_pack
 
     folder = tmp_path / "packs" / "g"
-    origin = Origin("g", "pack", __version__, seeded_scheme(GOLF), GOLF.name)
-    write_pack_folder(folder, [pack_rows], origin=origin, provenance={GAME_KEY: GOLF.name})
-    with pytest.raises(PackError, match=r": Golf deals: pack folders are not built yet") as raised:
-        read_pack_folder(folder)
-    assert "\n" not in str(raised.value)
+    origin = Origin("g", "pack", __version__, seeded_scheme(GOLF), game=GOLF.name)
+    manifest = write_pack_folder(folder, [golf_rows], origin=origin, provenance=game_entries(GOLF))
+    assert manifest.played is GOLF
     assert '"game": "golf"' in (folder / "manifest.json").read_text()
+    assert "published" not in manifest.to_dict()["win_rate"]  # no published win rate for Golf
+    assert read_pack_folder(folder).num_rows == 12
+    entries = list(open_pack(folder))
+    assert {entry.deal.game for entry in entries} == {GOLF}
+    assert any(entry.grade.solution_count for entry in entries)
+    for entry in entries:
+        if entry.result.solution:
+            replay(entry.deal, entry.result.solution)
+    assert find_deal(folder, "seed-5-3") == seeded_deal(5, 3, GOLF)
