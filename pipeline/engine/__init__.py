@@ -12,6 +12,8 @@
   Golfs), which :func:`~pipeline.engine.solver.solve` routes their deals to.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
   every player model's win chance and dead ends, traps) for the grader.
+- ``family_tree`` and ``family_policies``: the same walk and the player models' policies for the other
+  games of the family, which :func:`~pipeline.stages.grade.grade_deal` routes their deals to.
 - ``policies``: the player models' policies, compiled for the walk and the play-outs.
 - ``playouts``: games played by a player model, to check the walk's figures by simulation.
 - ``reference``: a plain search with none of the prunes, the referee of last resort.
@@ -27,7 +29,9 @@ __all__ = [
     "compiled_cache",
     "conditions",
     "cpsat",
+    "family_policies",
     "family_search",
+    "family_tree",
     "gametree",
     "kernel",
     "playouts",

@@ -22,8 +22,22 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.family_search import FamilyReduction, fill_moves_of, fitting_piles, take_free_card
-from pipeline.engine.policies import DEEPEST, FIRST_LOOKAHEAD_ROW, LOOKAHEADS, RANDOM_ROW, TIPS_ROW
+from pipeline.engine.family_search import (
+    FamilyReduction,
+    fill_moves_of,
+    fitting_piles,
+    neighbour_piles,
+    take_free_card,
+)
+from pipeline.engine.policies import (
+    DEEPEST,
+    FIRST_LOOKAHEAD_ROW,
+    LOOKAHEADS,
+    RANDOM_ROW,
+    TIPS_ROW,
+    keep_tips_weights,
+    normalise,
+)
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
@@ -47,21 +61,6 @@ def new_scratch(piles: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
         np.zeros(DEEPEST + 1, dtype=np.int64),
         np.zeros(DEEPEST + 1, dtype=np.int64),
     )
-
-
-@numba.njit(cache=True, _nrt=False)
-def neighbour_piles(tops: np.ndarray, rank: int, wrap: bool) -> int:
-    """The piles whose free card is one rank from ``rank`` (K and A only where ranks wrap)."""
-    piles = 0
-    if rank < NUM_RANKS - 1:
-        piles |= tops[rank + 1]
-    elif wrap:
-        piles |= tops[0]
-    if rank > 0:
-        piles |= tops[rank - 1]
-    elif wrap:
-        piles |= tops[NUM_RANKS - 1]
-    return piles
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -243,13 +242,6 @@ def fill_chances(
                 wins |= 1 << i
             elif ahead[0, i] >= depth:
                 opens |= 1 << i
-        kept = wins if wins else opens if opens else (1 << count) - 1
-        for i in range(count):
-            chances[player, i] = chances[TIPS_ROW, i] if (kept >> i) & 1 else 0.0
-    for player in range(TIPS_ROW, chances.shape[0]):
-        total = 0.0
-        for i in range(count):
-            total += chances[player, i]
-        for i in range(count):
-            chances[player, i] /= total
+        keep_tips_weights(chances, player, wins, opens, count)
+    normalise(chances, count)
     return visited

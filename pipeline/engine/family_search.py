@@ -332,6 +332,47 @@ def layout_steps(ranks: np.ndarray, merge: bool) -> np.ndarray:
 
 
 @numba.njit(cache=True)
+def pile_tallies(ranks: np.ndarray, heights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """What the searches keep of the piles, by rank: the piles by the rank of their free card, the cards of
+    each rank, the piles whose bottom card has each rank, and the even-ranked cards less the odd-ranked."""
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    even_minus_odd = 0
+    for pile in range(ranks.shape[0]):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+            even_minus_odd += 1 - 2 * (ranks[pile, level] & 1)
+    return tops, counts, bottoms, even_minus_odd
+
+
+@numba.njit(cache=True)
+def talon_starts(talon: np.ndarray) -> np.ndarray:
+    """``starts[d, r]``: the talon cards of rank ``r`` among those from the ``d``-th on; ``starts[d, 13]`` the
+    even-ranked ones."""
+    talon_size = talon.shape[0]
+    starts = np.zeros((talon_size + 1, NUM_RANKS + 1), dtype=np.int64)
+    for dealt in range(talon_size - 1, -1, -1):
+        starts[dealt] = starts[dealt + 1]
+        starts[dealt, talon[dealt]] += 1
+        starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
+    return starts
+
+
+@numba.njit(cache=True, _nrt=False)
+def layout_of(steps: np.ndarray, heights: np.ndarray) -> int:
+    """The layout number of ``heights``, by :func:`layout_steps`' ``steps`` (0 when every pile is empty)."""
+    layout = 0
+    for pile in range(heights.shape[0]):
+        for height in range(1, heights[pile] + 1):
+            layout -= steps[pile, height]
+    return layout
+
+
+@numba.njit(cache=True)
 def family_search(
     ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, target, maximise, max_nodes,
     flags, bitmap, memo,
@@ -368,28 +409,10 @@ def family_search(
     if target <= 0:
         return SearchStatus.REACHED.value, 1, 0, path[:0], 0
     heights = start_heights.copy()
-    counts = np.zeros(NUM_RANKS, dtype=np.int64)
-    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
-    tops = np.zeros(NUM_RANKS, dtype=np.int64)
-    even_minus_odd = 0
-    for pile in range(piles):
-        if heights[pile] > 0:
-            bottoms[ranks[pile, 0]] += 1
-            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
-        for level in range(heights[pile]):
-            counts[ranks[pile, level]] += 1
-            even_minus_odd += 1 - 2 * (ranks[pile, level] & 1)
-    # starts[d, r]: talon cards of rank r among those from the d-th on; starts[d, 13] the even ones
-    starts = np.zeros((talon_size + 1, NUM_RANKS + 1), dtype=np.int64)
-    for dealt in range(talon_size - 1, -1, -1):
-        starts[dealt] = starts[dealt + 1]
-        starts[dealt, talon[dealt]] += 1
-        starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
+    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
+    starts = talon_starts(talon)
     steps = layout_steps(ranks, not bitmap)
-    layout = 0
-    for pile in range(piles):
-        for height in range(1, heights[pile] + 1):
-            layout -= steps[pile, height]
+    layout = layout_of(steps, heights)
     moves = np.zeros((depth_limit, piles + 1), dtype=np.int64)
     move_count = np.zeros(depth_limit, dtype=np.int64)
     next_move = np.zeros(depth_limit, dtype=np.int64)
@@ -649,16 +672,22 @@ def fitting_piles(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool
         return every
     if dead_king and foundation == NUM_RANKS - 1:
         return 0
-    fitting = 0
-    if foundation < NUM_RANKS - 1:
-        fitting |= tops[foundation + 1]
+    return neighbour_piles(tops, foundation, wrap)
+
+
+@numba.njit(cache=True, _nrt=False)
+def neighbour_piles(tops: np.ndarray, rank: int, wrap: bool) -> int:
+    """The piles whose free card is one rank from ``rank`` (K and A only where ranks wrap)."""
+    piles = 0
+    if rank < NUM_RANKS - 1:
+        piles |= tops[rank + 1]
     elif wrap:
-        fitting |= tops[0]
-    if foundation > 0:
-        fitting |= tops[foundation - 1]
+        piles |= tops[0]
+    if rank > 0:
+        piles |= tops[rank - 1]
     elif wrap:
-        fitting |= tops[NUM_RANKS - 1]
-    return fitting
+        piles |= tops[NUM_RANKS - 1]
+    return piles
 
 
 @numba.njit(cache=True, _nrt=False)

@@ -65,23 +65,24 @@ from pipeline.engine.family_search import (
     WALK_MEMO_SIZE,
     FamilyReduction,
     fill_moves_of,
+    layout_of,
     layout_steps,
+    pile_tallies,
     position_arrays,
     predecessor_shortfall,
     put_back_card,
     rules_out,
     take_free_card,
+    talon_starts,
 )
-from pipeline.engine.gametree import Tree, WalkOptions, WalkStatus
+from pipeline.engine.gametree import COUNT_LIMIT, Tree, WalkOptions, WalkStatus
 from pipeline.engine.kernel import lowest_bit, stands_in_for
-from pipeline.engine.policies import PLAYER_COUNT
+from pipeline.engine.policies import FIGURES, PLAYER_COUNT
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
-_FIGURES = 2 * PLAYER_COUNT  # each player's (win chance, dead ends), in the order of PLAYERS
-_COUNT_LIMIT = 1 << 62
 _LOST, _LOST_COUNTED, _UNDECIDED = -1, -2, -3  # the table's marks; a record's number is 0 or more
 _CONDITIONS = (
     FamilyReduction.EULER | FamilyReduction.ORDER | FamilyReduction.RUNS | FamilyReduction.PREDECESSORS
@@ -108,7 +109,7 @@ def family_tree_of(
         int(number) for number in numbers[:10]
     )
     positions = int(numbers[10])
-    on_lines, on_winnable = float(figures[_FIGURES]), float(figures[_FIGURES + 1])
+    on_lines, on_winnable = float(figures[FIGURES]), float(figures[FIGURES + 1])
     players = tuple(
         PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
     )
@@ -122,6 +123,15 @@ def family_tree_of(
 def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
     """A position's key: its merged layout number, talon cards dealt and foundation (-1: empty)."""
     return (layout * (talon_size + 1) + dealt) * (NUM_RANKS + 1) + foundation + 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def _child(ranks, steps, heights, talon, layout, dealt, move) -> tuple[int, int, int]:
+    """The (layout number, talon cards dealt, foundation) after ``move`` from the position of ``heights``."""
+    if move == ranks.shape[0]:
+        return layout, dealt + 1, talon[dealt]
+    height = heights[move]
+    return layout + steps[move, height], dealt, ranks[move, height - 1]
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -147,32 +157,16 @@ def _walk(
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
     heights = start_heights.copy()
-    tops = np.zeros(NUM_RANKS, dtype=np.int64)
-    counts = np.zeros(NUM_RANKS, dtype=np.int64)
-    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
-    even_minus_odd = 0
+    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
     left = 0
     for pile in range(piles):
-        if heights[pile] > 0:
-            bottoms[ranks[pile, 0]] += 1
-            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
-        for level in range(heights[pile]):
-            counts[ranks[pile, level]] += 1
-            even_minus_odd += 1 - 2 * (ranks[pile, level] & 1)
-            left += 1
-    starts = np.zeros((talon_size + 1, NUM_RANKS + 1), dtype=np.int64)
-    for dealt in range(talon_size - 1, -1, -1):
-        starts[dealt] = starts[dealt + 1]
-        starts[dealt, talon[dealt]] += 1
-        starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
+        left += heights[pile]
+    starts = talon_starts(talon)
     orders = np.zeros((WALK_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     walk_keys = np.full(WALK_MEMO_SIZE, -1, dtype=np.int64)
     walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
     steps = layout_steps(ranks, True)
-    layout = 0
-    for pile in range(piles):
-        for height in range(1, heights[pile] + 1):
-            layout -= steps[pile, height]
+    layout = layout_of(steps, heights)
     frames = left + talon_size - start_dealt + 1
     width = piles + 1
     moves = np.zeros((frames, width), dtype=np.int64)
@@ -188,11 +182,11 @@ def _walk(
     lefts = np.zeros(frames, dtype=np.int64)
     table = Dict.empty(key_type=types.int64, value_type=types.int64)
     record_counts = np.zeros(_FIRST_RECORDS, dtype=np.int64)
-    record_floats = np.zeros((_FIRST_RECORDS, _FIGURES + 2), dtype=np.float64)  # figures, line moves, moves
+    record_floats = np.zeros((_FIRST_RECORDS, FIGURES + 2), dtype=np.float64)  # figures, line moves, moves
     chances = np.zeros((PLAYER_COUNT, width), dtype=np.float64)
     ahead, stack, nexts, depth_counts = new_scratch(piles)
     numbers = np.zeros(11, dtype=np.int64)
-    figures = np.zeros(_FIGURES + 2, dtype=np.float64)
+    figures = np.zeros(FIGURES + 2, dtype=np.float64)
     stored = positions = lost_children = not_won = 0
     moves_winnable = 0.0
     status = WalkStatus.EXACT.value
@@ -211,7 +205,7 @@ def _walk(
     )  # fmt: skip
     depth = 0 if move_count[0] > 0 and left > 0 else -1
     if left == 0:
-        record_floats[0, 0:_FIGURES:2] = 1.0
+        record_floats[0, 0:FIGURES:2] = 1.0
         record_counts[0] = 1
         table[key] = 0
         stored = 1
@@ -222,15 +216,10 @@ def _walk(
             index = next_move[depth]
             next_move[depth] += 1
             move = moves[depth, index]
-            dealt, foundation, cards, layout = dealts[depth], foundations[depth], lefts[depth], layouts[depth]
-            if move == piles:
-                foundation = talon[dealt]
-                dealt += 1
-            else:
-                height = heights[move]
-                layout += steps[move, height]
-                foundation = ranks[move, height - 1]
-                cards -= 1
+            layout, dealt, foundation = _child(
+                ranks, steps, heights, talon, layouts[depth], dealts[depth], move
+            )
+            cards = lefts[depth] - 1 if move < piles else lefts[depth]
             key = _key(layout, dealt, foundation, talon_size)
             child_keys[depth, index] = key
             known = table.get(key, _UNDECIDED)
@@ -258,7 +247,7 @@ def _walk(
                     record_counts, record_floats = _grown(record_counts, record_floats)
                 record_counts[stored] = 1
                 record_floats[stored, :] = 0.0
-                record_floats[stored, 0:_FIGURES:2] = 1.0
+                record_floats[stored, 0:FIGURES:2] = 1.0
                 table[key] = stored
                 child_records[depth, index] = stored
                 stored += 1
@@ -294,9 +283,9 @@ def _walk(
             if child >= 0:
                 winners |= 1 << moves[depth, index]
                 total += record_counts[child]
-                if total >= _COUNT_LIMIT:
+                if total >= COUNT_LIMIT:
                     break
-        if total >= _COUNT_LIMIT:
+        if total >= COUNT_LIMIT:
             status = WalkStatus.OVERFLOW.value
             break
         if total > 0:
@@ -336,16 +325,16 @@ def _walk(
     if start >= 0:
         numbers[1] = record_counts[start]
         figures[:] = record_floats[start]
-        figures[_FIGURES] = (
-            record_floats[start, _FIGURES] / record_floats[start, _FIGURES + 1] if not_won else 0.0
+        figures[FIGURES] = (
+            record_floats[start, FIGURES] / record_floats[start, FIGURES + 1] if not_won else 0.0
         )
-        figures[_FIGURES + 1] = moves_winnable / not_won if not_won else 0.0
+        figures[FIGURES + 1] = moves_winnable / not_won if not_won else 0.0
         numbers[2] = stored
         numbers[3] = stored + lost_children
     else:
         for row in range(PLAYER_COUNT):
             figures[2 * row], figures[2 * row + 1] = 0.0, np.inf
-        figures[_FIGURES] = figures[_FIGURES + 1] = 0.0
+        figures[FIGURES] = figures[FIGURES + 1] = 0.0
         numbers[3] = 1  # the start alone: no winnable position has children
     _along(
         ranks,
@@ -409,10 +398,10 @@ def _figures_of(
     for index in range(count):
         child = child_records[depth, index]
         if child >= 0:
-            line_moves += record_floats[child, _FIGURES] + count * record_counts[child]
-            line_length += record_floats[child, _FIGURES + 1] + record_counts[child]
-    record_floats[record, _FIGURES] = line_moves
-    record_floats[record, _FIGURES + 1] = line_length
+            line_moves += record_floats[child, FIGURES] + count * record_counts[child]
+            line_length += record_floats[child, FIGURES + 1] + record_counts[child]
+    record_floats[record, FIGURES] = line_moves
+    record_floats[record, FIGURES + 1] = line_length
     for row in range(PLAYER_COUNT):
         win = good = lost = further = 0.0
         for index in range(count):
@@ -462,14 +451,10 @@ def _along(
         )
         winning = 0
         for index in range(count):
-            move = moves[0, index]
-            if move == piles:
-                child = _key(layout, dealt + 1, talon[dealt], talon_size)
-            else:
-                child = _key(
-                    layout + steps[move, heights[move]], dealt, ranks[move, heights[move] - 1], talon_size
-                )
-            winning += table.get(child, _LOST) >= 0
+            after, after_dealt, after_foundation = _child(
+                ranks, steps, heights, talon, layout, dealt, moves[0, index]
+            )
+            winning += table.get(_key(after, after_dealt, after_foundation, talon_size), _LOST) >= 0
         if step == 0:
             numbers[4], numbers[5] = winning, count
         if step == line.shape[0]:
@@ -483,12 +468,7 @@ def _along(
                 if first_trap < 0:
                     first_trap = step
         move = line[step]
-        if move == piles:
-            foundation = talon[dealt]
-            dealt += 1
-        else:
-            height = heights[move]
-            layout += steps[move, height]
-            foundation = ranks[move, height - 1]
+        layout, dealt, foundation = _child(ranks, steps, heights, talon, layout, dealt, move)
+        if move < piles:
             take_free_card(ranks, heights, tops, move)
     numbers[6], numbers[7], numbers[8], numbers[9] = forced, decisions, traps, first_trap

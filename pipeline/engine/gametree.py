@@ -90,7 +90,7 @@ from pipeline.engine.kernel import (
     stands_in_for,
     take,
 )
-from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
+from pipeline.engine.policies import FIGURES, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.search import MEMO_SIZE, Reduction, hopeless
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
@@ -113,10 +113,9 @@ class WalkStatus(IntEnum):
 
 
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
-_COUNT_LIMIT = 1 << 62
+COUNT_LIMIT = 1 << 62
+"""The most a count may reach: a walk whose count would pass it stops (``OVERFLOW``)."""
 _FIRST_CAPACITY = 1 << 20  # slots of the index and of lost_children, and records: a median deal doubles none
-# a position's player figures: each player's (win chance, dead ends), in the order of PLAYERS
-_FIGURES = 2 * PLAYER_COUNT
 # the table of winnable positions is an index and its records. A slot of the index is two words: key + 1 (0:
 # empty) and the record's number; records are stored densely, in the order found, so the memory they take
 # grows with the winnable positions alone. A record, in words: its solution count, the legal moves summed along
@@ -124,7 +123,7 @@ _FIGURES = 2 * PLAYER_COUNT
 # play's win chance
 _SLOT = 2
 _RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 0, 1, 2
-_RECORD = _RECORD_FIGURES + _FIGURES
+_RECORD = _RECORD_FIGURES + FIGURES
 (
     _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _LOSERS, _PENDING,
     _PENDING_ROOTS, _DEEPER,
@@ -296,8 +295,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     tally = np.zeros(_TALLY, dtype=np.int64)
     frames = np.zeros((remaining + 1, _FRAME_FIELDS), dtype=np.int64)
     frame_floats = np.zeros((remaining + 1, _FRAME_FLOATS), dtype=np.float64)
-    children = np.zeros((remaining + 1, NUM_PILES, _FIGURES), dtype=np.float64)  # figures of winning moves
-    figures = np.zeros(_FIGURES, dtype=np.float64)  # the figures of the position just decided
+    children = np.zeros((remaining + 1, NUM_PILES, FIGURES), dtype=np.float64)  # figures of winning moves
+    figures = np.zeros(FIGURES, dtype=np.float64)  # the figures of the position just decided
     chances = np.zeros((PLAYER_COUNT, NUM_PILES), dtype=np.float64)
     legal = np.zeros((1, NUM_PILES), dtype=np.int64)
     reach, stack, nexts, depth_counts = new_scratch()
@@ -423,7 +422,7 @@ def _walk(
                             known = True
                             found = records[record + _RECORD_COUNT]
                             line_moves = record_floats[record + _RECORD_LINE_MOVES]
-                            for index in range(_FIGURES):
+                            for index in range(FIGURES):
                                 figures[index] = record_floats[record + _RECORD_FIGURES + index]
                             probability = figures[0]
             if not known and remaining - depth - 1 > 0 and not _any_move_after(ranks, heights, tops, pile):
@@ -517,11 +516,11 @@ def _walk(
                 frame[_NEXT] = 0
             frame[_SOLUTIONS] += found
             frame[_WINNERS] |= 1 << played
-            for index in range(_FIGURES):
+            for index in range(FIGURES):
                 children[depth, played, index] = figures[index]
             sums[_ODDS] += probability
             sums[_LINE_MOVES] += line_moves
-            if frame[_SOLUTIONS] > _COUNT_LIMIT:
+            if frame[_SOLUTIONS] > COUNT_LIMIT:
                 status = WalkStatus.OVERFLOW.value
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
@@ -702,7 +701,7 @@ def _store(table, records, record_floats, stored, key, count, line_moves, figure
     record = _record_at(table, slot)
     records[record + _RECORD_COUNT] = count
     record_floats[record + _RECORD_LINE_MOVES] = line_moves
-    for index in range(_FIGURES):
+    for index in range(FIGURES):
         record_floats[record + _RECORD_FIGURES + index] = figures[index]
     return new
 
@@ -797,8 +796,8 @@ def _finish(ranks, steps, start_heights, start_foundation, start_key, line, tabl
     start_slot = _record_at(table, slot)  # the start's record, read only if the start is stored
     total = records[start_slot + _RECORD_COUNT] if table[slot] != 0 else 0
     floats = records.view(np.float64)
-    figures = np.zeros(_FIGURES, dtype=np.float64)
-    for index in range(_FIGURES):  # a lost start: no win, and dead ends without end
+    figures = np.zeros(FIGURES, dtype=np.float64)
+    for index in range(FIGURES):  # a lost start: no win, and dead ends without end
         figures[index] = (
             floats[start_slot + _RECORD_FIGURES + index] if total > 0 else (np.inf if index % 2 else 0.0)
         )

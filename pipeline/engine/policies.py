@@ -31,6 +31,8 @@ from pipeline.game.players import (
 
 LOOKAHEADS = np.array([p.lookahead for p in PLAYERS if p.lookahead is not None], dtype=np.int64)
 PLAYER_COUNT = len(PLAYERS)
+FIGURES = 2 * PLAYER_COUNT
+"""A position's player figures: each player's (win chance, dead ends), in the order of PLAYERS."""
 RANDOM_ROW, TIPS_ROW = PLAYERS.index(Player.RANDOM), PLAYERS.index(Player.TIPS)
 FIRST_LOOKAHEAD_ROW = 2
 DEEPEST = int(LOOKAHEADS.max())
@@ -162,13 +164,26 @@ def fill_chances(
                 wins |= 1 << i
             elif seen == limit:
                 opens |= 1 << i
-        kept = wins if wins else opens if opens else (1 << count) - 1
-        for i in range(count):
-            chances[player, i] = chances[TIPS_ROW, i] if (kept >> i) & 1 else 0.0
+        keep_tips_weights(chances, player, wins, opens, count)
+    normalise(chances, count)
+    return visited
+
+
+@numba.njit(cache=True, _nrt=False)
+def keep_tips_weights(chances, player, wins, opens, count) -> None:
+    """Fill row ``player`` of ``chances`` with the tips weights of the moves in ``wins`` (a bit set of move
+    indices) if any, else of those in ``opens`` if any, else of all ``count`` moves; 0 for the others."""
+    kept = wins if wins else opens if opens else (1 << count) - 1
+    for i in range(count):
+        chances[player, i] = chances[TIPS_ROW, i] if (kept >> i) & 1 else 0.0
+
+
+@numba.njit(cache=True, _nrt=False)
+def normalise(chances, count) -> None:
+    """Divide each row of ``chances`` from the tips row on by its sum over the ``count`` moves."""
     for player in range(TIPS_ROW, chances.shape[0]):
         total = 0.0
         for i in range(count):
             total += chances[player, i]
         for i in range(count):
             chances[player, i] /= total
-    return visited

@@ -57,7 +57,7 @@ from pipeline.packs.parquet import pack_file_game, with_columns, with_metadata
 from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import graded
-from pipeline.stages.settings import GradeSettings, PassOptions, tiers_for
+from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions, tiers_for
 from pipeline.stages.solve import RESULT_COLUMNS, result_of_row
 from pipeline.stages.tiers import Difficulty, Tiers, load_tiers, tree_score
 from pipeline.workers import map_batches
@@ -275,9 +275,13 @@ def grade_pack(
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
     """
+    given = settings.tiers != DEFAULT_TIERS
+    loaded = (
+        tiers if tiers is not None or not given else load_tiers(settings.tiers)
+    )  # a file given: read first
     played = same_game(pack_file_game(source), game, source=str(source))
     tiers_file = tiers_for(settings.tiers, played)
-    loaded = load_tiers(tiers_file) if tiers is None else tiers
+    loaded = load_tiers(tiers_file) if loaded is None else loaded
     sample, seed = settings.sample, settings.seed
 
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:

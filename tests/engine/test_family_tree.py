@@ -32,6 +32,7 @@ from pipeline.game.rules import Position
 from pipeline.game.shuffles import pysol_deal, seeded_deal
 from pipeline.game.verdicts import Verdict
 from tests.support.family import FAMILY, GOLFS
+from tests.support.trees import line_counts
 
 SMALL = 12  # pile cards and talon cards left, at most, in the positions played out in full
 
@@ -134,25 +135,8 @@ def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
 
 
 def _check_line(start: Position, line: tuple[int, ...], tree, truth: Enumerated) -> None:
-    forced = decisions = traps = 0
-    first_trap = -1
-    position = start
-    for step, move in enumerate(line):
-        moves = position.legal_moves()
-        if len(moves) == 1:
-            forced += 1
-        else:
-            decisions += 1
-            if any(_state(position.play(m)) not in truth.winnable for m in moves):
-                traps += 1
-                first_trap = step if first_trap < 0 else first_trap
-        position = position.play(move)
-    assert (tree.forced_moves, tree.decisions, tree.traps, tree.first_trap) == (
-        forced,
-        decisions,
-        traps,
-        first_trap,
-    )
+    counts = line_counts(start, line, lambda p: _state(p) in truth.winnable)
+    assert (tree.forced_moves, tree.decisions, tree.traps, tree.first_trap) == counts
 
 
 @pytest.mark.parametrize(("deal", "start", "line"), LATE, ids=LATE_IDS)

@@ -16,6 +16,7 @@ from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 from tests.support.positions import hand_built
+from tests.support.trees import line_counts
 
 
 @dataclass
@@ -112,26 +113,8 @@ def _class_of(position: Position) -> tuple:
 
 
 def _check_line(deal, start, line, tree, truth) -> None:
-    forced = decisions = traps = 0
-    first_trap = -1
-    position = start
-    for step, move in enumerate(line):
-        moves = position.legal_moves()
-        if len(moves) == 1:
-            forced += 1
-        else:
-            decisions += 1
-            children = [position.play(m) for m in moves]
-            if any((c.heights, c.foundation_rank) not in truth.winnable for c in children):
-                traps += 1
-                first_trap = step if first_trap < 0 else first_trap
-        position = position.play(move)
-    assert (tree.forced_moves, tree.decisions, tree.traps, tree.first_trap) == (
-        forced,
-        decisions,
-        traps,
-        first_trap,
-    )
+    counts = line_counts(start, line, lambda p: (p.heights, p.foundation_rank) in truth.winnable)
+    assert (tree.forced_moves, tree.decisions, tree.traps, tree.first_trap) == counts
 
 
 def test_late_positions_include_won_and_lost_ones():

@@ -188,10 +188,10 @@ def _fields_against(cls: type, node: dict[str, Any], where: str) -> None:
     assert node["required"] == required, where
     for item in dataclasses.fields(cls):
         hint, schema = hints[item.name], node["properties"][item.name]
-        types = _types_of_hint(hint)
-        if types is not None and item.metadata.get(ABSENT_WHEN_NONE):
-            types -= {"null"}  # None is written as no key at all
-        assert types in (None, _schema_types(schema)), f"{where}.{item.name}"
+        types, declared = _types_of_hint(hint), _schema_types(schema)
+        if types is not None and item.metadata.get(ABSENT_WHEN_NONE):  # None is written as no key at all,
+            types, declared = types - {"null"}, declared - {"null"}  # so the schema need not allow null
+        assert types in (None, declared), f"{where}.{item.name}"
         plain = [arg for arg in typing.get_args(hint) if arg is not type(None)] or [hint]
         if dataclasses.is_dataclass(plain[0]):
             _fields_against(plain[0], schema, f"{where}.{item.name}")
