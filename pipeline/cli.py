@@ -265,7 +265,8 @@ def solve(
     quiet: Quiet = False,
 ) -> None:
     """Solve every deal of a deals pack file; write its rows, in order, with verdict columns added."""
-    from pipeline.game.games import BLACK_HOLE, game_named
+    from pipeline.game.games import game_named
+    from pipeline.game.stats import published_win_rate
     from pipeline.packs.parquet import pack_file_game
     from pipeline.reports import tables
     from pipeline.stages.solve import solve_pack
@@ -275,9 +276,9 @@ def solve(
     played = None if game is None else game_named(game)
     with user_errors(interrupted=tables.interrupted_line(out)):
         tally = solve_pack(deals, out, SolveSettings(max_nodes=max_nodes), options, game=played)
-        black_hole = pack_file_game(out) is BLACK_HOLE  # only Black Hole's win rate is published
+        published = published_win_rate(pack_file_game(out))
     _note(f"wrote {tally.total} results to {out}", quiet)
-    _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=black_hole))
+    _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=published))
 
 
 @app.command()
@@ -568,6 +569,10 @@ def run(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Delete the finished shards of an earlier run and start over.")
     ] = False,
+    game: Annotated[
+        GameName | None,
+        typer.Option("--game", "-g", show_default="the config's", help="Override [run] game."),
+    ] = None,
     quiet: Quiet = False,
 ) -> None:
     """Deal, solve, cross-check and grade a configured job in shards; write its pack and curated pack.
@@ -581,9 +586,10 @@ def run(
     if scheduler is not None and backend is None:
         backend = Backend.DASK
     with user_errors():
+        overrides = [*(settings or []), *([] if game is None else [f"run.game={game.value}"])]
         chosen = (
             load_config(config)
-            .with_settings(settings or [])
+            .with_settings(overrides)
             .with_overrides(jobs=jobs, backend=backend, scheduler=scheduler)
         )
     if chosen.backend is Backend.LOKY or not chosen.scheduler:
@@ -648,6 +654,7 @@ def curate(
             help="With --plays: the deals with 5 finished attempts or more take their places in the order by what the players met (mistakes before a win); the others keep theirs.",
         ),
     ] = False,
+    game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Build a curated pack: graded wins only, no duplicates, quotas per tier, ordered by difficulty."""
@@ -658,6 +665,7 @@ def curate(
     if by_play and plays is None:
         raise typer.BadParameter("--by-play orders by the play records of --plays", param_hint="--by-play")
     with user_errors():
+        _check_folder_game(pack, game)
         quotas = None if per_tier is None else parse_quotas(per_tier)
         if plays is None:
             target, manifest = curate_beside(pack, out, per_tier=quotas, order=order)
@@ -734,6 +742,7 @@ def export(
     out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
     tier: TierChoice = None,
     limit: Annotated[int | None, typer.Option(min=0, max=MAX_INT64, help="At most this many deals.")] = None,
+    game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
@@ -741,6 +750,7 @@ def export(
     from pipeline.reports import tables
 
     with user_errors(interrupted=tables.interrupted_line(out)):
+        _check_folder_game(pack, game)
         written = export_pack_folder(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
     _note(f"wrote {written} deals to {out}", quiet)
 
@@ -765,6 +775,7 @@ def report(
             help="Play records (PLAYS.parquet): add, by tier and by deal, what the play-testers met.",
         ),
     ] = None,
+    game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files.
@@ -775,10 +786,21 @@ def report(
     from pipeline.reports.summary import report_tables
 
     with user_errors():
+        _check_folder_game(pack, game)
         played = None if plays is None else _observed(plays, pack)  # before the charts: a bad file fails fast
         made = report_pack(pack, charts_folder)
     _show(*report_tables(made.description), *([] if played is None else played))
     _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
+
+
+def _check_folder_game(folder: Path, game: GameName | None) -> None:
+    """GameMixError naming the pack folder ``folder`` when ``game`` is given and is not the pack's."""
+    if game is not None:
+        from pipeline.game.games import game_named
+        from pipeline.packs.family import same_game
+        from pipeline.packs.manifest import read_manifest
+
+        same_game(read_manifest(folder).played, game_named(game), source=str(folder))
 
 
 def _observed(plays: Path, pack: Path) -> list[Any]:
@@ -802,13 +824,23 @@ def show(
     pack: Annotated[
         Path | None, typer.Option(readable=False, help="Pack folder to look the deal up in.")
     ] = None,
+    game: Annotated[
+        GameName | None,
+        typer.Option(
+            "--game",
+            "-g",
+            show_default="the pack's, or black_hole",
+            help="The deal's game; with --pack, checked against the pack's.",
+        ),
+    ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Draw a deal as a player sees it (the 17 fans and the foundation) and print its board text."""
+    """Draw a deal as a player sees it (its fans, the foundation and any talon) and print its board text."""
+    from pipeline.game.games import game_named
     from pipeline.reports.picture import draw_deal_of_id
 
     with user_errors():
-        deal = draw_deal_of_id(deal_id, png, pack=pack)
+        deal = draw_deal_of_id(deal_id, png, pack=pack, game=None if game is None else game_named(game))
     typer.echo(deal.to_board_text(), nl=False)
     _note(f"wrote {png}", quiet)
 
@@ -825,11 +857,13 @@ def gallery(
     tier: TierChoice = None,
     limit: Annotated[int | None, typer.Option(min=1, max=MAX_INT64, help="At most this many deals.")] = None,
     title: Annotated[str | None, typer.Option(help="The page's title. Default: the pack's name.")] = None,
+    game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Write a static web gallery of a pack: browse, play with exact hints, watch solutions (no network)."""
     from pipeline.reports.gallery import write_gallery
 
     with user_errors():
+        _check_folder_game(pack, game)
         made = write_gallery(pack, out, tier=None if tier is None else tier.value, limit=limit, title=title)
     _note(f"wrote a gallery of {made.deals} deals to {made.folder}/index.html ({made.size:,} bytes)", quiet)

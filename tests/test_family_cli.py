@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.game.games import BLACK_HOLE, GAMES, game_named
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal, iter_boards
+from pipeline.game.games import BLACK_HOLE, GAMES, game_named
 from pipeline.game.rules import Position, replay
 from pipeline.game.shuffles import seeded_deal
 from pipeline.packs.folders import read_pack_folder
@@ -151,7 +151,15 @@ def test_grading_a_golf_pack_walks_its_tree_and_tiers_it_by_golfs_own_tiers(chec
         assert row["grade_status"] == "exact"
         assert (row["tier"] == "unsolvable") == (row["verdict"] == "unsolvable")
         assert row["max_cards_played"] <= 35
-    fails("grade", checked["golf"], "-o", tmp_path / "a.parquet", "--game", "all_in_a_row", pattern="a Golf pack")
+    fails(
+        "grade",
+        checked["golf"],
+        "-o",
+        tmp_path / "a.parquet",
+        "--game",
+        "all_in_a_row",
+        pattern="a Golf pack",
+    )
     assert not (tmp_path / "a.parquet").exists()
 
 
@@ -179,7 +187,9 @@ def family_runs(tmp_path_factory) -> dict[str, Path]:
             "[crosscheck]\nsample = 0\nloss_sample = 0.25\n",
         )
         result = ok("run", "--config", config, "-q")
-        assert (game_named(name).title in result.stdout) and (("published" in result.stdout) == (name != "golf"))
+        assert (game_named(name).title in result.stdout) and (
+            ("published" in result.stdout) == (name != "golf")
+        )
         found[name] = folder / "out" / "packs"
     return found
 
@@ -191,11 +201,17 @@ def test_a_run_of_another_game_makes_its_pack_and_curated_pack(family_runs, name
         manifest = read_manifest(family_runs[name] / folder)
         assert manifest.played is game
         table = read_pack_folder(family_runs[name] / folder)
-        for board, solution in zip(table.column("board").to_pylist(), table.column("solution").to_pylist()):
+        boards, solutions = table.column("board").to_pylist(), table.column("solution").to_pylist()
+        for board, solution in zip(boards, solutions, strict=True):
             if solution:
                 replay(Deal.from_board_text(board, game=game), solution)
     curated = read_pack_folder(family_runs[name] / "x-curated")
-    assert curated.num_rows and set(curated.column("tier").to_pylist()) <= {"easy", "medium", "hard", "expert"}
+    assert curated.num_rows and set(curated.column("tier").to_pylist()) <= {
+        "easy",
+        "medium",
+        "hard",
+        "expert",
+    }
 
 
 @pytest.mark.parametrize("name", ["golf", "all_in_a_row"])
@@ -219,7 +235,17 @@ def test_exports_of_another_game_carry_its_layout_and_replay(family_runs, name, 
     ok("export", pack, "-f", "boards", "-o", tmp_path / "b.txt", "-q")
     boards = (tmp_path / "b.txt").read_text()
     assert [d.to_board_text() for d in iter_boards(boards, game=game)] == [d["board"] for d in deals]
-    fails("export", pack, "-f", "csv", "-o", tmp_path / "c.csv", "--game", "black_hole", pattern="not Black Hole")
+    fails(
+        "export",
+        pack,
+        "-f",
+        "csv",
+        "-o",
+        tmp_path / "c.csv",
+        "--game",
+        "black_hole",
+        pattern="not Black Hole",
+    )
     assert not (tmp_path / "c.csv").exists()
 
 
@@ -237,3 +263,25 @@ def test_curating_a_golf_pack_keeps_its_game_and_refuses_another(family_runs):
     assert read_manifest(packs / "again").played is game_named("golf")
     fails("curate", packs / "x", "-o", "other", "--game", "all_in_a_row", pattern="a Golf pack")
     assert not (packs / "other").exists()
+
+
+def test_show_draws_a_deal_of_the_game_named_and_checks_a_packs(family_runs, tmp_path):
+    from tests.support.family import GOLF_1
+
+    shown = ok("show", "pysol-1", "--game", "golf", "--png", tmp_path / "g.png", "-q")
+    assert shown.stdout == GOLF_1
+    assert (tmp_path / "g.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    pack = family_runs["golf"] / "x"
+    fails(
+        "show",
+        "seed-2-0",
+        "--pack",
+        pack,
+        "--game",
+        "black_hole",
+        "--png",
+        tmp_path / "b.png",
+        pattern="a Golf pack",
+    )
+    fails("gallery", pack, "--out", tmp_path / "site", "--game", "all_in_a_row", pattern="a Golf pack")
+    assert not (tmp_path / "b.png").exists() and not (tmp_path / "site").exists()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.game.deal import Deal
+from pipeline.game.games import Game
 from pipeline.game.players import PLAYER_COLUMNS, PLAYERS, Player, PlayerFigures
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches, pack_metadata
@@ -61,7 +62,7 @@ def pack_deals(folder: Path, wanted: Collection[str] | None = None) -> PackDeals
     for batch in pack_folder_batches(folder, columns=list(READ_COLUMNS)):
         for row in batch.to_pylist():
             if chosen is None or row["deal_id"] in chosen:
-                found[row["deal_id"]] = _packed(row, source=str(folder))
+                found[row["deal_id"]] = _packed(row, source=str(folder), game=manifest.played)
     return PackDeals(
         folder,
         manifest.name,
@@ -71,7 +72,7 @@ def pack_deals(folder: Path, wanted: Collection[str] | None = None) -> PackDeals
     )
 
 
-def _packed(row: dict[str, object], *, source: str) -> PackedDeal:
+def _packed(row: dict[str, object], *, source: str, game: Game) -> PackedDeal:
     graded = row["verdict"] == Verdict.SOLVED and row["grade_status"] == GradeStatus.EXACT
     figures = None
     if graded and all(row[column] is not None for column in PLAYER_COLUMNS):
@@ -83,7 +84,7 @@ def _packed(row: dict[str, object], *, source: str) -> PackedDeal:
     deal_id = str(row["deal_id"])
     return PackedDeal(
         deal_id,
-        Deal.from_board_text(str(row["board"]), source=f"{source} {deal_id}"),
+        Deal.from_board_text(str(row["board"]), source=f"{source} {deal_id}", game=game),
         str(row["tier"]),
         figures,
         float(difficulty) if graded and isinstance(difficulty, int | float) else None,

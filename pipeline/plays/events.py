@@ -1,10 +1,12 @@
 """An attempt's events replayed under the rules, with the gallery's undo, redo and restart.
 
 An event is what the player did, in order: a pile number 0..16 (the free
-card of that pile went to the foundation), or one of :class:`Action`:
+card of that pile went to the foundation; in another game of the family, a
+pile of its layout, or the talon deal, one past the last pile: Golf's 7), or
+one of :class:`Action`:
 ``undo`` and ``redo`` take back or play again one *step*, a step being a
-card played or a restart; ``restart`` goes back to the opening position
-(only when a card is on the foundation above the starting ace), and is a
+move or a restart; ``restart`` goes back to the opening position
+(only from another position), and is a
 step itself, so ``undo`` right after it brings the position back; ``hint``
 asks for a hint and changes nothing. A card played or a restart after an
 undo throws the steps undone away (``redo`` has nothing left to play), as
@@ -40,8 +42,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pipeline.errors import BlackholeError
-from pipeline.game.cards import ACE_OF_SPADES, RANKS, SUIT_SYMBOLS, rank_of, suit_of
-from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.cards import RANKS, SUIT_SYMBOLS, rank_of, suit_of
+from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 
 
@@ -75,14 +77,14 @@ COUNT_FIELDS = ("moves", "undos", "redos", "restarts", "hints", "dead_ends", "ca
 class Tally:
     """What replaying an attempt's events counts, with the names of an export's fields."""
 
-    moves: int  # cards played, those later undone too
+    moves: int  # cards played (and talon deals), those later undone too
     undos: int
     redos: int
     restarts: int
     hints: int
     dead_ends: int  # arrivals at a position with cards left and no legal move
-    cards_played: int  # on the foundation at the end, the starting ace not counted
-    won: bool  # every card played at the end
+    cards_played: int  # played from the piles by the end (the foundation's starting card not counted)
+    won: bool  # every pile card played at the end
     stuck: bool  # cards left and no legal move at the end
 
     def counts(self) -> dict[str, int]:
@@ -98,6 +100,7 @@ class Tally:
 def card_text(card: int) -> str:
     """A card as the gallery shows it: ``7♣``, ``10♦``, ``A♠``.
 
+    >>> from pipeline.game.cards import ACE_OF_SPADES
     >>> card_text(ACE_OF_SPADES), card_text(37)
     ('A♠', '10♣')
     """
@@ -110,14 +113,14 @@ class _Stop:
     """A position of the history and the card on top of the foundation there."""
 
     position: Position
-    top: int
+    top: int | None  # None while the foundation is empty (All in a Row's opening)
 
 
 def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
     """Replay ``events`` from the opening of ``deal``; their :class:`Tally`, or ReplayError naming the first
     event not allowed: a card that does not fit, a pile that is empty or not a pile, an undo with nothing to
     take back, a redo with nothing to play again, a restart from the opening, any event after the win."""
-    opening = _Stop(Position.start(deal), ACE_OF_SPADES)
+    opening = _Stop(Position.start(deal), deal.foundation)
     history: list[_Stop] = [opening]  # history[i]: after the first i steps
     at = 0  # the steps in force; those after it can be redone
     counts = dict.fromkeys(("moves", "undo", "redo", "restart", "hint", "dead_ends"), 0)
@@ -126,7 +129,7 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
         if here.position.is_won:
             raise ReplayError(f"event {number} ({_event_text(event)}) comes after the win")
         if isinstance(event, str):
-            action = _action(event, number)
+            action = _action(event, number, deal)
             counts[action.value] += 1
             if action is Action.HINT:
                 continue
@@ -139,7 +142,7 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
                     raise ReplayError(f"event {number} redoes, but nothing was undone")
                 at += 1
             else:
-                if here.position.cards_played == 0:
+                if here.position == opening.position:
                     raise ReplayError(f"event {number} restarts at the opening position")
                 del history[at + 1 :]
                 history.append(opening)
@@ -165,22 +168,37 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
     )
 
 
-def _action(event: str, number: int) -> Action:
+def _action(event: str, number: int, deal: Deal) -> Action:
     try:
         return Action(event)
     except ValueError:
         known = ", ".join(action.value for action in Action)
-        raise ReplayError(f"event {number} is {event!r}, not a pile 0..16 or one of {known}") from None
+        game = deal.game
+        talon = f", {game.talon_move} (the talon)" if game.has_talon else ""
+        raise ReplayError(
+            f"event {number} is {event!r}, not a pile 0..{game.num_piles - 1}{talon} or one of {known}"
+        ) from None
 
 
 def _played(here: _Stop, pile: int, number: int) -> _Stop:
-    """The stop after playing the free card of ``pile`` from ``here``; ReplayError when the rules forbid it."""
-    if isinstance(pile, bool) or not 0 <= pile < NUM_PILES:
-        raise ReplayError(f"event {number} plays pile {pile!r}, but the piles are 0..{NUM_PILES - 1}")
+    """The stop after playing the free card of ``pile`` (or dealing the talon's next card) from ``here``;
+    ReplayError when the rules forbid it."""
+    game = here.position.deal.game
+    if game.has_talon and pile == game.talon_move and not isinstance(pile, bool):
+        position = here.position
+        if not position.talon_left:
+            raise ReplayError(f"event {number} deals from the talon, which is empty")
+        return _Stop(position.play(pile), position.deal.talon[position.talon_dealt])
+    if isinstance(pile, bool) or not 0 <= pile < game.num_piles:
+        talon = f" and {game.talon_move} deals from the talon" if game.has_talon else ""
+        raise ReplayError(
+            f"event {number} plays pile {pile!r}, but the piles are 0..{game.num_piles - 1}{talon}"
+        )
     card = here.position.top_card(pile)
     if card is None:
         raise ReplayError(f"event {number} plays pile {pile}, which is empty")
     if pile not in here.position.legal_moves():
+        assert here.top is not None  # an empty foundation takes any card
         raise ReplayError(
             f"event {number} plays pile {pile}, whose free card {card_text(card)} "
             f"does not fit on {card_text(here.top)}"

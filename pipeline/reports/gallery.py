@@ -34,14 +34,18 @@ the referee (:mod:`pipeline.game.rules`) before it is written, so the page
 never shows a move the rules refuse.
 
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
-name and kind, the gallery's build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
+name and kind, its game (``game``, the game's name, only for a pack of another game than Black
+Hole, so that a Black Hole gallery is the bytes it was before the family came), the gallery's
+build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
 and the tier thresholds in that figure (from the pack's metadata; null for a
 pack that was never graded), the budgets the solver and the grader ran with
 (``budgets``: ``max_nodes`` and ``grade_max_positions`` of the metadata, null
 when not recorded; an ungraded deal's grade says which ran out), the ladder of player models
 (:data:`~pipeline.game.players.PLAYERS`: each one's name, words and columns),
 the pack's tier names in order, and the deals as ``columns`` (:data:`COLUMNS`)
-and ``deals`` (one list of values per deal). ``cards`` is :func:`cards_text`.
+and ``deals`` (one list of values per deal). ``cards`` is :func:`cards_text`: the page reads
+the layout (17 fans of 3, All in a Row's 13 fans of 4, Golf's 7 fans of 5 with the
+foundation's card and the talon) off the game.
 The page says the figures in a player's words; the columns keep their names
 under "All the numbers". The same pack and options give the same bytes.
 
@@ -71,6 +75,7 @@ from pipeline.files import (
 )
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.players import PLAYER_COLUMNS, PLAYERS
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, selected_rows
@@ -149,7 +154,9 @@ def write_gallery(
     if not rows:
         raise GalleryError(f"{pack}: no deals of tier {tier!r} to show" if tier else f"{pack}: no deals")
     name = title if title is not None else manifest.origin.name
-    data = gallery_data(rows, table, title=name, pack=manifest.origin.name, kind=manifest.origin.kind)
+    data = gallery_data(
+        rows, table, title=name, pack=manifest.origin.name, kind=manifest.origin.kind, game=manifest.played
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     with replacing_folder(out) as staging:
         page = (SITE / PAGE).read_text(encoding="utf-8").replace(TITLE_MARK, html.escape(name))
@@ -173,16 +180,18 @@ def _check_replaceable(out: Path) -> None:
 
 
 def gallery_data(
-    rows: list[dict[str, Any]], table: pa.Table, *, title: str, pack: str, kind: str
+    rows: list[dict[str, Any]], table: pa.Table, *, title: str, pack: str, kind: str, game: Game = BLACK_HOLE
 ) -> dict[str, Any]:
-    """The object ``deals.js`` holds for ``rows`` of the pack ``table`` (see the module's docstring)."""
+    """The object ``deals.js`` holds for ``rows`` of the pack ``table`` of ``game`` (see the module's docstring)."""
     provenance = metadata(table)
     reference = {key: provenance.get(f"difficulty_{key}") for key in DIFFICULTY_KEYS}
     graded = None not in reference.values() and all(f"tier_{name}" in provenance for name in THRESHOLDS)
+    played = {} if game is BLACK_HOLE else {"game": game.name}  # a Black Hole gallery as before the family
     data = {
         "title": title,
         "pack": pack,
         "kind": kind,
+        **played,
         "difficulty": reference if graded else None,
         "tiers": {name: float(provenance[f"tier_{name}"]) for name in THRESHOLDS} if graded else None,
         "budgets": {
@@ -200,9 +209,9 @@ def gallery_data(
         ],
         "tier_order": list(PACK_TIERS),
         "columns": list(COLUMNS),
-        "deals": [deal_values(row) for row in rows],
+        "deals": [deal_values(row, game) for row in rows],
     }
-    return {"title": title, "pack": pack, "kind": kind, "build": build_id(data), **data}
+    return {"title": title, "pack": pack, "kind": kind, **played, "build": build_id(data), **data}
 
 
 def _budget(provenance: dict[str, str], key: str) -> int | None:
@@ -224,9 +233,9 @@ def build_id(data: dict[str, Any]) -> str:
     return hashlib.sha256(data_script(data).encode("utf-8")).hexdigest()[:16]
 
 
-def deal_values(row: dict[str, Any]) -> list[Any]:
-    """One pack row as the values of :data:`COLUMNS`, its solution replayed by the referee first."""
-    deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]))
+def deal_values(row: dict[str, Any], game: Game = BLACK_HOLE) -> list[Any]:
+    """One pack row of ``game`` as the values of :data:`COLUMNS`, its solution replayed by the referee first."""
+    deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]), game=game)
     solution = [int(pile) for pile in row.get("solution") or ()]
     if solution:
         try:
@@ -241,13 +250,20 @@ def deal_values(row: dict[str, Any]) -> list[Any]:
 
 
 def cards_text(deal: Deal) -> str:
-    """The 51 cards of ``deal`` as names without spaces, pile 0 first, each pile bottom to top: ``"JDKSTH2D..."``.
+    """The cards of ``deal`` as names without spaces, pile 0 first, each pile bottom to top: ``"JDKSTH2D..."``
+    (Black Hole's 51, All in a Row's 52); in Golf the 35 pile cards, then the foundation's card and the 16
+    of the talon, first dealt first (:meth:`Deal.cards`).
 
     >>> from pipeline.game.deal import EXAMPLE_BOARD
     >>> cards_text(Deal.from_board_text(EXAMPLE_BOARD))[:12]
     'JDKSTH2D9D8H'
+    >>> from pipeline.game.games import game_named
+    >>> from pipeline.game.shuffles import pysol_deal
+    >>> golf = cards_text(pysol_deal(1, game_named("golf")))
+    >>> len(golf) // 2, golf[70:72], golf[72:74]
+    (52, 'TH', '8H')
     """
-    return "".join(card_name(card) for pile in deal.piles for card in pile)
+    return "".join(card_name(card) for card in deal.cards())
 
 
 def data_script(data: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pipeline.game.canonical import canonical_key
 from pipeline.game.cards import RANKS, card_name, make_card, rank_of, suit_of
 from pipeline.game.deal import Deal
-from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, DEAD_KING_GOLF, GAMES, GOLF, RELAXED_GOLF
+from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, DEAD_KING_GOLF, GOLF, RELAXED_GOLF
 from pipeline.game.players import Player, check_distribution, policy
 from pipeline.game.rules import IllegalMove, Position, replay
 from pipeline.game.shuffles import seeded_deal

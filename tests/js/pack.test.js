@@ -47,3 +47,10 @@ test("deals sort by level, then by difficulty, unknown values last", () => {
   assert.deepEqual(read.sorted.level.map((deal) => deal.deal_id), ["c", "b", "a"]);
   assert.deepEqual(read.sorted.difficulty.map((deal) => deal.deal_id), ["a", "b", "c"]);
 });
+
+test("the pack's game is deals.js's, Black Hole when it names none", () => {
+  assert.equal(pack.read(data()).game.name, "black_hole");
+  const golf = pack.read({ ...data(), game: "golf" }).game;
+  assert.deepEqual([golf.title, golf.numPiles, golf.pileSize, golf.talonSize], ["Golf", 7, 5, 16]);
+  assert.throws(() => pack.read({ ...data(), game: "klondike" }), /unknown game/);
+});

@@ -4,7 +4,8 @@
 //
 // One file a part of the page: game.test.js (the rules and game state), solver.test.js (the
 // in-browser solver's verdicts and hints), pack.test.js (deals.js read); the play records'
-// tests go beside them as records.test.js. `make test` runs every *.test.js here with
+// tests go beside them as records.test.js; family-game.test.js and family-solver.test.js do
+// for All in a Row and the three Golfs what game.test.js and solver.test.js do for Black Hole. `make test` runs every *.test.js here with
 // `node --test tests/js/`; a golden file is added to tests/js/write_golden.py's golden_files.
 "use strict";
 

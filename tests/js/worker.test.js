@@ -97,6 +97,35 @@ test("the worker's script is the solver's own: the traps it finds are the page's
   assert.deepEqual(found, new Solver.Game(WON.cards).traps(line));
 });
 
+test("a question names its game: the worker answers a Golf or All in a Row hint and traps by that game's rules", async () => {
+  const { spawn, made } = spawner();
+  const searcher = worker.create(spawn);
+  const family = golden("family_solver.json");
+  for (const name of ["all_in_a_row", "golf"]) {
+    for (const item of family.filter((item) => item.game === name).slice(0, 4)) {
+      const rules = Solver.rulesFor(item.cards, item.game);
+      const [answer, where] = await new Promise((resolve) => {
+        searcher.ask(
+          { op: "hint", cards: rules.cards, game: item.game, moves: item.moves },
+          (found, from) => resolve([found, from]),
+          () => null
+        );
+      });
+      const expected = Solver.rulesFor(item.cards, item.game).hint(item.moves);
+      assert.equal(where, "worker");
+      assert.deepEqual([answer.kind, answer.move, answer.undo], [expected.kind, expected.move, expected.undo]);
+    }
+  }
+  const won = golden("family_verdicts.json").find((item) => item.game === "golf" && item.verdict === "solved");
+  const rules = Solver.rulesFor(won.cards, won.game);
+  const line = rules.solve(rules.start()).line;
+  const found = await new Promise((resolve) => {
+    searcher.ask({ op: "traps", cards: rules.cards, game: won.game, solution: line }, resolve, () => null);
+  });
+  assert.deepEqual(found, Solver.rulesFor(won.cards, won.game).traps(line));
+  assert.equal(made.length, 1);
+});
+
 test("asking again abandons the question before: its answer never comes, its worker is terminated", async () => {
   const { spawn, made } = spawner();
   const searcher = worker.create(spawn);

@@ -13,7 +13,13 @@ say about the same positions, read from ``tests/js/golden/*.json``:
 - ``plays.json``: attempts as the play records write their events (cards, undo, redo,
   restart, hint; seeded random play, and the solutions with detours), each with what
   :func:`pipeline.plays.events.replay_events` counts of them, or the number of the first
-  event it refuses.
+  event it refuses;
+- ``family_rules.json`` and ``family_solver.json``: the same as ``rules.json`` and
+  ``solver.json`` for the other games of the family (All in a Row and the three Golfs), each
+  case naming its game, with the talon cards dealt and the foundation's rank (null while All
+  in a Row's is empty); a move is a pile or, in Golf, the talon deal (7);
+- ``family_verdicts.json``: the exact solver's verdict on PySol FC's deals 1 to 20 of each of
+  those games, from the start.
 
 ``make golden`` (``python tests/js/write_golden.py``) writes them; the files are
 committed, and ``tests/js/test_golden.py`` checks that they equal what this script
@@ -34,8 +40,9 @@ from typing import Any
 
 from pipeline.engine.solver import solve
 from pipeline.game.deal import EXAMPLE_BOARD, NUM_PILES, Deal
+from pipeline.game.games import BLACK_HOLE, GAMES, Game
 from pipeline.game.rules import Position
-from pipeline.game.shuffles import seeded_deal
+from pipeline.game.shuffles import pysol_deal, seeded_deal
 from pipeline.game.verdicts import Verdict
 from pipeline.plays.events import Action, Event, ReplayError, replay_events
 from pipeline.reports.gallery import cards_text
@@ -48,6 +55,9 @@ MAX_NODES = 2_000_000  # every position here is settled far below it
 EVENTS_SEED = 2024  # the play records' random events: random.Random(EVENTS_SEED + order)
 EVENTS_LENGTH = 90  # events of a random attempt, at most
 EVENT_WEIGHTS = {"card": 0.65, "undo": 0.15, "redo": 0.08, "restart": 0.06, "hint": 0.06}
+FAMILY = tuple(game for game in GAMES if game is not BLACK_HOLE)
+FAMILY_INDICES = (0, 3, 5)  # seeded_deal(SEED, index, game): a lost deal and two won in each but Relaxed Golf
+VERDICT_DEALS = range(1, 21)  # PySol FC's deals of each other game whose verdicts family_verdicts.json holds
 
 
 def deals() -> list[tuple[str, Deal]]:
@@ -235,6 +245,95 @@ def plays_cases() -> list[dict[str, Any]]:
     return cases
 
 
+def family_deals() -> list[tuple[Game, str, Deal]]:
+    """The other games' golden deals: each game's seeded deals and PySol FC's deal 1."""
+    found = []
+    for game in FAMILY:
+        found += [(game, f"seed-{SEED}-{index}", seeded_deal(SEED, index, game)) for index in FAMILY_INDICES]
+        found.append((game, "pysol-1", pysol_deal(1, game)))
+    return found
+
+
+def family_lines() -> list[tuple[Game, str, Deal, list[int]]]:
+    """Each of :func:`family_deals` with its lines of play: a random game, and the solution where there is one."""
+    found = []
+    for order, (game, name, deal) in enumerate(family_deals()):
+        found.append((game, name, deal, random_line(deal, random.Random(PLAY_SEED + order))))
+        result = solve(deal, max_nodes=MAX_NODES)
+        if result.verdict is Verdict.SOLVED:
+            found.append((game, name, deal, list(result.solution)))
+    return found
+
+
+def family_rules_cases() -> list[dict[str, Any]]:
+    """Positions of the other games with what the referee says about them."""
+    cases = []
+    for game, name, deal, line in family_lines():
+        for length in prefixes(line):
+            position = Position.after(deal, line[:length])
+            cases.append(
+                {
+                    "game": game.name,
+                    "deal": name,
+                    "cards": cards_text(deal),
+                    "moves": line[:length],
+                    "heights": list(position.heights),
+                    "foundation_rank": position.foundation_rank,
+                    "talon_dealt": position.talon_dealt,
+                    "legal": list(position.legal_moves()),
+                    "status": status(position),
+                }
+            )
+    return cases
+
+
+def family_solver_cases() -> list[dict[str, Any]]:
+    """As :func:`solver_cases`, for the positions of :func:`family_lines`."""
+    cases = []
+    for game, name, deal, line in family_lines():
+        for length in prefixes(line):
+            moves = line[:length]
+            position = Position.after(deal, moves)
+            if position.is_won:
+                continue
+            verdict = winnable(deal, moves)
+            undo = next((k for k in range(len(moves) + 1) if winnable(deal, moves[: len(moves) - k])), None)
+            cases.append(
+                {
+                    "game": game.name,
+                    "deal": name,
+                    "cards": cards_text(deal),
+                    "moves": moves,
+                    "verdict": Verdict.SOLVED.value if verdict else Verdict.UNSOLVABLE.value,
+                    "winning_moves": [
+                        move for move in position.legal_moves() if winnable(deal, [*moves, move])
+                    ],
+                    "undo": undo,
+                }
+            )
+    return cases
+
+
+def family_verdict_cases() -> list[dict[str, Any]]:
+    """PySol FC's deals :data:`VERDICT_DEALS` of each other game with the exact solver's verdict from the start."""
+    cases = []
+    for game in FAMILY:
+        for number in VERDICT_DEALS:
+            deal = pysol_deal(number, game)
+            verdict = solve(deal, max_nodes=MAX_NODES).verdict
+            if verdict is Verdict.UNKNOWN:
+                raise RuntimeError(f"{game.name} pysol-{number}: the solver's budget ran out")
+            cases.append(
+                {
+                    "game": game.name,
+                    "deal": f"pysol-{number}",
+                    "cards": cards_text(deal),
+                    "verdict": verdict.value,
+                }
+            )
+    return cases
+
+
 def golden_files() -> dict[str, str]:
     """The golden files' names and texts: one case a line, so a change reads as a small diff."""
 
@@ -245,6 +344,9 @@ def golden_files() -> dict[str, str]:
         "rules.json": text(rules_cases()),
         "solver.json": text(solver_cases()),
         "plays.json": text(plays_cases()),
+        "family_rules.json": text(family_rules_cases()),
+        "family_solver.json": text(family_solver_cases()),
+        "family_verdicts.json": text(family_verdict_cases()),
     }
 
 

@@ -15,7 +15,7 @@ from pipeline.game.games import BLACK_HOLE, GAMES, game_named
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import PYSOL_SCHEME, pysol_deal, seeded_deal, seeded_scheme
 from pipeline.packs.family import GAME_KEY, GameMixError, game_entries, pack_game, same_game
-from pipeline.packs.parquet import PackError, deals_of, metadata, pack_file_game, read_pack_file
+from pipeline.packs.parquet import deals_of, metadata, pack_file_game, read_pack_file
 from pipeline.packs.rows import row_problem
 from pipeline.packs.schema import IMPORT_SCHEME
 from pipeline.packs.sources import DealSpan, imported_deals, pysol_deals, seeded_deals, write_deals

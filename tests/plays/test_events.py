@@ -106,3 +106,36 @@ def test_events_and_their_codes_go_both_ways():
 
 def test_cards_read_as_the_gallery_shows_them():
     assert [card_text(card) for card in (0, 5, 38, 51)] == ["A♥", "2♣", "10♦", "K♠"]
+
+
+def test_a_golf_attempt_deals_from_the_talon_and_counts_pile_cards_alone():
+    """A talon deal (Golf's 7) is a move and a step; the cards played are the piles' alone; a restart after
+    deals alone is allowed, and a deal from an empty talon, or a pile past the last, is refused."""
+    from pipeline.game.games import GOLF
+    from pipeline.game.shuffles import pysol_deal
+
+    deal = pysol_deal(2, GOLF)
+    solution = list(solve(deal).solution)
+    assert GOLF.talon_move in solution
+    tally = replay_events(deal, [GOLF.talon_move, "restart", "undo", "undo", *solution])
+    assert (tally.moves, tally.restarts, tally.undos, tally.cards_played, tally.won) == (
+        1 + len(solution),
+        1,
+        2,
+        GOLF.pile_cards,
+        True,
+    )
+    with pytest.raises(ReplayError, match=r"^event 17 deals from the talon, which is empty$"):
+        replay_events(deal, [GOLF.talon_move] * 17)
+    with pytest.raises(ReplayError, match=r"but the piles are 0\.\.6 and 7 deals from the talon$"):
+        replay_events(deal, [8])
+
+
+def test_an_all_in_a_row_attempt_starts_on_an_empty_foundation():
+    from pipeline.game.games import ALL_IN_A_ROW
+
+    deal = seeded_deal(3, 0, ALL_IN_A_ROW)
+    first = Position.start(deal).legal_moves()
+    assert len(first) == ALL_IN_A_ROW.num_piles  # any free card starts the foundation
+    tally = replay_events(deal, [first[-1], "undo", first[0]])
+    assert (tally.moves, tally.cards_played) == (2, 1)

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from pipeline import __version__
 from pipeline.cli import app
+from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
+from pipeline.game.games import game_named
 from pipeline.game.players import PLAYERS
 from pipeline.game.rules import replay
 from pipeline.game.shuffles import SEEDED_SCHEME
@@ -83,6 +85,27 @@ def test_deals_come_in_level_order_with_boards_and_solutions_that_replay(gallery
         assert deal["solution_count"] == row["solution_count"]  # a decimal string: counts pass 2**53
         for column in (*PLAYER_COLUMNS, "tree_score", "difficulty"):
             assert deal[column] == row[column], column
+
+
+def test_a_black_hole_gallery_names_no_game(gallery):
+    assert "game" not in data_of(gallery.folder)  # the bytes it was before the family came
+
+
+@pytest.mark.parametrize("name", ["golf", "all_in_a_row"])
+def test_a_gallery_of_another_game_names_it_and_lists_each_deals_52_cards(name, request):
+    gallery, pack = request.getfixturevalue(f"{name}_gallery"), request.getfixturevalue(f"{name}_pack")
+    data = data_of(gallery.folder)
+    assert list(data)[:5] == ["title", "pack", "kind", "game", "build"] and data["game"] == name
+    game = game_named(name)
+    rows = {row["deal_id"]: row for row in read_pack_folder(pack).to_pylist()}
+    for deal in deals_of(gallery.folder):
+        dealt = Deal.from_board_text(rows[deal["deal_id"]]["board"], game=game)
+        assert (
+            deal["cards"] == "".join(card_name(card) for card in dealt.cards())
+            and len(deal["cards"]) == 2 * 52
+        )
+        replay(dealt, deal["solution"])
+    assert gallery.deals == len(rows)
 
 
 def test_a_pack_that_is_not_curated_keeps_pack_order_and_shows_every_tier(pack, pack_rows, tmp_path):

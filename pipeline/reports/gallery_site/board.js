@@ -1,8 +1,13 @@
-// The board of a deal in play: the foundation and the 17 piles as cards (a free card is a
-// button, a covered one an image), the marks on them, and their input: clicks and the
-// arrow keys between free cards. It draws what it is given and keeps no game state.
+// The board of a deal in play: the foundation and the piles as cards (a free card is a
+// button, a covered one an image), in Golf the talon with its count of cards left (a button
+// that deals the next one), the marks on them, and their input: clicks and the arrow keys
+// between free cards. It draws what it is given and keeps no game state.
 //
-// Registers window.Blackhole.board: `create(handlers)` builds the piles once and gives
+// Each game has its layout (`game.layout`, the board's data-layout, which gallery.css reads):
+// Black Hole's 17 fans of 3; All in a Row's 13 fans of 4, under a foundation that starts
+// empty; Golf's 7 fans of 5, with the foundation's dealt card and the talon beside it.
+//
+// Registers window.Blackhole.board: `create(handlers, game)` builds the piles once and gives
 // {render, markHinted}.
 (function (root) {
   "use strict";
@@ -13,15 +18,43 @@
   const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
   const byId = dom.byId;
   const element = dom.element;
-  const NUM_PILES = Solver.NUM_PILES;
-  const PILE_SIZE = Solver.PILE_SIZE;
+
+  // The rules in a line above the piles, for each game (index.html holds Black Hole's).
+  const RULES_HELP = {
+    all_in_a_row:
+      "Play any free card (the last of a pile) to start the foundation, then one rank above or below " +
+      "its card; K and A are neighbours.",
+    dead_king_golf:
+      "Play a free card (the last of a pile) one rank above or below the foundation's card, or deal the " +
+      "next talon card onto it; K and A are not neighbours, and nothing goes on a King. Clear the seven " +
+      "piles to win.",
+    golf:
+      "Play a free card (the last of a pile) one rank above or below the foundation's card, or deal the " +
+      "next talon card onto it; K and A are not neighbours. Clear the seven piles to win.",
+    relaxed_golf:
+      "Play a free card (the last of a pile) one rank above or below the foundation's card, or deal the " +
+      "next talon card onto it; K and A are neighbours. Clear the seven piles to win.",
+  };
 
   // handlers: onFree(pile) when a free card is clicked, onCovered(pile, depth) when a
-  // covered one is; `fallbackFocus`, the element focused when a play leaves no free card.
-  function create(handlers) {
+  // covered one is, onTalon() when the talon is; `fallbackFocus`, the element focused when a
+  // play leaves no free card. `game`: the rules' game (solver.js's GAMES; Black Hole's when
+  // not given).
+  function create(handlers, game) {
+    const rules = game || Solver.GAMES.black_hole;
+    const numPiles = rules.numPiles;
+    const pileSize = rules.pileSize;
+    const talonMove = rules.talonMove;
     const piles = byId("piles");
+    const talon = byId("talon");
+    byId("board").dataset.layout = rules.layout;
+    byId("board").dataset.game = rules.name;
+    if (RULES_HELP[rules.name]) byId("rules-help").textContent = RULES_HELP[rules.name];
+    byId("talon-keys").hidden = !rules.talonSize;
+    byId("talon-slot").hidden = !rules.talonSize;
+    if (rules.talonSize) talon.addEventListener("click", handlers.onTalon);
 
-    for (let pile = 0; pile < NUM_PILES; pile++) {
+    for (let pile = 0; pile < numPiles; pile++) {
       const box = element("div", "pile");
       box.dataset.pile = String(pile);
       box.setAttribute("role", "group");
@@ -37,22 +70,26 @@
     // card and mark, and per pile the key of its cards and marks (null: nothing drawn yet).
     let shownCards = null;
     let shownFoundation = null;
-    const shownPiles = new Array(NUM_PILES).fill(null);
+    let shownTalon = null;
+    const shownPiles = new Array(numPiles).fill(null);
 
-    // Draw `position` of the deal of `cards` (its 51 cards as numbers) with `marks`:
-    // {hinted: the hint's pile, current: the solution's next pile, last: mark the
-    // foundation as the last card played, losing: the piles whose card loses here (a trap
-    // shown), or none}. Only the piles and the foundation that look different are drawn
-    // again (a move changes one pile). Focus stays on the pile it was on.
+    // Draw `position` of the deal of `cards` (its cards as numbers, as the rules hold them)
+    // with `marks`: {hinted: the hint's move, current: the solution's next move, last: mark
+    // the foundation as the last card played, losing: the moves that lose here (a trap
+    // shown), or none}; a move is a pile, or the talon deal. Only the piles, the foundation
+    // and the talon that look different are drawn again (a move changes one pile). Focus
+    // stays on the pile it was on.
     function render(cards, position, marks) {
       if (!sameCards(cards)) {
         shownCards = Array.from(cards);
         shownFoundation = null;
+        shownTalon = null;
         shownPiles.fill(null);
       }
       // Redrawing a pile removes its focused card; remember the pile to move focus on.
       const focused = focusedPile();
       renderFoundation(position, marks);
+      if (rules.talonSize) renderTalon(position, marks);
       renderPiles(cards, position, marks);
       if (focused !== null) focusNear(focused);
     }
@@ -68,6 +105,13 @@
       if (key === shownFoundation) return;
       shownFoundation = key;
       const foundation = byId("foundation");
+      if (position.foundation < 0) { // All in a Row's before its first card
+        foundation.setAttribute("aria-label", "foundation, empty: any free card may start it");
+        const slot = emptySlot();
+        slot.setAttribute("aria-hidden", "true");
+        foundation.replaceChildren(slot);
+        return;
+      }
       foundation.setAttribute("aria-label", "foundation, " + words.cardWords(position.foundation));
       const card = cardElement(position.foundation, "div");
       card.setAttribute("aria-hidden", "true");
@@ -76,10 +120,31 @@
       foundation.replaceChildren(card);
     }
 
+    // The talon: a face-down stack with its count of cards left, or an empty slot.
+    function renderTalon(position, marks) {
+      const left = rules.talonSize - position.dealt;
+      const hinted = marks.hinted === talonMove;
+      const current = marks.current === talonMove;
+      const loses = (marks.losing || []).includes(talonMove);
+      const key = left + (hinted ? "h" : "") + (current ? "c" : "") + (loses ? "l" : "");
+      if (key === shownTalon) return;
+      shownTalon = key;
+      talon.dataset.left = String(left);
+      talon.classList.toggle("empty", left === 0);
+      talon.classList.toggle("hinted", hinted && left > 0);
+      talon.classList.toggle("current-move", current && left > 0);
+      talon.classList.toggle("losing", loses && left > 0);
+      byId("talon-count").textContent = String(left);
+      const named = "talon, " + words.plural(left, "card") + " left: deal the next one" + (loses ? ", loses here" : "");
+      talon.setAttribute("aria-label", left ? named : "talon, empty");
+      talon.title = left ? "Deal the next talon card (d)" : "The talon is empty";
+      byId("talon-left").textContent = left ? words.plural(left, "card") + " left" : "empty";
+    }
+
     function renderPiles(cards, position, marks) {
       const boxes = piles.children;
       const losing = marks.losing || [];
-      for (let pile = 0; pile < NUM_PILES; pile++) {
+      for (let pile = 0; pile < numPiles; pile++) {
         const height = position.heights[pile];
         const hinted = marks.hinted === pile;
         const current = marks.current === pile;
@@ -89,7 +154,7 @@
         shownPiles[pile] = key;
         const made = [];
         for (let depth = 0; depth < height; depth++) {
-          const card = cards[pile * PILE_SIZE + depth];
+          const card = cards[pile * pileSize + depth];
           const free = depth === height - 1;
           const shown = free ? freeCard(card) : coveredCard(card);
           shown.dataset.depth = String(depth);
@@ -106,8 +171,13 @@
       }
     }
 
-    // Mark the free card of `pile` as the hint's.
+    // Mark the free card of `pile` (or the talon) as the hint's.
     function markHinted(pile) {
+      if (pile === talonMove) {
+        talon.classList.add("hinted");
+        shownTalon = null; // drawn apart from render: the next render draws it again
+        return;
+      }
       const button = piles.children[pile].querySelector("button.card");
       if (!button) return;
       button.classList.add("hinted");
@@ -140,8 +210,8 @@
     function focusNear(pile) {
       if (piles.contains(document.activeElement)) return;
       const boxes = piles.children;
-      for (let step = 0; step < NUM_PILES; step++) {
-        const card = boxes[(pile + step) % NUM_PILES].querySelector("button.card");
+      for (let step = 0; step < numPiles; step++) {
+        const card = boxes[(pile + step) % numPiles].querySelector("button.card");
         if (card) {
           card.focus();
           return;

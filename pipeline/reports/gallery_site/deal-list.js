@@ -213,7 +213,7 @@
         if (!entry.isIntersecting) continue;
         const canvas = entry.target;
         thumbObserver.unobserve(canvas);
-        thumbnail.draw(canvas, pack.byId.get(canvas.dataset.dealId).cards);
+        thumbnail.draw(canvas, pack.byId.get(canvas.dataset.dealId).cards, pack.game);
       }
     }
 

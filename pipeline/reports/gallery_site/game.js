@@ -1,8 +1,10 @@
 // A deal in play: the steps played so far (cards and restarts), the steps undone (for redo),
 // and the status of the position they reach. Pure, no DOM: Node's unit tests load it too.
 //
-// The rules are solver.js's (a BlackholeSolver.Game, called `rules` here): a move is the
-// number of a pile whose free card is one rank from the foundation's card.
+// The rules are solver.js's (a BlackholeSolver.Game, or for another game of the family a
+// BlackholeSolver.FamilyGame; called `rules` here): a move is the number of a pile whose free
+// card fits on the foundation's card, or in Golf the talon deal (the rules' game's
+// `talonMove`, one past the last pile).
 //
 // Registers window.Blackhole.game (module.exports under Node).
 (function (root) {
@@ -15,16 +17,20 @@
     return position.heights.reduce((sum, height) => sum + height, 0);
   }
 
-  // "won" (no card left), "stuck" (no legal move, cards left) or "playing".
+  // "won" (no pile card left), "stuck" (no legal move, cards left) or "playing".
   function statusOf(rules, position) {
     if (cardsLeft(position) === 0) return "won";
     return rules.legalMoves(position).length ? "playing" : "stuck";
   }
 
-  // Is playing the free card of `pile` legal in `position`?
-  function isLegal(rules, position, pile) {
-    const card = rules.topCard(position, pile);
-    return card >= 0 && Solver.adjacent(Solver.rankOf(card), Solver.rankOf(position.foundation));
+  // Is `move` (playing the free card of a pile, or dealing from the talon) legal in `position`?
+  function isLegal(rules, position, move) {
+    return rules.isLegal(position, move);
+  }
+
+  // Is `event` a move of the game of `rules` (a pile's number, or the talon deal)?
+  function isMove(rules, event) {
+    return Number.isInteger(event) && event >= 0 && event < rules.game.moves;
   }
 
   // The events a game is played by, as the play records write them (docs/schema.md, "Play
@@ -49,9 +55,9 @@
     // that `follow` put there (its redo is told as a hint and the card, not as REDO)
     #listener = null;
 
-    // `rules`: the deal's BlackholeSolver.Game (or its cards, "JDKSTH2D..."); `events`, when
-    // given, are played first, untold (a game resumed from its record). An event that does
-    // not apply is an Error naming it.
+    // `rules`: the deal's BlackholeSolver.Game or FamilyGame (or a Black Hole deal's cards,
+    // "JDKSTH2D..."); `events`, when given, are played first, untold (a game resumed from its
+    // record). An event that does not apply is an Error naming it.
     constructor(rules, events) {
       this.rules = typeof rules === "string" ? new Solver.Game(rules) : rules;
       (events || []).forEach((event, index) => {
@@ -68,7 +74,7 @@
       if (this.#listener) this.#listener(event);
     }
 
-    // The piles played since the opening position (since the last restart in force).
+    // The moves played since the opening position (since the last restart in force).
     get moves() {
       return this.#steps.slice(this.#steps.lastIndexOf(RESTART) + 1);
     }
@@ -90,9 +96,10 @@
       return statusOf(this.rules, this.position());
     }
 
-    // The cards on the foundation, the starting ace not counted (0..51).
+    // The pile cards played to the foundation (0..51 in Black Hole, its starting ace not
+    // counted); talon cards dealt are not.
     cardsPlayed() {
-      return this.moveCount;
+      return this.rules.game.pileCards - cardsLeft(this.position());
     }
 
     canUndo() {
@@ -103,15 +110,15 @@
       return this.#redo.length > 0;
     }
 
-    // Restart is there once a card is on the foundation above the starting ace.
+    // Restart is there once a move was played (a card on the foundation above its first).
     canRestart() {
       return this.moveCount > 0;
     }
 
-    // Play the free card of `pile`: true when the rules allow it (the steps undone are then
-    // dropped), false (and nothing changes) when they do not.
+    // Play the free card of `pile` (or deal from the talon): true when the rules allow it (the
+    // steps undone are then dropped), false (and nothing changes) when they do not.
     play(pile) {
-      if (!isLegal(this.rules, this.position(), pile)) return false;
+      if (!isMove(this.rules, pile) || !isLegal(this.rules, this.position(), pile)) return false;
       this.#steps.push(pile);
       this.#redo = [];
       this.#tell(pile);
@@ -152,12 +159,11 @@
       return true;
     }
 
-    // Apply one event of a record: a pile, UNDO, REDO, RESTART or HINT; false when it does
-    // not apply here (an illegal card, nothing to undo or redo, a restart at the opening).
+    // Apply one event of a record: a move (a pile, or the talon deal), UNDO, REDO, RESTART or
+    // HINT; false when it does not apply here (an illegal move, nothing to undo or redo, a
+    // restart at the opening).
     apply(event) {
-      if (typeof event === "number") {
-        return Number.isInteger(event) && event >= 0 && event < Solver.NUM_PILES && this.play(event);
-      }
+      if (typeof event === "number") return this.play(event);
       if (event === UNDO) return this.undo();
       if (event === REDO) return this.redo();
       if (event === RESTART) return this.restart();
@@ -178,7 +184,7 @@
         const next = this.#redo[this.#redo.length - 1];
         if (next && next.step === line[i]) {
           this.redo();
-        } else if (isLegal(this.rules, this.position(), line[i])) {
+        } else if (isMove(this.rules, line[i]) && isLegal(this.rules, this.position(), line[i])) {
           this.#tell(HINT);
           this.play(line[i]);
         }
@@ -202,6 +208,7 @@
     cardsLeft: cardsLeft,
     statusOf: statusOf,
     isLegal: isLegal,
+    isMove: isMove,
     UNDO: UNDO,
     REDO: REDO,
     RESTART: RESTART,

@@ -31,6 +31,11 @@
   }
 
   function create(pack, traps) {
+    // Golf's moves may deal from the talon rather than play a card: its words say moves made.
+    const talon = pack.game.talonSize > 0;
+    const cards = pack.game.pileCards; // a win plays them all
+    const move = talon ? { one: "move", many: "moves", verb: "made" } : { one: "card", many: "cards", verb: "played" };
+
     // Fill the grade panel for `deal`; its traps are searched with `rules` (the deal's
     // BlackholeSolver.Game) once the board is drawn.
     function render(deal, rules) {
@@ -94,8 +99,11 @@
     }
 
     function deadEndsMeaning() {
+      const stuck = talon
+        ? "cards are left in the piles, none fits on the foundation and the talon is empty. "
+        : "cards are left and none fits on the foundation. ";
       return (
-        "A dead end is a game that gets stuck: cards are left and none fits on the foundation. " +
+        "A dead end is a game that gets stuck: " + stuck +
         "With undo, the player then takes moves back to the last position from which a win was " +
         "still possible (as the hint does) and chooses again, until the win."
       );
@@ -171,25 +179,34 @@
       return list;
     }
 
-    // "About 12 billion ways to win: orders of the 51 moves that play every card."
+    // "About 12 billion ways to win: orders of the 51 moves that play every card." In Golf,
+    // whose lines differ in length (talon deals), "lines of play that clear the seven piles".
     function waysText(count) {
       const shown = countText(count);
       if (!shown) return null;
-      if (count === "1") return "One way to win: the solution is the only order of the 51 moves that plays every card.";
+      const only = talon
+        ? "the only line of play that clears the " + pack.game.numPiles + " piles"
+        : "the only order of the " + cards + " moves that plays every card";
+      if (count === "1") return "One way to win: the solution is " + only + ".";
       const ways = shown === "1" ? " way" : " ways";
-      return sentenceCase(shown) + ways + " to win: orders of the 51 moves that play every card.";
+      const orders = talon
+        ? "lines of play that clear the " + pack.game.numPiles + " piles"
+        : "orders of the " + cards + " moves that play every card";
+      return sentenceCase(shown) + ways + " to win: " + orders + ".";
     }
 
     // "Of the 4 cards you can play first, 1 still leaves a way to win and 3 lose the deal."
+    // (In Golf, "moves you can make", the talon deal among them.)
     function firstMovesText(first, winning) {
       const losing = first - winning;
-      if (first === 1) return "Only one card can be played first" + (winning ? "." : ", and it loses the deal.");
-      if (losing === 0) return "Any of the " + first + " cards you can play first still leaves a way to win.";
-      if (winning === 0) return "None of the " + first + " cards you can play first leaves a way to win.";
+      const can = " " + move.many + " you can " + (talon ? "make" : "play") + " first";
+      if (first === 1) return "Only one " + move.one + " can be " + move.verb + " first" + (winning ? "." : ", and it loses the deal.");
+      if (losing === 0) return "Any of the " + first + can + " still leaves a way to win.";
+      if (winning === 0) return "None of the " + first + can + " leaves a way to win.";
       const leave = winning === 1 ? " still leaves" : " still leave";
       const lose = losing === 1 ? " loses" : " lose";
       return (
-        "Of the " + first + " cards you can play first, " + winning + leave + " a way to win and " +
+        "Of the " + first + can + ", " + winning + leave + " a way to win and " +
         losing + lose + " the deal."
       );
     }
@@ -202,15 +219,16 @@
       const are = (n) => (n === 1 ? " is " : " are ");
       return (
         "Of the solution's " + plural(forced + choices, "move") + ", " + forced + are(forced) +
-        "forced (only one card can be played) and " + choices + are(choices) +
+        "forced (only one " + move.one + " can be " + move.verb + ") and " + choices + are(choices) +
         (choices === 1 ? "a choice" : "choices") + " (more than one can)."
       );
     }
 
     function unsolvableSummary(deal) {
       const parts = [tierLine(deal)];
+      const none = talon ? "clears the " + pack.game.numPiles + " piles" : "plays all " + cards + " cards";
       parts.push(
-        paragraph("This deal cannot be won: the solver searched every line of play and none plays all 51 cards.")
+        paragraph("This deal cannot be won: the solver searched every line of play and none " + none + ".")
       );
       const known = element("ul", "facts");
       if (deal.first_moves !== null) known.append(element("li", null, firstMovesText(deal.first_moves, 0)));

@@ -3,8 +3,8 @@
 // meanwhile; a hint still searched when the position changes is abandoned.
 //
 // Registers window.Blackhole.hint: `create(onWin)` gives {ask, clear, shown}; the hint on
-// show and its searcher are its own. `onWin(pile)` is called when a hint names a card to
-// play (the board marks it). The hint line's data-source says where the answer was
+// show and its searcher are its own. `onWin(move)` is called when a hint names a card to
+// play, or in Golf the talon to deal from (the board marks it). The hint line's data-source says where the answer was
 // searched: "worker", or "page" where no worker could run.
 (function (root) {
   "use strict";
@@ -33,7 +33,7 @@
     }
 
     // Search a hint for the position after `moves` of the deal of `rules` (a
-    // BlackholeSolver.Game); its budget bounds it (2 s at worst here).
+    // BlackholeSolver.Game or FamilyGame); its budget bounds it (2 s at worst here).
     function ask(rules, moves) {
       clear();
       const played = moves.slice();
@@ -41,7 +41,7 @@
       text.textContent = "Looking for a hint…";
       text.dataset.searching = "true";
       searcher.ask(
-        { op: "hint", cards: rules.cards, moves: played },
+        { op: "hint", cards: rules.cards, game: rules.game.name, moves: played },
         function (found, where) {
           present(rules, played, found, where);
         },
@@ -58,9 +58,13 @@
       text.dataset.source = where;
       text.dataset.kind = found.kind;
       if (found.kind === "win") {
-        const card = rules.topCard(rules.after(moves), found.move);
         text.dataset.move = String(found.move);
-        text.textContent = "Play " + words.cardFace(card) + " from pile " + found.move;
+        if (found.move === rules.game.talonMove) {
+          text.textContent = "Deal the next card from the talon";
+        } else {
+          const card = rules.topCard(rules.after(moves), found.move);
+          text.textContent = "Play " + words.cardFace(card) + " from pile " + found.move;
+        }
         onWin(found.move);
       } else if (found.kind === "lost" && found.undo !== null) {
         text.dataset.undo = String(found.undo);

@@ -28,12 +28,16 @@
     return { dealId: params.has("deal") ? params.get("deal") : null, state: dealList.readState(params) };
   }
 
-  // "p-curated · 8 curated deals, in level order", "smoke · 12 deals, in pack order".
+  // "p-curated · 8 curated deals, in level order", "smoke · 12 deals, in pack order"; a pack of
+  // another game than Black Hole names it: "g · 12 deals of Golf, in pack order".
   function packLine(pack) {
     const count = pack.deals.length;
-    if (pack.kind === "curated") return pack.name + " · " + words.plural(count, "curated deal") + ", in level order";
-    if (pack.kind === "pack") return pack.name + " · " + words.plural(count, "deal") + ", in pack order";
-    return pack.name + " · " + words.plural(count, "deal");
+    const game = pack.game.name === "black_hole" ? "" : " of " + pack.game.title;
+    if (pack.kind === "curated") {
+      return pack.name + " · " + words.plural(count, "curated deal") + game + ", in level order";
+    }
+    if (pack.kind === "pack") return pack.name + " · " + words.plural(count, "deal") + game + ", in pack order";
+    return pack.name + " · " + words.plural(count, "deal") + game;
   }
 
   // A previous / next link: to `deal` in the index of `state`, or unavailable.

@@ -1,6 +1,6 @@
 // The pack as deals.js hands it over (window.BLACKHOLE_GALLERY, written by
-// pipeline/reports/gallery.py): its deals as objects, both sort orders, the ladder of
-// player models and the reference player. No DOM: Node's unit tests load it too.
+// pipeline/reports/gallery.py): its game, its deals as objects, both sort orders, the ladder
+// of player models and the reference player. No DOM: Node's unit tests load it too.
 //
 // Registers window.Blackhole.pack (module.exports under Node): `read(data)` gives a frozen
 // object; nothing in it changes after the page has loaded.
@@ -8,6 +8,7 @@
   "use strict";
 
   const inNode = typeof module === "object" && Boolean(module.exports);
+  const Solver = inNode ? require("./solver.js") : root.BlackholeSolver;
 
   // Each deal as an object keyed by column, with its place in the pack ("order").
   function readDeals(data) {
@@ -36,6 +37,8 @@
 
   // The pack of `data` (deals.js's object):
   //   title, name, kind, build  as deals.js says (build: the gallery's build id)
+  //   game                      the game's rules (solver.js's GAMES): deals.js's "game", which
+  //                             only a pack of another game than Black Hole has
   //   deals                     every deal, in pack order; byId: a Map from deal id
   //   sorted                    {level, difficulty}: the deals in each order, computed once,
   //                             so a change of filter on 10,000 deals is one pass over an array
@@ -56,6 +59,7 @@
       name: data.pack,
       kind: data.kind,
       build: data.build,
+      game: Solver.gameNamed(data.game),
       deals: deals,
       byId: new Map(deals.map((deal) => [String(deal.deal_id), deal])),
       sorted: Object.freeze({

@@ -20,6 +20,7 @@
   const playtest = inNode ? require("./playtest.js") : root.Blackhole.playtest;
   const byId = dom.byId;
   const element = dom.element;
+  const KING = 12; // a rank: in Dead King Golf nothing goes on it
 
   function create(pack, pageTitle) {
     // One rules object per deal for the whole visit: each remembers the lost positions its
@@ -28,7 +29,10 @@
     let deal = null; // the deal open
     let play = null; // its game: a Blackhole.game.Play
 
-    const shownBoard = board.create({ onFree: onFree, onCovered: onCovered, fallbackFocus: byId("undo") });
+    const shownBoard = board.create(
+      { onFree: onFree, onCovered: onCovered, onTalon: onTalon, fallbackFocus: byId("undo") },
+      pack.game
+    );
     const hints = hint.create(shownBoard.markHinted);
     const player = solution.create(changed);
     const grading = grade.create(pack, traps.create(player.showTrap));
@@ -41,7 +45,7 @@
     document.addEventListener("keydown", onPageKey);
 
     function rulesOf(shown) {
-      if (!rulesById.has(shown.deal_id)) rulesById.set(shown.deal_id, new Solver.Game(shown.cards));
+      if (!rulesById.has(shown.deal_id)) rulesById.set(shown.deal_id, Solver.rulesFor(shown.cards, pack.game.name));
       return rulesById.get(shown.deal_id);
     }
 
@@ -79,17 +83,41 @@
       const card = play.rules.topCard(position, pile);
       if (card < 0) return;
       if (!play.play(pile)) {
-        say(words.cardFace(card) + " is not one rank from the foundation's " + words.cardFace(position.foundation));
+        say(refusal(card, position.foundation));
         return;
       }
       player.leave();
       changed();
     }
 
+    // Why a free card does not fit on the foundation: "7♥ is not one rank from the
+    // foundation's Q♣", and where the game's ends of the ranks are the reason, that too.
+    function refusal(card, foundation) {
+      const game = pack.game;
+      if (game.deadKing && Solver.rankOf(foundation) === KING) {
+        return "Nothing goes on a King in " + game.title;
+      }
+      const said = words.cardFace(card) + " is not one rank from the foundation's " + words.cardFace(foundation);
+      const ends = Solver.adjacent(Solver.rankOf(card), Solver.rankOf(foundation));
+      return ends && !game.wrap ? said + " (K and A are not neighbours in " + game.title + ")" : said;
+    }
+
     function onCovered(pile, depth) {
       player.stop();
-      const covered = play.rules.cards[pile * Solver.PILE_SIZE + depth];
+      const covered = play.rules.cards[pile * pack.game.pileSize + depth];
       say(words.cardFace(covered) + " is covered: only the last card of a pile can be played");
+    }
+
+    // Golf's talon: deal its next card onto the foundation (a won game is over: nothing to deal).
+    function onTalon() {
+      if (play.status() === "won") return;
+      player.stop();
+      if (!play.play(pack.game.talonMove)) {
+        say("The talon is empty: only the piles' free cards are left to play");
+        return;
+      }
+      player.leave();
+      changed();
     }
 
     function undo() {
@@ -172,13 +200,18 @@
     function statusMessage(position, state) {
       if (state === "won") return "won in " + words.plural(play.moveCount, "move");
       if (state === "stuck") {
-        const left = game.cardsLeft(position);
-        return "no free card is one rank from the foundation, " + words.plural(left, "card") + " left";
+        const left = words.plural(game.cardsLeft(position), "card") + " left";
+        if (!pack.game.talonSize) return "no free card is one rank from the foundation, " + left;
+        if (pack.game.deadKing && Solver.rankOf(position.foundation) === KING) {
+          return "nothing goes on the King and the talon is empty, " + left;
+        }
+        return "no free card is one rank from the foundation and the talon is empty, " + left;
       }
       return "";
     }
 
-    // u / r and Ctrl+Z / Ctrl+Y (or Ctrl+Shift+Z) undo and redo; h asks for a hint.
+    // u / r and Ctrl+Z / Ctrl+Y (or Ctrl+Shift+Z) undo and redo; h asks for a hint; d deals
+    // from the talon (Golf).
     function onPageKey(event) {
       if (byId("play").hidden || event.altKey || event.metaKey) return;
       if (event.target.closest && event.target.closest("input, select, textarea")) return;
@@ -189,6 +222,7 @@
         else if (key === "y") action = redo;
       } else if (!event.shiftKey) {
         action = { u: undo, r: redo, h: askHint }[key] || null;
+        if (key === "d" && pack.game.talonSize) action = onTalon;
       }
       if (!action) return;
       event.preventDefault();

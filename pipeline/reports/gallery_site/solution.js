@@ -179,17 +179,23 @@
       return ["move " + cursor.step + of, parts.filter(Boolean).join("; ")];
     }
 
-    // "last: 7♥ from pile 3; next: 8♣ from pile 9", read off the cards of the deal.
+    // "last: 7♥ from pile 3; next: 8♣ from pile 9", read off the cards of the deal; in Golf
+    // "last: 4♣ from the talon" and "next: deal from the talon" (its card not shown before).
     function stepDetail(step) {
       const parts = [];
-      if (step > 0) parts.push("last: " + moveText(step - 1));
-      if (step < solution.length) parts.push("next: " + moveText(step));
+      if (step > 0) parts.push("last: " + moveText(step - 1, true));
+      if (step < solution.length) parts.push("next: " + moveText(step, false));
       return parts.join("; ");
     }
 
-    function moveText(index) {
+    // The move solution[index] in words; `played`: it is the last one played.
+    function moveText(index, played) {
       const pile = solution[index];
       const before = game.rules.after(solution.slice(0, index));
+      if (pile === game.rules.game.talonMove) {
+        const dealt = game.rules.talonCard(before);
+        return played ? words.cardFace(dealt) + " from the talon" : "deal from the talon";
+      }
       return words.cardFace(game.rules.topCard(before, pile)) + " from pile " + pile;
     }
 

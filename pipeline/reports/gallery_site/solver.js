@@ -1,7 +1,8 @@
-// The gallery's exact solver: a second implementation of the rules of Black Hole,
-// in plain JavaScript, for hints that are always right.
+// The gallery's exact solver: a second implementation of the rules of Black Hole and of the
+// other games of its family (All in a Row, Dead King Golf, Golf, Relaxed Golf), in plain
+// JavaScript, for hints that are always right.
 //
-// A position is the 17 pile heights and the rank on the foundation (suits never
+// A Black Hole position is the 17 pile heights and the rank on the foundation (suits never
 // matter to play). The search is a depth-first search that remembers every
 // position it searched in full without a win (such a position is lost for good),
 // skips a move when a same-rank move is at least as good (the same-rank
@@ -20,6 +21,17 @@
 // otherwise; each card it plays is free and has the rank the line's card has. So
 // a is not tried while b is free; when both piles hold the same ranks, the lower
 // pile number is tried.
+//
+// The other games (`FamilyGame`) are searched the same way, as pipeline/engine/family_search.py
+// argues: a position there is the pile heights, the talon cards dealt and the foundation's
+// rank (none while All in a Row's is empty), and a move is a pile's number or, in Golf, the
+// talon deal (`talonMove`, one past the last pile), which puts the next talon card on the
+// foundation whatever its rank. Same-rank dominance holds as it is (whether a card fits and
+// what it leaves read ranks only, and a talon deal touches no pile). The Euler walk and rank
+// order conditions hold where the cards left must be played as one walk round the cycle of
+// ranks: once the foundation holds a card, no talon card is left and K and A are neighbours
+// (All in a Row after its first card; Relaxed Golf once its talon is spent). Elsewhere the
+// predecessors condition (`predecessorShortfall`) cuts instead.
 //
 // The solver is built by one function, `blackholeSolver`, that uses nothing from
 // outside itself, so that its source text can start a Web Worker from a Blob
@@ -56,12 +68,66 @@
       return ((value % NUM_RANKS) + NUM_RANKS) % NUM_RANKS;
     }
 
-    // "JD KS TH / ..." as card names without spaces ("JDKSTH2D..."): 51 cards, pile 0
-    // first, each pile from its covered card to its free one.
-    function parseCards(text) {
-      if (text.length !== 2 * NUM_CARDS) throw new Error("a deal is 51 cards");
-      const cards = new Array(NUM_CARDS);
-      for (let i = 0; i < NUM_CARDS; i++) {
+    // ------------------------------------------------------------ the games
+
+    // One game of the family, as pipeline/game/games.py's Game holds it: `numPiles` fans of
+    // `pileSize` cards, a talon of `talonSize` cards, how the foundation starts ("ace_of_spades",
+    // "empty" or "dealt"), whether K and A are neighbours (`wrap`) and whether nothing goes on a
+    // King (`deadKing`). Derived: `pileCards`, the cards a win plays; `cards`, the cards deals.js
+    // lists (the piles, then Golf's foundation card and talon); `talonMove`, the move that deals
+    // the next talon card (-1: no talon); `moves`, the number of distinct moves.
+    function ruleSet(name, title, layout, numPiles, pileSize, talonSize, foundation, wrap, deadKing) {
+      const dealt = foundation === "dealt" ? 1 + talonSize : 0;
+      return Object.freeze({
+        name: name,
+        title: title,
+        layout: layout,
+        numPiles: numPiles,
+        pileSize: pileSize,
+        talonSize: talonSize,
+        foundation: foundation,
+        wrap: wrap,
+        deadKing: deadKing,
+        pileCards: numPiles * pileSize,
+        cards: numPiles * pileSize + dealt,
+        talonMove: talonSize ? numPiles : -1,
+        moves: numPiles + (talonSize ? 1 : 0),
+      });
+    }
+
+    const GAMES = Object.freeze({
+      black_hole: ruleSet("black_hole", "Black Hole", "black_hole", 17, 3, 0, "ace_of_spades", true, false),
+      all_in_a_row: ruleSet("all_in_a_row", "All in a Row", "all_in_a_row", 13, 4, 0, "empty", true, false),
+      dead_king_golf: ruleSet("dead_king_golf", "Dead King Golf", "golf", 7, 5, 16, "dealt", false, true),
+      golf: ruleSet("golf", "Golf", "golf", 7, 5, 16, "dealt", false, false),
+      relaxed_golf: ruleSet("relaxed_golf", "Relaxed Golf", "golf", 7, 5, 16, "dealt", true, false),
+    });
+
+    // The game called `name` (Black Hole when none is named).
+    function gameNamed(name) {
+      const key = name || "black_hole";
+      if (!Object.prototype.hasOwnProperty.call(GAMES, key)) throw new Error("unknown game " + key);
+      return GAMES[key];
+    }
+
+    // May a card of `rank` go on a foundation of rank `foundation` (-1: empty, which takes any
+    // card) in `game`? One rank up or down; K and A are neighbours where the game wraps; in Dead
+    // King Golf nothing goes on a King.
+    function fits(game, rank, foundation) {
+      if (foundation < 0) return true;
+      if (game.deadKing && foundation === NUM_RANKS - 1) return false;
+      if (game.wrap) return adjacent(rank, foundation);
+      return rank - foundation === 1 || foundation - rank === 1;
+    }
+
+    // "JD KS TH / ..." as card names without spaces ("JDKSTH2D..."): `count` cards (Black
+    // Hole's 51 by default), pile 0 first, each pile from its covered card to its free one;
+    // in Golf then the foundation's card and the talon, first dealt first.
+    function parseCards(text, count) {
+      const total = count === undefined ? NUM_CARDS : count;
+      if (text.length !== 2 * total) throw new Error("a deal is " + total + " cards");
+      const cards = new Array(total);
+      for (let i = 0; i < total; i++) {
         const rank = RANKS.indexOf(text[2 * i]);
         const suit = SUITS.indexOf(text[2 * i + 1]);
         if (rank < 0 || suit < 0) throw new Error("unknown card " + text.substr(2 * i, 2));
@@ -194,6 +260,51 @@
       return found > 0 ? found : -1;
     }
 
+    // The predecessors condition (pipeline/engine/family_search.py's predecessor_shortfall, step
+    // for step). Every pile card played goes on the card played or dealt just before it, its
+    // predecessor: a card of a neighbouring rank (K and A are neighbours where ranks wrap; in
+    // Dead King Golf a King precedes nothing) that is a pile card, the foundation or a talon card
+    // still to come, and no card precedes two. By Hall's theorem the pile cards of any set R of
+    // ranks number at most the cards left of the ranks next to R. Only the runs R = {r, r + 2,
+    // ..., r + 2k} need checking (two ranks share a neighbour only when two apart), and one pass
+    // (Kadane's) finds the worst run ending at each rank. Returns the most by which some R falls
+    // short: a win needs it to be 0 or less. While the foundation is empty, the first card needs
+    // no predecessor, so the shortfall is one less.
+    //
+    // counts[r]: pile cards of rank r left; talonLeft[at + r]: talon cards of rank r still to
+    // be dealt; foundation: its rank, or -1 when empty.
+    const NO_SHORTFALL = -(1 << 20); // below any shortfall: no run of ranks yet
+
+    function predecessorShortfall(game, counts, talonLeft, at, foundation) {
+      const offered = (rank) => counts[rank] + talonLeft[at + rank] + (foundation === rank ? 1 : 0);
+      let most = NO_SHORTFALL;
+      if (game.wrap) {
+        let rank = 0;
+        let best = NO_SHORTFALL;
+        let below = offered(NUM_RANKS - 1); // what rank - 1 offers
+        for (let step = 0; step < 2 * NUM_RANKS; step++) {
+          const above = offered(rank < NUM_RANKS - 1 ? rank + 1 : 0);
+          best = counts[rank] - above + Math.max(best, -below);
+          most = Math.max(most, best);
+          rank = rank < NUM_RANKS - 2 ? rank + 2 : rank - (NUM_RANKS - 2); // rank + 1 is below rank + 2
+          below = above;
+        }
+      } else {
+        for (let first = 0; first < 2; first++) {
+          let best = NO_SHORTFALL;
+          let below = first === 0 ? 0 : offered(0);
+          for (let rank = first; rank < NUM_RANKS; rank += 2) {
+            const kingBelow = game.deadKing && rank === NUM_RANKS - 2; // a King precedes no Queen
+            const above = rank < NUM_RANKS - 1 && !kingBelow ? offered(rank + 1) : 0;
+            best = counts[rank] - above + Math.max(best, -below);
+            most = Math.max(most, best);
+            below = above;
+          }
+        }
+      }
+      return foundation >= 0 ? most : most - 1;
+    }
+
     // ------------------------------------------------------------ the table of lost positions
 
     // Positions searched in full without a win: open addressing on the (lo, hi) key,
@@ -245,10 +356,66 @@
 
     // ------------------------------------------------------------ a deal's game
 
-    // One deal's game: its ranks, and the lost positions every search of it has found
-    // (a position lost once is lost for good, so hints after the first are quicker).
-    class Game {
+    // What every game's rules share: playing a line from the start, hints and traps, all
+    // from the game's own start, play, legalMoves and solve.
+    class Rules {
+      // The position after `moves` from the start.
+      after(moves) {
+        let position = this.start();
+        for (const pile of moves) position = this.play(position, pile);
+        return position;
+      }
+
+      // What to do after `moves` from the start: {kind: "win", move, line} when a win
+      // exists; {kind: "lost", undo} with the fewest moves to take back to reach a
+      // position that can still be won (undo is null when not even the start can);
+      // {kind: "unknown"} when the budget ran out first. `nodes` is the positions searched.
+      hint(moves, budget) {
+        const limit = budget === undefined ? DEFAULT_BUDGET : budget;
+        let nodes = 0;
+        for (let undo = 0; undo <= moves.length; undo++) {
+          const found = this.solve(this.after(moves.slice(0, moves.length - undo)), limit - nodes);
+          nodes += found.nodes;
+          if (found.verdict === "unknown") return { kind: "unknown", nodes: nodes };
+          if (found.verdict === "solved") {
+            if (undo === 0) return { kind: "win", move: found.line[0], line: found.line, nodes: nodes };
+            return { kind: "lost", undo: undo, nodes: nodes };
+          }
+        }
+        return { kind: "lost", undo: null, nodes: nodes };
+      }
+
+      // The traps along `solution`: every position of it with more than one legal move
+      // and a move after which no win exists, as {step, legal, losing} (step counts the
+      // moves played before it; losing lists the piles whose move loses).
+      // Null when the budget ran out.
+      traps(solution, budget) {
+        const found = [];
+        let position = this.start();
+        for (let step = 0; step < solution.length; step++) {
+          const legal = this.legalMoves(position);
+          if (legal.length > 1) {
+            const losing = [];
+            for (const pile of legal) {
+              const verdict = this.solve(this.play(position, pile), budget).verdict;
+              if (verdict === "unknown") return null;
+              if (verdict === "unsolvable") losing.push(pile);
+            }
+            if (losing.length) found.push({ step: step, legal: legal, losing: losing });
+          }
+          position = this.play(position, solution[step]);
+        }
+        return found;
+      }
+    }
+
+    // One Black Hole deal's game: its ranks, and the lost positions every search of it has
+    // found (a position lost once is lost for good, so hints after the first are quicker).
+    // `game` is Black Hole's rule set; a position is {heights, foundation: a card}.
+    class Game extends Rules {
       constructor(cards) {
+        super();
+        this.game = GAMES.black_hole;
         if (typeof cards === "string") cards = parseCards(cards);
         this.cards = cards.slice();
         this.ranks = new Int8Array(NUM_CARDS);
@@ -274,6 +441,12 @@
         return h ? this.cards[pile * PILE_SIZE + h - 1] : -1;
       }
 
+      // Is `move` (a pile's number) legal in `position`?
+      isLegal(position, move) {
+        const card = this.topCard(position, move);
+        return card >= 0 && adjacent(rankOf(card), rankOf(position.foundation));
+      }
+
       legalMoves(position) {
         const moves = [];
         const foundation = rankOf(position.foundation);
@@ -292,12 +465,6 @@
         const heights = position.heights.slice();
         heights[pile]--;
         return { heights: heights, foundation: card };
-      }
-
-      after(moves) {
-        let position = this.start();
-        for (const pile of moves) position = this.play(position, pile);
-        return position;
       }
 
       // Can every card left be played from `position`? {verdict: "solved" | "unsolvable"
@@ -430,72 +597,290 @@
         const verdict = result === WON ? "solved" : result === LOST ? "unsolvable" : "unknown";
         return { verdict: verdict, line: result === WON ? line.slice() : [], nodes: nodes };
       }
+    }
 
-      // What to do after `moves` from the start: {kind: "win", move, line} when a win
-      // exists; {kind: "lost", undo} with the fewest moves to take back to reach a
-      // position that can still be won (undo is null when not even the start can);
-      // {kind: "unknown"} when the budget ran out first. `nodes` is the positions searched.
-      hint(moves, budget) {
+    // ------------------------------------------------------------ the other games
+
+    const LO_PILES = 10; // a key's low word holds the heights of piles 0..9, 3 bits each
+    const DEALT_SHIFT = 9; // its high word: the heights of the piles after (at most 3), the talon
+    const FOUNDATION_SHIFT = 14; // cards dealt (5 bits) and the foundation's rank + 1 (0: empty)
+
+    // One deal of another game of the family (`game`, one of GAMES): its cards as deals.js
+    // lists them, and the lost positions every search of it has found. A position is
+    // {heights, foundation: a card or -1 while empty, dealt: the talon cards dealt}; a move is
+    // a pile's number, or the game's `talonMove` to deal the next talon card.
+    class FamilyGame extends Rules {
+      constructor(cards, game) {
+        super();
+        this.game = game;
+        if (typeof cards === "string") cards = parseCards(cards, game.cards);
+        if (cards.length !== game.cards) throw new Error("a deal is " + game.cards + " cards");
+        this.cards = cards.slice();
+        const piled = game.pileCards;
+        const size = game.pileSize;
+        this.ranks = new Int8Array(piled);
+        for (let i = 0; i < piled; i++) this.ranks[i] = rankOf(cards[i]);
+        // under[p * pileSize + k]: the ranks below level k of pile p, as a bit set
+        this.under = new Int32Array(piled);
+        for (let pile = 0; pile < game.numPiles; pile++) {
+          for (let k = 1; k < size; k++) {
+            const at = pile * size + k;
+            this.under[at] = this.under[at - 1] | (1 << this.ranks[at - 1]);
+          }
+        }
+        this.foundationCard = game.foundation === "dealt" ? cards[piled] : -1;
+        this.talon = game.talonSize ? cards.slice(piled + 1) : [];
+        this.talonRanks = Int8Array.from(this.talon, rankOf);
+        // talonLeft[d * NUM_RANKS + r]: the talon cards of rank r among those from the d-th on
+        this.talonLeft = new Int8Array((game.talonSize + 1) * NUM_RANKS);
+        for (let dealt = game.talonSize - 1; dealt >= 0; dealt--) {
+          for (let rank = 0; rank < NUM_RANKS; rank++) {
+            this.talonLeft[dealt * NUM_RANKS + rank] = this.talonLeft[(dealt + 1) * NUM_RANKS + rank];
+          }
+          this.talonLeft[dealt * NUM_RANKS + this.talonRanks[dealt]]++;
+        }
+        this.lost = new LostTable();
+      }
+
+      start() {
+        const game = this.game;
+        return { heights: new Array(game.numPiles).fill(game.pileSize), foundation: this.foundationCard, dealt: 0 };
+      }
+
+      // The free card of `pile` in `position`, or -1 when the pile is empty (or no pile).
+      topCard(position, pile) {
+        const h = position.heights[pile];
+        return h ? this.cards[pile * this.game.pileSize + h - 1] : -1;
+      }
+
+      // The talon card the next talon deal puts on the foundation, or -1 when none is left.
+      talonCard(position) {
+        return position.dealt < this.game.talonSize ? this.talon[position.dealt] : -1;
+      }
+
+      // Is `move` legal in `position`: a free card that fits on the foundation, or the talon
+      // deal while a talon card is left?
+      isLegal(position, move) {
+        if (move === this.game.talonMove) return this.talonCard(position) >= 0;
+        const card = this.topCard(position, move);
+        const foundation = position.foundation < 0 ? -1 : rankOf(position.foundation);
+        return card >= 0 && fits(this.game, rankOf(card), foundation);
+      }
+
+      // The piles whose free card fits, in pile order, then the talon deal while cards are left.
+      legalMoves(position) {
+        const moves = [];
+        for (let pile = 0; pile < this.game.numPiles; pile++) {
+          if (this.isLegal(position, pile)) moves.push(pile);
+        }
+        if (this.talonCard(position) >= 0) moves.push(this.game.talonMove);
+        return moves;
+      }
+
+      play(position, move) {
+        if (!this.isLegal(position, move)) throw new Error("illegal move: " + move);
+        if (move === this.game.talonMove) {
+          return { heights: position.heights.slice(), foundation: this.talonCard(position), dealt: position.dealt + 1 };
+        }
+        const heights = position.heights.slice();
+        heights[move]--;
+        return { heights: heights, foundation: this.topCard(position, move), dealt: position.dealt };
+      }
+
+      // Can every pile card left be played from `position`? As Game.solve: {verdict, line,
+      // nodes}; talon cards may be left at a win.
+      solve(position, budget) {
         const limit = budget === undefined ? DEFAULT_BUDGET : budget;
+        const game = this.game;
+        const piles = game.numPiles;
+        const size = game.pileSize;
+        const talonSize = game.talonSize;
+        const talonMove = game.talonMove;
+        const ranks = this.ranks;
+        const under = this.under;
+        const talonRanks = this.talonRanks;
+        const talonLeft = this.talonLeft;
+        const lost = this.lost;
+        const heights = Int8Array.from(position.heights);
+        let lo = 0;
+        let hi = 0;
+        for (let pile = 0; pile < piles; pile++) {
+          if (pile < LO_PILES) lo |= heights[pile] << (3 * pile);
+          else hi |= heights[pile] << (3 * (pile - LO_PILES));
+        }
+        let left = 0;
+        for (let pile = 0; pile < piles; pile++) left += heights[pile];
+        const line = [];
         let nodes = 0;
-        for (let undo = 0; undo <= moves.length; undo++) {
-          const found = this.solve(this.after(moves.slice(0, moves.length - undo)), limit - nodes);
-          nodes += found.nodes;
-          if (found.verdict === "unknown") return { kind: "unknown", nodes: nodes };
-          if (found.verdict === "solved") {
-            if (undo === 0) return { kind: "win", move: found.line[0], line: found.line, nodes: nodes };
-            return { kind: "lost", undo: undo, nodes: nodes };
+        const leftOfRank = new Int8Array(NUM_RANKS);
+        const bottomsOfRank = new Int8Array(NUM_RANKS);
+        let bottomRanks = 0;
+        for (let pile = 0; pile < piles; pile++) {
+          for (let k = 0; k < heights[pile]; k++) leftOfRank[ranks[pile * size + k]]++;
+          if (heights[pile]) {
+            bottomsOfRank[ranks[pile * size]]++;
+            bottomRanks |= 1 << ranks[pile * size];
           }
         }
-        return { kind: "lost", undo: null, nodes: nodes };
-      }
+        const forbid = new Int32Array(MAX_ORDERED_ENDS * NUM_RANKS);
 
-      // The traps along `solution`: every position of it with more than one legal move
-      // and a move after which no win exists, as {step, legal, losing} (step counts the
-      // moves played before it; losing lists the piles whose move loses).
-      // Null when the budget ran out.
-      traps(solution, budget) {
-        const found = [];
-        let position = this.start();
-        for (let step = 0; step < solution.length; step++) {
-          const legal = this.legalMoves(position);
-          if (legal.length > 1) {
-            const losing = [];
-            for (const pile of legal) {
-              const verdict = this.solve(this.play(position, pile), budget).verdict;
-              if (verdict === "unknown") return null;
-              if (verdict === "unsolvable") losing.push(pile);
-            }
-            if (losing.length) found.push({ step: step, legal: legal, losing: losing });
-          }
-          position = this.play(position, solution[step]);
+        function fitsOn(rank, foundation) {
+          return fits(game, rank, foundation);
         }
-        return found;
+
+        // As Game.solve's: some end of `walkOrders` leaves no card above one it may not lie above.
+        function ordersAllow(ends) {
+          for (let end = 0; end < ends; end++) {
+            const row = NUM_RANKS * end;
+            let allowed = true;
+            for (let pile = 0; pile < piles && allowed; pile++) {
+              for (let k = heights[pile] - 1; k > 0; k--) {
+                const at = pile * size + k;
+                if (forbid[row + ranks[at]] & under[at]) {
+                  allowed = false;
+                  break;
+                }
+              }
+            }
+            if (allowed) return true;
+          }
+          return false;
+        }
+
+        // The walk conditions where the cards left are one walk round the cycle of ranks (a
+        // card on the foundation, no talon card left, K and A neighbours); else predecessors.
+        function hopeless(foundation, dealt) {
+          if (game.wrap && foundation >= 0 && dealt === talonSize) {
+            const ends = walkOrders(leftOfRank, foundation, bottomRanks, forbid);
+            return ends < 0 || (ends > 0 && !ordersAllow(ends));
+          }
+          return predecessorShortfall(game, leftOfRank, talonLeft, dealt * NUM_RANKS, foundation) > 0;
+        }
+
+        // The moves worth trying on `foundation`, into `out`: the piles whose free card fits,
+        // the taller first (they are the ones a win must dig through), after same-rank
+        // dominance; then the talon deal while cards are left.
+        function moves(foundation, dealt, out) {
+          let count = 0;
+          for (let pile = 0; pile < piles; pile++) {
+            const h = heights[pile];
+            if (!h || !fitsOn(ranks[pile * size + h - 1], foundation)) continue;
+            let at = count++;
+            while (at > 0 && heights[out[at - 1]] < h) {
+              out[at] = out[at - 1];
+              at--;
+            }
+            out[at] = pile;
+          }
+          let kept = 0;
+          for (let i = 0; i < count; i++) {
+            const a = out[i];
+            let dominated = false;
+            for (let j = 0; j < count && !dominated; j++) {
+              if (i !== j) dominated = dominates(out[j], a);
+            }
+            if (!dominated) out[kept++] = a;
+          }
+          if (dealt < talonSize) out[kept++] = talonMove;
+          return kept;
+        }
+
+        // Does playing from pile b make playing from pile a unnecessary?
+        function dominates(b, a) {
+          const ha = heights[a];
+          const hb = heights[b];
+          if (ha > hb) return false;
+          for (let k = 1; k <= ha; k++) {
+            if (ranks[a * size + ha - k] !== ranks[b * size + hb - k]) return false;
+          }
+          return ha < hb || b < a;
+        }
+
+        const buffers = [];
+        for (let depth = 0; depth <= game.pileCards + talonSize; depth++) buffers.push(new Int8Array(piles + 1));
+
+        function search(foundation, dealt, depth) {
+          if (left === 0) return WON;
+          const key = hi | (dealt << DEALT_SHIFT) | ((foundation + 1) << FOUNDATION_SHIFT);
+          if (lost.has(lo, key)) return LOST;
+          if (nodes >= limit) return OUT;
+          nodes++;
+          if (hopeless(foundation, dealt)) {
+            lost.add(lo, key);
+            return LOST;
+          }
+          const options = buffers[depth];
+          const count = moves(foundation, dealt, options);
+          for (let i = 0; i < count; i++) {
+            const move = options[i];
+            line.push(move);
+            let result;
+            if (move === talonMove) {
+              result = search(talonRanks[dealt], dealt + 1, depth + 1);
+              if (result === WON) return WON;
+            } else {
+              const h = heights[move];
+              const rank = ranks[move * size + h - 1];
+              const step = move < LO_PILES ? 1 << (3 * move) : 1 << (3 * (move - LO_PILES));
+              heights[move] = h - 1;
+              if (move < LO_PILES) lo -= step;
+              else hi -= step;
+              left--;
+              leftOfRank[rank]--;
+              if (h === 1 && --bottomsOfRank[rank] === 0) bottomRanks &= ~(1 << rank);
+              result = search(rank, dealt, depth + 1);
+              if (result === WON) return WON;
+              leftOfRank[rank]++;
+              if (h === 1 && bottomsOfRank[rank]++ === 0) bottomRanks |= 1 << rank;
+              left++;
+              if (move < LO_PILES) lo += step;
+              else hi += step;
+              heights[move] = h;
+            }
+            line.pop();
+            if (result === OUT) return OUT;
+          }
+          lost.add(lo, key);
+          return LOST;
+        }
+
+        const start = position.foundation < 0 ? -1 : rankOf(position.foundation);
+        const result = search(start, position.dealt, 0);
+        const verdict = result === WON ? "solved" : result === LOST ? "unsolvable" : "unknown";
+        return { verdict: verdict, line: result === WON ? line.slice() : [], nodes: nodes };
       }
+    }
+
+    // The rules of a deal of the game called `name` (Black Hole when none is named), from its
+    // cards as deals.js lists them (or their numbers).
+    function rulesFor(cards, name) {
+      const game = gameNamed(name);
+      return game === GAMES.black_hole ? new Game(cards) : new FamilyGame(cards, game);
     }
 
     // ------------------------------------------------------------ in a worker
 
-    // Answer a worker's messages: {id, op: "hint", cards, moves} or {id, op: "traps",
-    // cards, solution} (cards as parseCards reads them, or its numbers) get {id, answer}
-    // back, from one Game per deal (the last few deals asked about), so the lost positions
-    // found stay known while the worker lives. With `hold` set (a test's hook for a slow
-    // search) a question waits, unanswered, until a {op: "release"} message.
+    // Answer a worker's messages: {id, op: "hint", cards, game, moves} or {id, op: "traps",
+    // cards, game, solution} (cards as parseCards reads them, or its numbers; game the game's
+    // name, Black Hole when absent) get {id, answer} back, from one game per deal (the last few
+    // deals asked about), so the lost positions found stay known while the worker lives. With
+    // `hold` set (a test's hook for a slow search) a question waits, unanswered, until a
+    // {op: "release"} message.
     function serve(scope) {
-      const games = new Map(); // by the deal's cards, as text
+      const games = new Map(); // by the game's name and the deal's cards, as text
       let held = [];
 
-      function gameOf(cards) {
-        const key = String(cards);
+      function gameOf(cards, name) {
+        const key = (name || "") + ":" + String(cards);
         if (!games.has(key)) {
           if (games.size >= 4) games.delete(games.keys().next().value);
-          games.set(key, new Game(cards));
+          games.set(key, rulesFor(cards, name));
         }
         return games.get(key);
       }
 
       function answer(question) {
-        const game = gameOf(question.cards);
+        const game = gameOf(question.cards, question.game);
         const found =
           question.op === "traps" ? game.traps(question.solution) : game.hint(question.moves);
         scope.postMessage({ id: question.id, answer: found });
@@ -517,6 +902,12 @@
 
     return {
       Game: Game,
+      FamilyGame: FamilyGame,
+      GAMES: GAMES,
+      gameNamed: gameNamed,
+      rulesFor: rulesFor,
+      fits: fits,
+      predecessorShortfall: predecessorShortfall,
       parseCards: parseCards,
       rankOf: rankOf,
       adjacent: adjacent,

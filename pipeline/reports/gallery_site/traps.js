@@ -45,7 +45,7 @@
     // Search the traps of `deal`'s solution with `rules` (its BlackholeSolver.Game) soon,
     // and list them in the section, unless another deal was opened meanwhile.
     function find(deal, rules) {
-      searcher.ask({ op: "traps", cards: rules.cards, solution: deal.solution }, function (found) {
+      searcher.ask({ op: "traps", cards: rules.cards, game: rules.game.name, solution: deal.solution }, function (found) {
         show(deal, rules, found);
       }, function () {
         return rules.traps(deal.solution);
@@ -91,12 +91,21 @@
     return { section: section, find: find, cancel: cancel };
   }
 
-  // The solver's trap {step, legal, losing}, with its losing cards in words (`said`).
+  // The solver's trap {step, legal, losing}, with its losing cards in words (`said`): "playing
+  // the 6♠ or the 6♦ here loses"; a talon deal that loses is said last: "playing the 8♠ or
+  // dealing from the talon", "playing the 4♦ or the 4♣, or dealing from the talon".
   function named(deal, rules, trap) {
     const position = rules.after(deal.solution.slice(0, trap.step));
-    const cards = trap.losing.map((pile) => "the " + words.cardFace(rules.topCard(position, pile)));
-    const listed = cards.length === 1 ? cards[0] : cards.slice(0, -1).join(", ") + " or " + cards[cards.length - 1];
-    return { step: trap.step, legal: trap.legal, losing: trap.losing, said: "playing " + listed + " here loses" };
+    const piles = trap.losing.filter((move) => move !== rules.game.talonMove);
+    const cards = piles.map((pile) => "the " + words.cardFace(rules.topCard(position, pile)));
+    const listed = cards.length <= 1 ? cards.join("") : cards.slice(0, -1).join(", ") + " or " + cards[cards.length - 1];
+    const dealing = "dealing from the talon";
+    let said = "playing " + listed;
+    if (piles.length < trap.losing.length) {
+      if (!piles.length) said = dealing;
+      else said += (piles.length > 1 ? ", or " : " or ") + dealing; // "the 4♦ or the 4♣, or dealing..."
+    }
+    return { step: trap.step, legal: trap.legal, losing: trap.losing, said: said + " here loses" };
   }
 
   // The board in view after "show": the page scrolls only when some of it is off the screen,
