@@ -4,9 +4,7 @@ A pack of Black Hole says nothing (so every Black Hole pack is byte for byte
 what it was before the other games came); a pack of another game says its
 name (:data:`GAME_KEY`). Every reader asks :func:`pack_game`, which refuses a
 name it does not know in one line naming the file; a stage given a pack of
-another game than the one it was asked for refuses it (:func:`same_game`),
-and a stage built for Black Hole alone refuses the others
-(:func:`only_black_hole`).
+another game than the one it was asked for refuses it (:func:`same_game`).
 
 >>> from pipeline.game.games import game_named
 >>> game_entries(game_named("golf")), game_entries(BLACK_HOLE)
@@ -89,19 +87,3 @@ def one_game(deals: Iterable[Deal]) -> Game:
     if len(games) > 1:
         raise ValueError(f"deals of {len(games)} games: give the deals of one game at a time")
     return games.pop() if games else BLACK_HOLE
-
-
-def only_black_hole(game: Game, *, doing: str, done: str, source: str) -> None:
-    """GameMixError naming ``source`` when ``game`` is not Black Hole: ``doing`` (``grading``) is
-    built for Black Hole packs alone, which alone are ``done`` (``graded``).
-
-    >>> from pipeline.game.games import game_named
-    >>> only_black_hole(game_named("golf"), doing="grading", done="graded", source="p.parquet")
-    Traceback (most recent call last):
-    ...
-    pipeline.packs.family.GameMixError: p.parquet: grading Golf packs is not built yet: only Black Hole packs are graded
-    """
-    if game is not BLACK_HOLE:
-        raise GameMixError(
-            f"{source}: {doing} {game.title} packs is not built yet: only Black Hole packs are {done}"
-        )

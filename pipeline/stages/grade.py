@@ -275,13 +275,13 @@ def grade_pack(
     as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
     """
-    given = settings.tiers != DEFAULT_TIERS
-    loaded = (
-        tiers if tiers is not None or not given else load_tiers(settings.tiers)
-    )  # a file given: read first
+    loaded = tiers
+    if loaded is None and settings.tiers != DEFAULT_TIERS:
+        loaded = load_tiers(settings.tiers)  # a file given is read before the pack, as it always was
     played = same_game(pack_file_game(source), game, source=str(source))
     tiers_file = tiers_for(settings.tiers, played)
-    loaded = load_tiers(tiers_file) if loaded is None else loaded
+    if loaded is None:
+        loaded = load_tiers(tiers_file)
     sample, seed = settings.sample, settings.seed
 
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
