@@ -275,6 +275,27 @@
     // be dealt; foundation: its rank, or -1 when empty.
     const NO_SHORTFALL = -(1 << 20); // below any shortfall: no run of ranks yet
 
+    // Whether the piles (`piles` of `size` cards, `heights` of them left) leave some end of
+    // `walkOrders` (its first `ends` rows of `forbid`) free of a card above one its end forbids it
+    // to lie above; `under[at]` is the bit set of the ranks under the card at `at`.
+    function pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size) {
+      for (let end = 0; end < ends; end++) {
+        const row = NUM_RANKS * end;
+        let allowed = true;
+        for (let pile = 0; pile < piles && allowed; pile++) {
+          for (let k = heights[pile] - 1; k > 0; k--) {
+            const at = pile * size + k;
+            if (forbid[row + ranks[at]] & under[at]) {
+              allowed = false;
+              break;
+            }
+          }
+        }
+        if (allowed) return true;
+      }
+      return false;
+    }
+
     function predecessorShortfall(game, counts, talonLeft, at, foundation) {
       const offered = (rank) => counts[rank] + talonLeft[at + rank] + (foundation === rank ? 1 : 0);
       let most = NO_SHORTFALL;
@@ -498,24 +519,8 @@
         }
         const forbid = new Int32Array(MAX_ORDERED_ENDS * NUM_RANKS);
 
-        // Whether the piles leave some end of `walkOrders` (its first `ends` rows of
-        // `forbid`) free of a card above one its end forbids it to lie above.
         function ordersAllow(ends) {
-          for (let end = 0; end < ends; end++) {
-            const row = NUM_RANKS * end;
-            let allowed = true;
-            for (let pile = 0; pile < NUM_PILES && allowed; pile++) {
-              for (let k = heights[pile] - 1; k > 0; k--) {
-                const at = pile * PILE_SIZE + k;
-                if (forbid[row + ranks[at]] & under[at]) {
-                  allowed = false;
-                  break;
-                }
-              }
-            }
-            if (allowed) return true;
-          }
-          return false;
+          return pilesAllowOrders(ends, forbid, under, ranks, heights, NUM_PILES, PILE_SIZE);
         }
 
         function hopeless(foundation) {
@@ -728,23 +733,8 @@
           return fits(game, rank, foundation);
         }
 
-        // As Game.solve's: some end of `walkOrders` leaves no card above one it may not lie above.
         function ordersAllow(ends) {
-          for (let end = 0; end < ends; end++) {
-            const row = NUM_RANKS * end;
-            let allowed = true;
-            for (let pile = 0; pile < piles && allowed; pile++) {
-              for (let k = heights[pile] - 1; k > 0; k--) {
-                const at = pile * size + k;
-                if (forbid[row + ranks[at]] & under[at]) {
-                  allowed = false;
-                  break;
-                }
-              }
-            }
-            if (allowed) return true;
-          }
-          return false;
+          return pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size);
         }
 
         // The walk conditions where the cards left are one walk round the cycle of ranks (a
