@@ -186,22 +186,9 @@ def draw_deal(deal: Deal, path: Path, *, title: str = "") -> None:
 
 def _card(axes: Axes, card: int, left: float, top: float, layer: int) -> None:
     """One card with its top-left corner at (``left``, ``top``), above every card of a lower ``layer``."""
-    from matplotlib.patches import FancyBboxPatch
-
     rank, symbol, colour = card_face(card)
     z = 2 * layer + 1  # the card's face, then its text, above every earlier card
-    axes.add_patch(
-        FancyBboxPatch(
-            (left, top),
-            CARD_WIDTH,
-            CARD_HEIGHT,
-            boxstyle=f"round,pad=0,rounding_size={CORNER_RADIUS}",
-            facecolor="white",
-            edgecolor=CARD_EDGE,
-            linewidth=1,
-            zorder=z,
-        )
-    )
+    _card_outline(axes, left, top, facecolor="white", edgecolor=CARD_EDGE, linewidth=1, zorder=z)
     corner: dict[str, Any] = {
         "color": colour,
         "ha": "center",
@@ -223,26 +210,22 @@ def _card(axes: Axes, card: int, left: float, top: float, layer: int) -> None:
     )
 
 
+def _card_outline(axes: Axes, left: float, top: float, **style: Any) -> None:
+    """A card's rounded outline with its top-left corner at (``left``, ``top``), drawn as ``style`` says
+    (matplotlib's FancyBboxPatch keywords)."""
+    from matplotlib.patches import FancyBboxPatch
+
+    boxstyle = f"round,pad=0,rounding_size={CORNER_RADIUS}"
+    axes.add_patch(FancyBboxPatch((left, top), CARD_WIDTH, CARD_HEIGHT, boxstyle=boxstyle, **style))
+
+
 def _label(axes: Axes, text: str, centre: float, top: float) -> None:
     axes.text(centre, top, text, color=LABEL, fontsize=11, ha="center", va="top")
 
 
 def _empty_slot(axes: Axes, left: float, top: float) -> None:
     """An empty foundation: a dashed outline of a card, with "empty" in it."""
-    from matplotlib.patches import FancyBboxPatch
-
-    axes.add_patch(
-        FancyBboxPatch(
-            (left, top),
-            CARD_WIDTH,
-            CARD_HEIGHT,
-            boxstyle=f"round,pad=0,rounding_size={CORNER_RADIUS}",
-            facecolor="none",
-            edgecolor=LABEL,
-            linewidth=2,
-            linestyle="--",
-        )
-    )
+    _card_outline(axes, left, top, facecolor="none", edgecolor=LABEL, linewidth=2, linestyle="--")
     axes.text(
         left + CARD_WIDTH / 2,
         top + CARD_HEIGHT / 2,
