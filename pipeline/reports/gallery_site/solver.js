@@ -275,6 +275,18 @@
     // be dealt; foundation: its rank, or -1 when empty.
     const NO_SHORTFALL = -(1 << 20); // below any shortfall: no run of ranks yet
 
+    // Does playing from pile b make playing from pile a unnecessary (same-rank dominance: b is at
+    // least as tall, and the ranks under a's free card, read downwards, begin those under b's)?
+    function pileDominates(b, a, ranks, heights, size) {
+      const ha = heights[a];
+      const hb = heights[b];
+      if (ha > hb) return false;
+      for (let k = 1; k <= ha; k++) {
+        if (ranks[a * size + ha - k] !== ranks[b * size + hb - k]) return false;
+      }
+      return ha < hb || b < a;
+    }
+
     // Whether the piles (`piles` of `size` cards, `heights` of them left) leave some end of
     // `walkOrders` (its first `ends` rows of `forbid`) free of a card above one its end forbids it
     // to lie above; `under[at]` is the bit set of the ranks under the card at `at`.
@@ -547,15 +559,8 @@
           return kept;
         }
 
-        // Does playing from pile b make playing from pile a unnecessary?
         function dominates(b, a) {
-          const ha = heights[a];
-          const hb = heights[b];
-          if (ha > hb) return false;
-          for (let k = 1; k <= ha; k++) {
-            if (ranks[a * PILE_SIZE + ha - k] !== ranks[b * PILE_SIZE + hb - k]) return false;
-          }
-          return ha < hb || b < a;
+          return pileDominates(b, a, ranks, heights, PILE_SIZE);
         }
 
         const buffers = [];
@@ -775,15 +780,8 @@
           return kept;
         }
 
-        // Does playing from pile b make playing from pile a unnecessary?
         function dominates(b, a) {
-          const ha = heights[a];
-          const hb = heights[b];
-          if (ha > hb) return false;
-          for (let k = 1; k <= ha; k++) {
-            if (ranks[a * size + ha - k] !== ranks[b * size + hb - k]) return false;
-          }
-          return ha < hb || b < a;
+          return pileDominates(b, a, ranks, heights, size);
         }
 
         const buffers = [];
