@@ -131,27 +131,29 @@ def winnable(deal: Deal, moves: list[int]) -> bool:
 def solver_cases() -> list[dict[str, Any]]:
     """Positions not yet won with the exact solver's verdict, the legal moves that keep a win in reach,
     and the fewest moves to take back to a position that can be won (None when not even the start can)."""
+    return [case for name, deal, line in lines() for case in _solver_cases(name, deal, line)]
+
+
+def _solver_cases(name: str, deal: Deal, line: list[int]) -> list[dict[str, Any]]:
+    """:func:`solver_cases`' cases of the positions along the prefixes of ``line``, in ``deal`` named ``name``."""
     cases = []
-    for name, deal, line in lines():
-        for length in prefixes(line):
-            moves = line[:length]
-            position = Position.after(deal, moves)
-            if position.is_won:
-                continue
-            verdict = winnable(deal, moves)
-            undo = next((k for k in range(len(moves) + 1) if winnable(deal, moves[: len(moves) - k])), None)
-            cases.append(
-                {
-                    "deal": name,
-                    "cards": cards_text(deal),
-                    "moves": moves,
-                    "verdict": Verdict.SOLVED.value if verdict else Verdict.UNSOLVABLE.value,
-                    "winning_moves": [
-                        move for move in position.legal_moves() if winnable(deal, [*moves, move])
-                    ],
-                    "undo": undo,
-                }
-            )
+    for length in prefixes(line):
+        moves = line[:length]
+        position = Position.after(deal, moves)
+        if position.is_won:
+            continue
+        verdict = winnable(deal, moves)
+        undo = next((k for k in range(len(moves) + 1) if winnable(deal, moves[: len(moves) - k])), None)
+        cases.append(
+            {
+                "deal": name,
+                "cards": cards_text(deal),
+                "moves": moves,
+                "verdict": Verdict.SOLVED.value if verdict else Verdict.UNSOLVABLE.value,
+                "winning_moves": [move for move in position.legal_moves() if winnable(deal, [*moves, move])],
+                "undo": undo,
+            }
+        )
     return cases
 
 
@@ -288,30 +290,12 @@ def family_rules_cases() -> list[dict[str, Any]]:
 
 
 def family_solver_cases() -> list[dict[str, Any]]:
-    """As :func:`solver_cases`, for the positions of :func:`family_lines`."""
-    cases = []
-    for game, name, deal, line in family_lines():
-        for length in prefixes(line):
-            moves = line[:length]
-            position = Position.after(deal, moves)
-            if position.is_won:
-                continue
-            verdict = winnable(deal, moves)
-            undo = next((k for k in range(len(moves) + 1) if winnable(deal, moves[: len(moves) - k])), None)
-            cases.append(
-                {
-                    "game": game.name,
-                    "deal": name,
-                    "cards": cards_text(deal),
-                    "moves": moves,
-                    "verdict": Verdict.SOLVED.value if verdict else Verdict.UNSOLVABLE.value,
-                    "winning_moves": [
-                        move for move in position.legal_moves() if winnable(deal, [*moves, move])
-                    ],
-                    "undo": undo,
-                }
-            )
-    return cases
+    """As :func:`solver_cases`, for the positions of :func:`family_lines`, each naming its game first."""
+    return [
+        {"game": game.name, **case}
+        for game, name, deal, line in family_lines()
+        for case in _solver_cases(name, deal, line)
+    ]
 
 
 def family_verdict_cases() -> list[dict[str, Any]]:
