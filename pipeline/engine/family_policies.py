@@ -37,14 +37,13 @@ from pipeline.engine.policies import (
     TIPS_ROW,
     keep_tips_weights,
     normalise,
+    same_rank_factor,
 )
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
-    LONE_CARD_FACTOR,
     OPENING_FACTOR,
     STUCK_FACTOR,
-    TALLER_FACTOR,
 )
 
 NO_WIN = DEEPEST + 1  # the shortest win of a line that shows none within the deepest lookahead
@@ -186,19 +185,7 @@ def fill_chances(
         fits_below = uncovers and next_to(below, rank, wrap) and not (dead_king and rank == NUM_RANKS - 1)
         if left > 1 and others == 0 and not fits_below:
             weight *= STUCK_FACTOR
-        tallest, lone_beaten, shared = True, False, False
-        for j in range(count):
-            other = moves[row, j]
-            if other != move and other < piles and ranks[other, heights[other] - 1] == rank:
-                shared = True
-                if heights[other] > height:
-                    tallest = False
-                    if height == 1:
-                        lone_beaten = True
-        if shared and tallest:
-            weight *= TALLER_FACTOR
-        if lone_beaten:
-            weight *= LONE_CARD_FACTOR
+        weight *= same_rank_factor(ranks, heights, moves, row, count, move, piles)
         if uncovers and neighbour_piles(tops, below, wrap) & ~(1 << move) == 0:
             weight *= OPENING_FACTOR
         chances[TIPS_ROW, i] = weight

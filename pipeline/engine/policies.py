@@ -123,19 +123,7 @@ def fill_chances(
         fits_below = uncovers and (below == _up(rank) or below == _down(rank))
         if remaining > 1 and others == 0 and not fits_below:
             weight *= STUCK_FACTOR
-        tallest, lone_beaten, shared = True, False, False
-        for j in range(count):
-            other = moves[row, j]
-            if other != pile and ranks[other, heights[other] - 1] == rank:
-                shared = True
-                if heights[other] > height:
-                    tallest = False
-                    if height == 1:
-                        lone_beaten = True
-        if shared and tallest:
-            weight *= TALLER_FACTOR
-        if lone_beaten:
-            weight *= LONE_CARD_FACTOR
+        weight *= same_rank_factor(ranks, heights, moves, row, count, pile, ranks.shape[0])
         if uncovers and (tops[_up(below)] | tops[_down(below)]) & ~(1 << pile) == 0:
             weight *= OPENING_FACTOR
         chances[TIPS_ROW, i] = weight
@@ -167,6 +155,30 @@ def fill_chances(
         keep_tips_weights(chances, player, wins, opens, count)
     normalise(chances, count)
     return visited
+
+
+@numba.njit(cache=True, _nrt=False)
+def same_rank_factor(ranks, heights, moves, row, count, pile, piles) -> float:
+    """``tips``' factor for the move from ``pile`` among the pile moves of ``moves[row]`` (``count`` moves; a
+    move of ``piles`` or more is no pile's): TALLER_FACTOR if no other fan offering its rank is taller,
+    LONE_CARD_FACTOR if it empties a one-card fan while a taller one offers its rank, else 1."""
+    height = heights[pile]
+    rank = ranks[pile, height - 1]
+    tallest, lone_beaten, shared = True, False, False
+    for j in range(count):
+        other = moves[row, j]
+        if other != pile and other < piles and ranks[other, heights[other] - 1] == rank:
+            shared = True
+            if heights[other] > height:
+                tallest = False
+                if height == 1:
+                    lone_beaten = True
+    factor = 1.0
+    if shared and tallest:
+        factor *= TALLER_FACTOR
+    if lone_beaten:
+        factor *= LONE_CARD_FACTOR
+    return factor
 
 
 @numba.njit(cache=True, _nrt=False)
