@@ -29,7 +29,8 @@ A path in a config file (``output``, ``[grade] tiers``) is read relative to the
 file's folder, so a run is the same from any working folder; a path given on
 the command line (``--set run.output=...``) is read relative to the working folder.
 
-``[solve]``: ``max_nodes``, the solver's node budget per deal.
+``[solve]``: ``max_nodes``, the solver's node budget per deal, and ``longest_play``
+(default true; false leaves a loss's ``max_cards_played`` null: a census's verdicts sooner).
 ``[crosscheck]``: ``sample`` (share of solved deals checked, 0..1),
 ``loss_sample`` (share of unsolvable ones, default 1: every one), ``seed``
 (of both samples), ``time_limit`` (CP-SAT

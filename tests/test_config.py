@@ -28,6 +28,7 @@ EVERY_KEY = {
     "run.output": ('"elsewhere"', Path("elsewhere")),
     "run.timings": ("true", True),
     "solve.max_nodes": ("99", 99),
+    "solve.longest_play": ("false", False),
     "crosscheck.sample": ("1", 1.0),
     "crosscheck.seed": ("5", 5),
     "crosscheck.loss_sample": ("0", 0.0),

@@ -483,3 +483,25 @@ def test_a_config_run_from_another_folder_reads_its_paths_beside_it(tmp_path, mo
     manifest = read_manifest(tmp_path / "out" / "packs" / "r")
     assert manifest.origin.config["grade"]["tiers"] == (str(folder / "mine.toml") if named else None)
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["packs", "work"]  # no empty locks/
+
+
+def test_a_run_without_longest_plays_leaves_them_null_and_says_so(tmp_path):
+    keys = f"seed = {SEED}\ncount = 8"
+    path = _small_config(tmp_path / "verdicts", keys, "sample = 0.0")
+    config = load_config(path).with_settings(["solve.longest_play=false"])
+    outcome = run(config)
+    rows = read_pack_folder(outcome.pack).to_pylist()
+    losses = [row for row in rows if row["verdict"] == "unsolvable"]
+    assert losses and all(row["max_cards_played"] is None for row in losses)
+    assert {row["max_cards_played"] for row in rows if row["verdict"] == "solved"} == {51}
+    assert metadata_of(outcome.pack)["longest_play"] == "false"
+    assert read_manifest(outcome.pack).origin.config["solve"]["longest_play"] is False
+    # the work folder is another run's to one that seeks the longest plays
+    with pytest.raises(RunError, match="other settings"):
+        run(config.with_settings(["solve.longest_play=true"]))
+    # a default run's pack says nothing of it (its bytes as before the setting)
+    default = run(load_config(_small_config(tmp_path / "default", keys, "sample = 0.0")))
+    assert "longest_play" not in metadata_of(default.pack)
+    assert "longest_play" not in read_manifest(default.pack).origin.config["solve"]
+    by_id = {row["deal_id"]: row for row in read_pack_folder(default.pack).to_pylist()}
+    assert all(by_id[row["deal_id"]]["max_cards_played"] is not None for row in losses)

@@ -253,7 +253,7 @@ def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
 
 
 def family_solve(
-    deal: Deal, position: Position, max_nodes: int, flags: int
+    deal: Deal, position: Position, max_nodes: int, flags: int, longest_play: bool = True
 ) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
     """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
 
@@ -261,7 +261,7 @@ def family_solve(
     (:attr:`~pipeline.engine.solver.SearchOptions.family_flags`: all of them
     unless a test switches one off). The most pile cards playable is counted from ``position`` and
     is known (not None) only when the status is REACHED (all of them) or
-    MISSED.
+    MISSED (and, without ``longest_play``, only when REACHED: a miss seeks no longest play).
     """
     ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
     game = deal.game
@@ -277,7 +277,7 @@ def family_solve(
     if found is SearchStatus.REACHED:
         _give_back(memo)
         return found, moves, int(nodes), left
-    if found is SearchStatus.OUT_OF_NODES:
+    if found is SearchStatus.OUT_OF_NODES or not longest_play:
         _give_back(memo)
         return found, (), int(nodes), None
     if not pruned or deepest == left - 1:

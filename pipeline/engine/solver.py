@@ -104,17 +104,19 @@ def solve(
     max_nodes: int = DEFAULT_MAX_NODES,
     start: Position | None = None,
     options: SearchOptions = SearchOptions(),
+    longest_play: bool = True,
 ) -> SolveResult:
     """Solve ``deal`` from ``start`` (default: its opening position).
 
     The solution lists the piles to play from ``start`` on; ``max_nodes``
     bounds the positions searched for the verdict, and again for the
-    longest play of a lost deal. A deal of another game of the family goes
+    longest play of a lost deal (without ``longest_play``, not sought: a
+    loss's ``max_cards_played`` is None). A deal of another game of the family goes
     to :mod:`pipeline.engine.family_search`, and its ``max_cards_played``
     counts pile cards only (a Golf win plays 35, whatever talon is left).
     """
     if deal.game is not BLACK_HOLE:
-        return _solve_family(deal, max_nodes, start, options)
+        return _solve_family(deal, max_nodes, start, options, longest_play)
     _compile_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
@@ -131,17 +133,23 @@ def solve(
         return SolveResult(Verdict.SOLVED, solution, int(nodes), time.perf_counter() - began, WINNING_LENGTH)
     if status is SearchStatus.OUT_OF_NODES:
         return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, None)
+    if not longest_play:
+        return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), time.perf_counter() - began, None)
     longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
     most = None if longest is None else base + longest
     return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
 
 
-def _solve_family(deal: Deal, max_nodes: int, start: Position | None, options: SearchOptions) -> SolveResult:
+def _solve_family(
+    deal: Deal, max_nodes: int, start: Position | None, options: SearchOptions, longest_play: bool
+) -> SolveResult:
     """:func:`solve` for All in a Row and the Golfs, by :func:`~pipeline.engine.family_search.family_solve`."""
     _compile_family_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
-    status, moves, nodes, most = family_solve(deal, position, max_nodes, int(options.family_flags))
+    status, moves, nodes, most = family_solve(
+        deal, position, max_nodes, int(options.family_flags), longest_play
+    )
     if status is SearchStatus.REACHED:
         _certify(deal, moves, position)
         return SolveResult(Verdict.SOLVED, moves, nodes, time.perf_counter() - began, deal.game.pile_cards)

@@ -57,8 +57,7 @@ class StageSettings:
 
     def metadata(self) -> dict[str, str]:
         """The settings as Parquet schema metadata, with the keys the separate commands write."""
-        entries = {
-            "max_nodes": str(self.solve.max_nodes),
+        entries = self.solve.metadata() | {
             "cpsat_time_limit": str(self.crosscheck.time_limit),
             "crosscheck_sample": str(self.crosscheck.sample),
             "crosscheck_seed": str(self.crosscheck.seed),
@@ -85,7 +84,7 @@ class DealOutcome:
 def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutcome:
     """Solve ``deal`` (a win replayed by the solver), check it when sampled, grade it."""
     began = time.perf_counter()
-    result = solve(deal, max_nodes=settings.solve.max_nodes)
+    result = solve(deal, max_nodes=settings.solve.max_nodes, longest_play=settings.solve.longest_play)
     solved_at = time.perf_counter()
     check = None
     checking = settings.crosscheck
@@ -129,7 +128,11 @@ def outcome_table(
 ) -> pa.Table:
     """``deals`` (a deals table) with the solved, check and grade columns of ``outcomes``, row for row."""
     table = solved_table(
-        deals, [o.result for o in outcomes], max_nodes=settings.solve.max_nodes, timings=timings
+        deals,
+        [o.result for o in outcomes],
+        max_nodes=settings.solve.max_nodes,
+        longest_play=settings.solve.longest_play,
+        timings=timings,
     )
     table = checked_table(table, [o.check for o in outcomes], timings=timings)
     table = graded_table(table, [o.grade for o in outcomes], timings=timings)

@@ -32,9 +32,10 @@ from pipeline.stages.tiers import Tiers, load_tiers
 def solve(deal: Deal, settings: SolveSettings = SolveSettings()) -> SolveResult:
     """Solve ``deal`` from its opening: a win with its 51 moves (replayed by the rules), a proved loss, or unknown.
 
-    ``settings.max_nodes`` bounds the search; past it the verdict is unknown, never a guess.
+    ``settings.max_nodes`` bounds the search; past it the verdict is unknown, never a guess. With
+    ``settings.longest_play`` false a loss's ``max_cards_played`` is None (not sought).
     """
-    return solve_from(deal, max_nodes=settings.max_nodes)
+    return solve_from(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
 
 
 def grade(

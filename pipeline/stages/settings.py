@@ -94,9 +94,24 @@ def bounds_of(settings: type, name: str) -> Bounds:
 
 @dataclass(frozen=True)
 class SolveSettings:
-    """The exact solver's node budget per deal; past it the verdict is ``unknown``."""
+    """The exact solver's node budget per deal (past it the verdict is ``unknown``), and whether a lost
+    deal's longest play is sought.
+
+    The longest play (``max_cards_played`` of a loss) can take several times
+    the verdict's search; without it a loss's ``max_cards_played`` is null
+    and its verdict the same proof.
+    """
 
     max_nodes: int = bounded(DEFAULT_MAX_NODES, 1, MAX_BUDGET)
+    longest_play: bool = True
+
+    def metadata(self) -> dict[str, str]:
+        """The settings as a pack's schema metadata; ``longest_play`` only when false, so default packs keep their bytes.
+
+        >>> SolveSettings(max_nodes=10, longest_play=False).metadata()
+        {'max_nodes': '10', 'longest_play': 'false'}
+        """
+        return {"max_nodes": str(self.max_nodes)} | ({} if self.longest_play else {"longest_play": "false"})
 
 
 @dataclass(frozen=True)

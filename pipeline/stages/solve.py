@@ -34,7 +34,7 @@ from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.family import one_game, pack_game, same_game
-from pipeline.packs.parquet import with_columns, with_metadata
+from pipeline.packs.parquet import metadata, with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.settings import PassOptions, SolveSettings
@@ -42,11 +42,18 @@ from pipeline.workers import map_batches
 
 
 def solve_batch(
-    start: int, boards: list[str], max_nodes: int, game: str = BLACK_HOLE.name
+    start: int, boards: list[str], settings: SolveSettings, game: str = BLACK_HOLE.name
 ) -> tuple[int, list[SolveResult]]:
     """Solve the deals of ``boards`` (board text of the game named ``game``); the worker side of :func:`solve_deals`."""
     played = game_named(game)
-    return start, [solve(Deal.from_board_text(board, game=played), max_nodes=max_nodes) for board in boards]
+    return start, [
+        solve(
+            Deal.from_board_text(board, game=played),
+            max_nodes=settings.max_nodes,
+            longest_play=settings.longest_play,
+        )
+        for board in boards
+    ]
 
 
 def solve_deals(
@@ -66,7 +73,7 @@ def solve_deals(
     return map_batches(
         solve_batch,
         [deal.to_board_text() for deal in deals],
-        settings.max_nodes,
+        settings,
         game.name,
         jobs=options.jobs,
         progress=options.progress,
@@ -77,13 +84,19 @@ def solve_deals(
 
 
 def solved_table(
-    deals: pa.Table, results: Sequence[SolveResult], *, max_nodes: int, timings: bool = True
+    deals: pa.Table,
+    results: Sequence[SolveResult],
+    *,
+    max_nodes: int,
+    longest_play: bool = True,
+    timings: bool = True,
 ) -> pa.Table:
     """``deals`` with the result columns of ``results`` (one per row, same order) added.
 
     Result columns already in ``deals`` are replaced. Without ``timings`` the
     ``seconds`` column is null, so the same deals and settings give the same
-    bytes on every run.
+    bytes on every run. The schema metadata says ``max_nodes``, and
+    ``longest_play`` when it is false (so a default pack's bytes do not change).
     """
     if len(results) != deals.num_rows:
         raise ValueError(f"{len(results)} results for {deals.num_rows} deals")
@@ -94,7 +107,12 @@ def solved_table(
         "seconds": [result.seconds if timings else None for result in results],
         "max_cards_played": [result.max_cards_played for result in results],
     }
-    return with_metadata(with_columns(deals, RESULT_FIELDS, columns), max_nodes=str(max_nodes))
+    solved = with_columns(deals, RESULT_FIELDS, columns)
+    earlier = {
+        key: value for key, value in metadata(solved).items() if key != "longest_play"
+    }  # a re-solve's own
+    settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
+    return with_metadata(solved.replace_schema_metadata(earlier), **settings.metadata())
 
 
 RESULT_COLUMNS = tuple(field.name for field in RESULT_FIELDS)
@@ -138,9 +156,15 @@ def solve_pack(
         played = same_game(pack_game(batch.table, source=str(source)), game, source=str(source))
         boards = [deal.to_board_text() for deal in batch.deals]
         results: list[SolveResult] = map_rows(
-            batch, solve_batch, boards, settings.max_nodes, played.name, options=options
+            batch, solve_batch, boards, settings, played.name, options=options
         )
-        solved = solved_table(batch.table, results, max_nodes=settings.max_nodes, timings=options.timings)
+        solved = solved_table(
+            batch.table,
+            results,
+            max_nodes=settings.max_nodes,
+            longest_play=settings.longest_play,
+            timings=options.timings,
+        )
         return solved, SolveTally.of(results)
 
     tallies = over_pack(source, target, schema=DEALS_SCHEMA, work=work, label="solving", options=options)

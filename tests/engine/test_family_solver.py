@@ -154,6 +154,21 @@ def test_node_budget_gives_unknown_never_a_guess(game: Game):
             assert cut.verdict is full.verdict is Verdict.SOLVED
 
 
+@pytest.mark.parametrize("game", GAMES, ids=lambda game: game.name)
+def test_without_the_longest_play_a_loss_keeps_its_verdict_and_says_no_most(game: Game):
+    for number in range(1, 9):
+        deal = pysol_deal(number, game)
+        full, verdict_only = solve(deal), solve(deal, longest_play=False)
+        assert verdict_only.verdict is full.verdict, number
+        if full.verdict is Verdict.SOLVED:  # a win is the same search, the same line
+            assert (verdict_only.solution, verdict_only.max_cards_played) == (
+                full.solution,
+                full.max_cards_played,
+            )
+        else:
+            assert verdict_only.max_cards_played is None and verdict_only.nodes <= full.nodes, number
+
+
 def test_a_budget_that_stops_the_longest_play_leaves_it_unknown():
     deal = pysol_deal(
         1, game_named("golf")

@@ -122,7 +122,10 @@ def test_solved_table_without_timings_and_resolving_replaces_results():
     again = solved_table(once, [UNSOLVABLE, SOLVED], max_nodes=5000)
     assert again.schema.equals(SOLVED_SCHEMA)
     assert again.column("verdict").to_pylist() == ["unsolvable", "solved"]
-    assert metadata(again)["max_nodes"] == "5000"
+    assert metadata(again)["max_nodes"] == "5000" and "longest_play" not in metadata(again)
+    verdicts_only = solved_table(again, [SOLVED, UNSOLVABLE], max_nodes=5000, longest_play=False)
+    assert metadata(verdicts_only)["longest_play"] == "false"
+    assert "longest_play" not in metadata(solved_table(verdicts_only, [SOLVED, UNSOLVABLE], max_nodes=5000))
     with pytest.raises(ValueError, match="1 results for 2 deals"):
         solved_table(deals, [SOLVED], max_nodes=1000)
 

@@ -69,3 +69,15 @@ def test_solve_pack_keeps_rows_and_order(tmp_path, expected):
     assert table.column("seconds").null_count == len(DEALS)
     assert table.column("solution").to_pylist() == [list(r.solution) for r in expected]
     assert table.column("nodes").to_pylist() == [r.nodes for r in expected]
+
+
+def test_solve_pack_without_longest_plays_leaves_losses_without_a_most(tmp_path, expected):
+    source, target = tmp_path / "deals.parquet", tmp_path / "solved.parquet"
+    write_pack_file(seeded_deals(seed=SEED, count=len(DEALS)), source)
+    settings = SolveSettings(max_nodes=MAX_NODES, longest_play=False)
+    solve_pack(source, target, settings, PassOptions(jobs=1, timings=False))
+    table = pq.read_table(target)
+    assert table.column("verdict").to_pylist() == [r.verdict.value for r in expected]
+    most = [None if r.verdict is Verdict.UNSOLVABLE else r.max_cards_played for r in expected]
+    assert None in most and table.column("max_cards_played").to_pylist() == most
+    assert table.schema.metadata[b"longest_play"] == b"false"
