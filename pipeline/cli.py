@@ -89,6 +89,13 @@ MaxPositions = Annotated[
     ),
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
+LongestPlay = Annotated[
+    bool,
+    typer.Option(
+        "--longest-play/--no-longest-play",
+        help="Seek each lost deal's longest play; without, max_cards_played is null on losses (verdicts sooner).",
+    ),
+]
 GameChoice = Annotated[
     GameName,
     typer.Option(
@@ -260,6 +267,7 @@ def solve(
     out: Out,
     jobs: Jobs = 1,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
+    longest_play: LongestPlay = SolveSettings().longest_play,
     game: PackGame = None,
     timings: Timings = True,
     quiet: Quiet = False,
@@ -275,7 +283,8 @@ def solve(
     options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
     played = None if game is None else game_named(game)
     with user_errors(interrupted=tables.interrupted_line(out)):
-        tally = solve_pack(deals, out, SolveSettings(max_nodes=max_nodes), options, game=played)
+        settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
+        tally = solve_pack(deals, out, settings, options, game=played)
         published = published_win_rate(pack_file_game(out))
     _note(f"wrote {tally.total} results to {out}", quiet)
     _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=published))

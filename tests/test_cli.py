@@ -112,6 +112,16 @@ def test_solve_prints_a_summary(generated, tmp_path):
     assert "wrote 10 results" in result.stderr
 
 
+def test_solve_without_longest_plays_gives_the_same_verdicts_and_no_most_for_a_loss(tmp_path):
+    deals, path = tmp_path / "deals.parquet", tmp_path / "verdicts.parquet"
+    ok("generate", "--source", "pysol", "--game", "golf", "--first", 1, "--count", 4, "--out", deals)
+    ok("solve", deals, "--out", path, "--no-longest-play", "--no-timings", "-q")
+    table = pq.read_table(path)
+    assert table.column("verdict").to_pylist() == ["unsolvable", "solved", "unsolvable", "solved"]
+    assert table.column("max_cards_played").to_pylist() == [None, 35, None, 35]
+    assert metadata(table)["longest_play"] == "false"
+
+
 def test_pysol_source_gives_the_pysol_board(tmp_path):
     path = tmp_path / "pysol.parquet"
     ok("generate", "--source", "pysol", "--first", 1, "--count", 3, "--out", path)
