@@ -322,9 +322,8 @@ def _config_record(config: RunConfig) -> dict[str, Any]:
         settings["run"].pop(key)
     if config.is_black_hole:  # a Black Hole pack's config as before games were a setting
         settings["run"].pop("game")
-    if (
-        config.solve.longest_play
-    ):  # the default, recorded only when off: a pack's config as before it was a setting
+    # longest_play is recorded only when off, so a default pack's config is as before it was a setting
+    if config.solve.longest_play:
         settings["solve"].pop("longest_play")
     if config.grade.tiers == DEFAULT_TIERS:
         settings["grade"]["tiers"] = None
