@@ -127,13 +127,7 @@ def outcome_table(
     deals: pa.Table, outcomes: Sequence[DealOutcome], settings: StageSettings, *, timings: bool
 ) -> pa.Table:
     """``deals`` (a deals table) with the solved, check and grade columns of ``outcomes``, row for row."""
-    table = solved_table(
-        deals,
-        [o.result for o in outcomes],
-        max_nodes=settings.solve.max_nodes,
-        longest_play=settings.solve.longest_play,
-        timings=timings,
-    )
+    table = solved_table(deals, [o.result for o in outcomes], settings.solve, timings=timings)
     table = checked_table(table, [o.check for o in outcomes], timings=timings)
     table = graded_table(table, [o.grade for o in outcomes], timings=timings)
     return with_metadata(table, **settings.metadata())

@@ -84,19 +84,14 @@ def solve_deals(
 
 
 def solved_table(
-    deals: pa.Table,
-    results: Sequence[SolveResult],
-    *,
-    max_nodes: int,
-    longest_play: bool = True,
-    timings: bool = True,
+    deals: pa.Table, results: Sequence[SolveResult], settings: SolveSettings, *, timings: bool = True
 ) -> pa.Table:
     """``deals`` with the result columns of ``results`` (one per row, same order) added.
 
     Result columns already in ``deals`` are replaced. Without ``timings`` the
     ``seconds`` column is null, so the same deals and settings give the same
-    bytes on every run. The schema metadata says ``max_nodes``, and
-    ``longest_play`` when it is false (so a default pack's bytes do not change).
+    bytes on every run. The schema metadata says ``settings``
+    (:meth:`~pipeline.stages.settings.SolveSettings.metadata`).
     """
     if len(results) != deals.num_rows:
         raise ValueError(f"{len(results)} results for {deals.num_rows} deals")
@@ -111,7 +106,6 @@ def solved_table(
     earlier = {
         key: value for key, value in metadata(solved).items() if key != "longest_play"
     }  # a re-solve's own
-    settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
     return with_metadata(solved.replace_schema_metadata(earlier), **settings.metadata())
 
 
@@ -158,13 +152,7 @@ def solve_pack(
         results: list[SolveResult] = map_rows(
             batch, solve_batch, boards, settings, played.name, options=options
         )
-        solved = solved_table(
-            batch.table,
-            results,
-            max_nodes=settings.max_nodes,
-            longest_play=settings.longest_play,
-            timings=options.timings,
-        )
+        solved = solved_table(batch.table, results, settings, timings=options.timings)
         return solved, SolveTally.of(results)
 
     tallies = over_pack(source, target, schema=DEALS_SCHEMA, work=work, label="solving", options=options)

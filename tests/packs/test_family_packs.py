@@ -19,6 +19,7 @@ from pipeline.packs.parquet import deals_of, metadata, pack_file_game, read_pack
 from pipeline.packs.rows import row_problem
 from pipeline.packs.schema import IMPORT_SCHEME
 from pipeline.packs.sources import DealSpan, imported_deals, pysol_deals, seeded_deals, write_deals
+from pipeline.stages.settings import SolveSettings
 from pipeline.stages.solve import solved_table
 
 OTHERS = [game for game in GAMES if game is not BLACK_HOLE]
@@ -101,7 +102,7 @@ def _solved_golf(count: int = 4) -> tuple[pa.Table, list[Deal]]:
 
     table = seeded_deals(seed=1, count=count, game=GOLF)
     deals = deals_of(table, source="t")
-    return solved_table(table, [solve(deal) for deal in deals], max_nodes=1000), deals
+    return solved_table(table, [solve(deal) for deal in deals], SolveSettings(max_nodes=1000)), deals
 
 
 def test_the_rows_of_a_golf_pack_are_checked_by_golf_rules():

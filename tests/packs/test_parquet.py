@@ -24,6 +24,7 @@ from pipeline.packs.parquet import (
 )
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 from pipeline.packs.sources import imported_deals, pysol_deals, seeded_deals
+from pipeline.stages.settings import SolveSettings
 from pipeline.stages.solve import solved_table
 
 SOLVED = SolveResult(Verdict.SOLVED, tuple(range(17)) * 3, 120, 0.5, 51)
@@ -101,7 +102,7 @@ def test_round_trip_keeps_schema_metadata_and_uses_zstd(tmp_path):
 
 def test_solved_table_adds_typed_result_columns():
     deals = seeded_deals(seed=3, count=2)
-    solved = solved_table(deals, [SOLVED, UNSOLVABLE], max_nodes=1000)
+    solved = solved_table(deals, [SOLVED, UNSOLVABLE], SolveSettings(max_nodes=1000))
     assert solved.schema.equals(SOLVED_SCHEMA)
     assert solved.column("verdict").to_pylist() == ["solved", "unsolvable"]
     assert solved.column("solution").to_pylist() == [list(SOLVED.solution), []]
@@ -117,17 +118,21 @@ def test_solved_table_adds_typed_result_columns():
 
 def test_solved_table_without_timings_and_resolving_replaces_results():
     deals = seeded_deals(seed=3, count=2)
-    once = solved_table(deals, [SOLVED, UNSOLVABLE], max_nodes=1000, timings=False)
+    once = solved_table(deals, [SOLVED, UNSOLVABLE], SolveSettings(max_nodes=1000), timings=False)
     assert once.column("seconds").to_pylist() == [None, None]
-    again = solved_table(once, [UNSOLVABLE, SOLVED], max_nodes=5000)
+    again = solved_table(once, [UNSOLVABLE, SOLVED], SolveSettings(max_nodes=5000))
     assert again.schema.equals(SOLVED_SCHEMA)
     assert again.column("verdict").to_pylist() == ["unsolvable", "solved"]
     assert metadata(again)["max_nodes"] == "5000" and "longest_play" not in metadata(again)
-    verdicts_only = solved_table(again, [SOLVED, UNSOLVABLE], max_nodes=5000, longest_play=False)
+    verdicts_only = solved_table(
+        again, [SOLVED, UNSOLVABLE], SolveSettings(max_nodes=5000, longest_play=False)
+    )
     assert metadata(verdicts_only)["longest_play"] == "false"
-    assert "longest_play" not in metadata(solved_table(verdicts_only, [SOLVED, UNSOLVABLE], max_nodes=5000))
+    assert "longest_play" not in metadata(
+        solved_table(verdicts_only, [SOLVED, UNSOLVABLE], SolveSettings(max_nodes=5000))
+    )
     with pytest.raises(ValueError, match="1 results for 2 deals"):
-        solved_table(deals, [SOLVED], max_nodes=1000)
+        solved_table(deals, [SOLVED], SolveSettings(max_nodes=1000))
 
 
 def test_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
@@ -196,7 +201,9 @@ def test_bad_board_in_a_pack_names_file_and_row(tmp_path):
 def test_duckdb_reads_a_pack_in_row_order(tmp_path):
     duckdb = pytest.importorskip("duckdb")
     path = tmp_path / "solved.parquet"
-    write_pack_file(solved_table(seeded_deals(seed=5, count=2), [UNSOLVABLE, SOLVED], max_nodes=10), path)
+    write_pack_file(
+        solved_table(seeded_deals(seed=5, count=2), [UNSOLVABLE, SOLVED], SolveSettings(max_nodes=10)), path
+    )
     rows = duckdb.sql(f"select deal_id, verdict, len(solution) from '{path}'").fetchall()
     assert rows == [("seed-5-0", "unsolvable", 0), ("seed-5-1", "solved", 51)]
 

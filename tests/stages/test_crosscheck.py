@@ -18,7 +18,7 @@ from pipeline.packs.schema import CHECK_FIELDS
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages import crosscheck
 from pipeline.stages.crosscheck import check_deal, crosscheck_pack, sampled
-from pipeline.stages.settings import CrosscheckSettings, PassOptions
+from pipeline.stages.settings import CrosscheckSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals, solved_table
 
 AGREEMENT_SEED = 2026
@@ -29,7 +29,7 @@ AGREEMENT_SAMPLE = 40  # the first 40 hold 7 of them (make test)
 def _solved_pack(path, *, seed: int, count: int, start: int = 0):
     deals = seeded_deals(seed=seed, count=count, start=start)
     results = solve_deals([seeded_deal(seed, start + i) for i in range(count)])
-    write_pack_file(solved_table(deals, results, max_nodes=50_000_000, timings=False), path)
+    write_pack_file(solved_table(deals, results, SolveSettings(max_nodes=50_000_000), timings=False), path)
     return [result.verdict for result in results]
 
 

@@ -33,7 +33,7 @@ from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.crosscheck import checked_table
 from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
-from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions
+from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals, solved_table
 from pipeline.stages.tiers import Tiers, load_tiers
 from tests.stages.samples import (
@@ -57,7 +57,7 @@ def _solved_pack(path: Path) -> Path:
     """The solved pack of ROWS, with UNKNOWN_ROW's verdict rewritten to unknown."""
     deals = pa.concat_tables([seeded_deals(seed=seed, count=1, start=index) for seed, index in ROWS])
     results = solve_deals([seeded_deal(seed, index) for seed, index in ROWS])
-    table = solved_table(deals, results, max_nodes=50_000_000, timings=False)
+    table = solved_table(deals, results, SolveSettings(max_nodes=50_000_000), timings=False)
     columns = {name: table.column(name).to_pylist() for name in ("verdict", "solution", "max_cards_played")}
     columns["verdict"][UNKNOWN_ROW], columns["solution"][UNKNOWN_ROW] = "unknown", []
     columns["max_cards_played"][UNKNOWN_ROW] = None
