@@ -56,6 +56,8 @@ bench: setup
 	$(PYTHON) bench/bench_family_grading.py
 	@if test -x $(BHS); then $(PYTHON) bench/bench_family.py --bhs $(BHS); \
 	else echo "bench_family: no black-hole-solver at $(BHS): build it with bash bench/build_black_hole_solver.sh ../bhs, or give BHS=PATH"; fi
+	$(PYTHON) bench/bench_door.py $(if $(wildcard $(BHS)),--bhs $(BHS))
+	$(PYTHON) bench/bench_first_run.py
 
 # The tier thresholds: round values near the quartiles of the difficulties of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
