@@ -283,6 +283,9 @@ def family_solve(
     if not pruned or deepest == left - 1:
         _give_back(memo)  # every line was seen, or all cards but the last were played
         return found, (), int(nodes), int(deepest)
+    if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
+        _give_back(memo)
+        return found, (), int(nodes), None
     if flags & FamilyReduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
         status, more, below, _, _ = family_search(
             ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left - 1, False,
@@ -293,6 +296,9 @@ def family_solve(
             _give_back(memo)
             return found, (), int(nodes), None if status == SearchStatus.OUT_OF_NODES.value else left - 1
         deepest = max(deepest, below)
+        if nodes >= max_nodes:  # as above: no budget left for the longest play's search
+            _give_back(memo)
+            return found, (), int(nodes), None
     status, more, deepest, _, _ = family_search(
         ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, int(deepest) + 1, True,
         max_nodes - int(nodes), flags, bitmap, memo,
@@ -549,6 +555,9 @@ def _descend(
                 )
             if not _mark(memo, bitmap, _key(layout, dealt, foundation, talon_size)):
                 continue  # searched before, by another order of the same moves
+            if nodes >= max_nodes:  # the budget is spent: the child is not entered, so nodes never pass it
+                status = SearchStatus.OUT_OF_NODES.value
+                break
             stored += 1
             nodes += 1
             if move < piles:
@@ -564,9 +573,6 @@ def _descend(
                     status = SearchStatus.REACHED.value
                     break
                 target += 1
-            if nodes > max_nodes:
-                status = SearchStatus.OUT_OF_NODES.value
-                break
             found = 0
             short = shortfalls[depth] + 1  # a move raises it by one at most (see predecessor_shortfall)
             if short > remaining - target:

@@ -223,6 +223,9 @@ def _descend(
                     )
                 if recalls(table, child):
                     continue  # searched in full before, by another order of the same moves
+            if nodes >= max_nodes:  # the budget is spent: the child is not entered, so nodes never pass it
+                status = SearchStatus.OUT_OF_NODES.value
+                break
             rank = take(ranks, heights, tops, pile)
             counts[rank] -= 1
             counts_code -= POWERS_OF_5[rank]
@@ -235,9 +238,6 @@ def _descend(
             deepest = max(deepest, depth + 1)
             if depth + 1 == target:
                 status = SearchStatus.REACHED.value
-                break
-            if nodes > max_nodes:
-                status = SearchStatus.OUT_OF_NODES.value
                 break
             # cheap verdicts (a failed condition, no move) are recomputed, not stored
             found = 0

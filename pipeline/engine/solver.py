@@ -109,8 +109,9 @@ def solve(
     """Solve ``deal`` from ``start`` (default: its opening position).
 
     The solution lists the piles to play from ``start`` on; ``max_nodes``
-    bounds the positions searched for the verdict, and again for the
-    longest play of a lost deal (without ``longest_play``, not sought: a
+    bounds the positions searched, for the verdict and the longest play of
+    a lost deal together, so ``nodes`` never passes it (the longest play
+    gets what the verdict left; without ``longest_play``, not sought: a
     loss's ``max_cards_played`` is None). A deal of another game of the family goes
     to :mod:`pipeline.engine.family_search`, and its ``max_cards_played``
     counts pile cards only (a Golf win plays 35, whatever talon is left).
@@ -135,7 +136,9 @@ def solve(
         return SolveResult(Verdict.UNKNOWN, (), int(nodes), time.perf_counter() - began, None)
     if not longest_play:
         return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), time.perf_counter() - began, None)
-    longest, more_nodes = _longest_play(ranks, heights, foundation, int(deepest), max_nodes, flags)
+    longest, more_nodes = _longest_play(
+        ranks, heights, foundation, int(deepest), max_nodes - int(nodes), flags
+    )
     most = None if longest is None else base + longest
     return SolveResult(Verdict.UNSOLVABLE, (), int(nodes + more_nodes), time.perf_counter() - began, most)
 
@@ -206,6 +209,8 @@ def _longest_play(
     """
     nodes, table, left = 0, new_table(), int(heights.sum())
     for target in range(known + 1, left):
+        if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
+            return None, nodes
         status, searched, _, _, table = search(
             ranks, heights, foundation, target, max_nodes - nodes, flags, table
         )
