@@ -13,6 +13,7 @@ budgets and settings); each command imports what it needs when it runs, so
 
 from __future__ import annotations
 
+import os
 import sys
 import traceback
 from collections.abc import Iterator
@@ -48,6 +49,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,  # help text is plain: "[run] jobs" stays as written, a flag shows no <bool>
 )
 
 MAX_CALIBRATION_COUNT = 100_000
@@ -166,8 +168,23 @@ def user_errors(*, interrupted: str = "interrupted") -> Iterator[None]:
             yield
         except BlackholeError as error:
             _fail(str(error), error.exit_code)
+        except BrokenPipeError:
+            _reader_gone()
         except OSError as error:
             _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error), ExitCode.BAD_INPUT)
+
+
+def _reader_gone() -> None:
+    """Exit BROKEN_PIPE (141) without a word: standard output's reader stopped reading (``| head -1``).
+
+    Standard output then points at the null device, so that Python's own last
+    flush on the way out has somewhere to go.
+    """
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor: a test runner's stdout
+        pass
+    raise typer.Exit(ExitCode.BROKEN_PIPE)
 
 
 def _fail(message: str, code: ExitCode) -> None:
@@ -196,6 +213,27 @@ def _show(*renderables: RenderableType) -> None:
     console = Console()
     for renderable in renderables:
         console.print(renderable)
+
+
+def _print_version(asked: bool) -> None:
+    """Print ``blackhole VERSION`` and exit, when ``--version`` is given."""
+    if asked:
+        from pipeline import __version__
+
+        typer.echo(f"blackhole {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", is_eager=True, callback=_print_version, help="Print blackhole's version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Make puzzle packs for the solitaire Black Hole: deal, solve, check, pack."""
 
 
 @app.command()
@@ -242,7 +280,9 @@ def import_boards(
     boards: Annotated[
         Path,
         typer.Argument(
-            metavar="BOARDS", readable=False, help="Board text file (boards separated by blank lines)."
+            metavar="BOARDS",
+            readable=False,
+            help="Board text file (boards separated by blank lines), or - for standard input.",
         ),
     ],
     out: Out,
@@ -253,10 +293,11 @@ def import_boards(
     from pipeline.game.games import game_named
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
+    from pipeline.reports.words import counted
 
     with user_errors(interrupted=tables.interrupted_line(out)):
         written = write_deals(out, boards=boards, game=game_named(game))
-    _note(f"wrote {written} deals to {out}", quiet)
+    _note(f"wrote {counted(written, 'deal')} to {out}", quiet)
 
 
 @app.command()
@@ -626,6 +667,14 @@ PackFolder = Annotated[
         metavar="PACK", readable=False, help="Pack folder (output/packs/NAME) written by blackhole run."
     ),
 ]
+PackFolderOrFile = Annotated[
+    Path,
+    typer.Argument(
+        metavar="PACK",
+        readable=False,
+        help="Pack folder (output/packs/NAME) written by blackhole run, or a pack file (Parquet) written by generate, import, solve, crosscheck or grade.",
+    ),
+]
 TierChoice = Annotated[PackTier | None, typer.Option("--tier", help="Only this tier's deals.")]
 
 
@@ -695,6 +744,7 @@ def curate(
 
 
 plays_app = typer.Typer(
+    rich_markup_mode=None,
     name="plays",
     help="Play records from the gallery: read exports back (import) for report, calibrate and curate.",
     no_args_is_help=True,
@@ -716,7 +766,9 @@ def import_plays(
     files: Annotated[
         list[Path],
         typer.Argument(
-            metavar="FILE", readable=False, help="Export files the gallery downloaded (JSON), one or more."
+            metavar="FILE",
+            readable=False,
+            help="Export files the gallery downloaded (JSON), one or more; - for standard input (once).",
         ),
     ],
     pack: Annotated[
@@ -732,6 +784,8 @@ def import_plays(
     from pipeline.reports import tables
     from pipeline.reports.play_tables import imported_line
 
+    if sum(str(path) == "-" for path in files) > 1:
+        raise typer.BadParameter("- (standard input) can be given once", param_hint="FILE")
     with user_errors(interrupted=tables.interrupted_line(out)):
         imported = import_files(files, pack, out)
     _note(imported_line(imported), quiet)
@@ -739,29 +793,37 @@ def import_plays(
 
 @app.command()
 def export(
-    pack: PackFolder,
+    pack: PackFolderOrFile,
     fmt: Annotated[
         ExportFormat,
         typer.Option(
             "--format",
             "-f",
-            help="json: deals with board, solution, tier, each player's chances and metrics; boards: board text (blackhole import, black-hole-solver); csv: a spreadsheet.",
+            help="json: deals with board, solution, tier, each player's chances and metrics; jsonl: the same, one deal a line; boards: board text (blackhole import, black-hole-solver); csv: a spreadsheet.",
         ),
     ],
-    out: Annotated[Path, typer.Option("--out", "-o", dir_okay=False, help="File to write (replaced whole).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out", "-o", dir_okay=False, help="File to write (replaced whole), or - for standard output."
+        ),
+    ],
     tier: TierChoice = None,
     limit: Annotated[int | None, typer.Option(min=0, max=MAX_INT64, help="At most this many deals.")] = None,
     game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
-    """Export a pack's deals for game developers (json), solvers (boards) or spreadsheets (csv)."""
-    from pipeline.packs.exports import export_pack_folder
+    """Export a pack's deals for game developers (json, jsonl), solvers (boards) or spreadsheets (csv)."""
+    from pipeline.files import names_standard_output
+    from pipeline.packs.exports import export_saved_pack
     from pipeline.reports import tables
+    from pipeline.reports.words import counted
 
     with user_errors(interrupted=tables.interrupted_line(out)):
         _check_folder_game(pack, game)
-        written = export_pack_folder(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
-    _note(f"wrote {written} deals to {out}", quiet)
+        written = export_saved_pack(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
+    where = "standard output" if names_standard_output(out) else out
+    _note(f"wrote {counted(written, 'deal')} to {where}", quiet)
 
 
 @app.command()
@@ -803,13 +865,15 @@ def report(
 
 
 def _check_folder_game(folder: Path, game: GameName | None) -> None:
-    """GameMixError naming the pack folder ``folder`` when ``game`` is given and is not the pack's."""
+    """GameMixError naming the pack folder (or pack file) ``folder`` when ``game`` is given and is not the pack's."""
     if game is not None:
         from pipeline.game.games import game_named
         from pipeline.packs.family import same_game
         from pipeline.packs.manifest import read_manifest
+        from pipeline.packs.parquet import pack_file_game
 
-        same_game(read_manifest(folder).played, game_named(game), source=str(folder))
+        played = pack_file_game(folder) if folder.is_file() else read_manifest(folder).played
+        same_game(played, game_named(game), source=str(folder))
 
 
 def _observed(plays: Path, pack: Path) -> list[Any]:
@@ -829,7 +893,12 @@ def show(
             metavar="DEAL_ID", help="A deal id: seed-SEED-INDEX, pysol-NUMBER, or any id of --pack."
         ),
     ],
-    png: Annotated[Path, typer.Option("--png", dir_okay=False, help="Picture to write (PNG).")],
+    png: Annotated[
+        Path | None,
+        typer.Option(
+            "--png", dir_okay=False, help="Picture to write (PNG); without it, the board text alone."
+        ),
+    ] = None,
     pack: Annotated[
         Path | None, typer.Option(readable=False, help="Pack folder to look the deal up in.")
     ] = None,
@@ -844,14 +913,15 @@ def show(
     ] = None,
     quiet: Quiet = False,
 ) -> None:
-    """Draw a deal as a player sees it (its fans, the foundation and any talon) and print its board text."""
+    """Print a deal's board text; with --png, also draw it as a player sees it (its fans, the foundation and any talon)."""
     from pipeline.game.games import game_named
     from pipeline.reports.picture import draw_deal_of_id
 
     with user_errors():
         deal = draw_deal_of_id(deal_id, png, pack=pack, game=None if game is None else game_named(game))
     typer.echo(deal.to_board_text(), nl=False)
-    _note(f"wrote {png}", quiet)
+    if png is not None:
+        _note(f"wrote {png}", quiet)
 
 
 @app.command()

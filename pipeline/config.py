@@ -73,6 +73,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import ExitCode
 from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
 from pipeline.limits import MAX_INT64
@@ -95,6 +96,13 @@ the bound caps that memory (docs/benchmarks.md gives a deal's share); the census
 CURATED_SUFFIX = "-curated"
 """What a run's curated pack adds to its name, and so what no run's name may end in."""
 STAGE_SECTIONS = ("solve", "crosscheck", "grade", "curate")  # each a field of RunConfig holding its settings
+
+
+class SettingError(ConfigError):
+    """A ``--set section.key=value`` that cannot be applied (no ``=``, an unknown key, a bad value): the
+    command line is wrong, so it exits USAGE (2), as any bad option does."""
+
+    exit_code = ExitCode.USAGE
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,18 +160,24 @@ class RunConfig:
         return _cross_checked(_replaced(self, chosen), source="command line")
 
     def with_settings(self, settings: Iterable[str]) -> RunConfig:
-        """This config with ``section.key=value`` settings applied; values are TOML, or else plain text."""
+        """This config with ``section.key=value`` settings applied; values are TOML, or else plain text.
+
+        A setting that cannot be applied is a :class:`SettingError` naming it.
+        """
         changes: dict[tuple[str, str], Any] = {}
         for setting in settings:
             source = f"--set {setting}"
             dotted, equals, text = setting.partition("=")
             section, dot, key = dotted.strip().partition(".")
             if not equals or not dot:
-                raise ConfigError("expected section.key=value", source=source)
+                raise SettingError("expected section.key=value", source=source)
             if (section, key) not in _KEYS:
-                raise ConfigError(f"unknown key {dotted.strip()!r} (known: {_known()})", source=source)
-            value = _toml_value(text.strip(), source)
-            changes[section, key] = _checked(section, key, value, source, 0)
+                raise SettingError(f"unknown key {dotted.strip()!r} (known: {_known()})", source=source)
+            try:
+                value = _toml_value(text.strip(), source)
+                changes[section, key] = _checked(section, key, value, source, 0)
+            except ConfigError as error:
+                raise SettingError(str(error).removeprefix(f"{source}: "), source=source) from None
         return _cross_checked(_replaced(self, changes), source="command line")
 
     def settings(self) -> dict[str, dict[str, Any]]:

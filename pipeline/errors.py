@@ -37,6 +37,8 @@ class ExitCode(IntEnum):
     """A bug in blackhole, not in the input: the traceback and the deal are printed; please report them."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C; a run keeps its finished shards and resumes when started again."""
+    BROKEN_PIPE = 141
+    """Standard output was closed before all was written (``| head``): the reader stopped reading, nothing is wrong."""
 
 
 class BlackholeError(Exception):

@@ -8,6 +8,14 @@ moved aside (``.<name>.old-<pid>``) for the moment of the swap, then deleted
 (put back if the swap fails). A symbolic link or a file where a folder is to
 go is refused (:func:`check_replaceable_folder`), never renamed or deleted.
 
+``-`` names a standard stream (:data:`STANDARD_STREAM`): a command that reads
+text reads standard input for it (:func:`copied_stdin` keeps a copy to read
+again), and one that writes text writes standard output for it, or for a
+path that is this process's standard output (``/dev/stdout``):
+:func:`writing` streams there, which is not atomic. A file written whole
+(Parquet, TOML, PNG) is never written to standard output: :func:`check_writable`
+refuses it in one line.
+
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
 >>> with replacing(folder / "a.txt") as sink:
@@ -20,6 +28,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
+import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,15 +42,76 @@ class DestinationError(BlackholeError, ValueError):
     """An output that cannot be written where it was asked for; the message names the path."""
 
 
+STANDARD_STREAM = "-"
+"""The name that means standard input to a command that reads text, standard output to one that writes it."""
+STDIN_SOURCE = "<stdin>"
+"""How messages name standard input (``<stdin>:3: unknown card 'XX'``)."""
+
+
+def is_standard_stream(path: Path | str) -> bool:
+    """Whether ``path`` is ``-``, the name of a standard stream.
+
+    >>> is_standard_stream("-"), is_standard_stream(Path("-")), is_standard_stream("a-b")
+    (True, True, False)
+    """
+    return str(path) == STANDARD_STREAM
+
+
+def names_standard_output(path: Path | str) -> bool:
+    """Whether ``path`` is ``-`` or a path to this process's standard output (``/dev/stdout``, ``/dev/fd/1``).
+
+    >>> names_standard_output("-"), names_standard_output("no/such/file")
+    (True, False)
+    """
+    if is_standard_stream(path):
+        return True
+    try:
+        found, standard = os.stat(path), os.fstat(1)
+    except (OSError, ValueError):
+        return False
+    return (found.st_dev, found.st_ino) == (standard.st_dev, standard.st_ino)
+
+
+@contextmanager
+def writing(path: Path) -> Iterator[BinaryIO]:
+    """A binary file to write: standard output when ``path`` names it (:func:`names_standard_output`),
+    streamed as written and flushed at the end; else ``path``, replaced whole (:func:`replacing`)."""
+    if names_standard_output(path):
+        sink = sys.stdout.buffer
+        yield sink
+        sink.flush()
+        return
+    with replacing(path) as sink:
+        yield sink
+
+
+@contextmanager
+def copied_stdin() -> Iterator[Path]:
+    """A hidden temporary file holding all of standard input, to read (and read again) as a file; deleted after."""
+    handle, name = tempfile.mkstemp(prefix=".blackhole-stdin-")
+    path = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as copy:
+            shutil.copyfileobj(sys.stdin.buffer, copy)
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+
+
 def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:
     """``path`` as a Path, once it is a file this command may replace: checked before long work too.
 
-    DestinationError when its directory is missing, when something other than
-    a regular file is there (a folder, a device, a FIFO, a symbolic link:
-    replacing it would destroy what is not ours), or when it is one of the
-    command's ``inputs`` or lies inside one (paths compared once resolved).
+    DestinationError when it names standard output (``-``, ``/dev/stdout``: a
+    file written whole is not streamed), when its directory is missing, when
+    something other than a regular file is there (a folder, a device, a FIFO,
+    a symbolic link: replacing it would destroy what is not ours), or when it
+    is one of the command's ``inputs`` or lies inside one (paths compared once resolved).
     """
     path = Path(path)
+    if names_standard_output(path):
+        raise DestinationError(
+            f"{path}: standard output; this file is written whole, not streamed: give a file path"
+        )
     if not path.parent.is_dir():
         raise DestinationError(f"{path}: cannot write, no directory {str(path.parent)!r}")
     if path.is_symlink():

@@ -464,12 +464,13 @@ def _pack_with_bad_board(folder: Path) -> Path:
 
 @pytest.mark.parametrize("case", USER_ERRORS, ids=list(USER_ERRORS))
 def test_user_errors_are_one_line_exit_1_and_write_nothing(tmp_path, monkeypatch, case):
+    """...or exit 2 for a bad --set, which is a bad command line."""
     monkeypatch.chdir(tmp_path)
     make_args, pattern = USER_ERRORS[case]
     args = make_args(tmp_path)
     before = sorted(p.name for p in tmp_path.iterdir())
     result = invoke(*args)
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == (2 if case.startswith("run-set-") else 1), result.output
     assert result.stdout == ""
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
@@ -722,7 +723,7 @@ COMMANDS = {
     ),
     "run": ("pipeline.runs", "run", lambda d: ["--config", _tiny_config(d)]),
     "curate": ("pipeline.stages.curate", "curate_beside", lambda d: [d, "-o", "best"]),
-    "export": ("pipeline.packs.exports", "export_pack_folder", lambda d: [d, "-f", "csv", "-o", d / "x.csv"]),
+    "export": ("pipeline.packs.exports", "export_saved_pack", lambda d: [d, "-f", "csv", "-o", d / "x.csv"]),
     "report": ("pipeline.reports.charts", "report_pack", lambda d: [d]),
     "show": ("pipeline.reports.picture", "draw_deal_of_id", lambda d: ["seed-1-0", "--png", d / "x.png"]),
 }
@@ -938,7 +939,7 @@ def test_tier_choices_are_listed_and_others_refused_as_usage(command, tmp_path):
         ("generate", "seed|pysol"),
         ("run", "loky|dask"),
         ("curate", "difficulty|pack"),
-        ("export", "json|boards|csv"),
+        ("export", "json|jsonl|boards|csv"),
     ],
 )
 def test_every_closed_set_option_lists_its_choices(command, choices):

@@ -25,6 +25,8 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   ``foundation``, which is null while it is empty (All in a Row); its piles
   are that game's (13 of 4, or 7 of 5), and a talon deal in ``solution`` is
   the number of piles (Golf's 7).
+- ``jsonl``: JSON Lines: one deal a line, each the object ``json`` writes of
+  it, and nothing else (no enclosing document): ``head -1`` gives one deal.
 - ``boards``: each deal's board text (docs/rules.md, canonical spelling), one blank
   line between boards; a single board is a black-hole-solver input file (for
   a game other than Black Hole, with the game's options, docs/rules.md).
@@ -36,9 +38,12 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
 
 :data:`EXPORTED_METRICS` lists each player's win chance and dead ends
 columns (made from :data:`~pipeline.game.players.PLAYERS`) and ``tree_score``
-among the grade columns. Columns a pack lacks (a deals or solved pack has no grades) are exported as
+among the grade columns. A pack file (``generate``, ``import``, ``solve``,
+``crosscheck``, ``grade``) exports as a pack folder does, in file order
+(:func:`export_saved_pack` takes either). Columns a pack lacks (a deals or solved pack has no grades) are exported as
 null, the solution as empty. A tier of null and ``ungraded`` are the same,
-exported as null and selected with ``tier="ungraded"``.
+exported as null and selected with ``tier="ungraded"``. An export to ``-``
+(or ``/dev/stdout``) streams to standard output (:func:`pipeline.files.writing`).
 
 >>> board_cell("Foundations: AS\\nJD KS TH\\n")
 'Foundations: AS|JD KS TH'
@@ -60,7 +65,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from pipeline.errors import BlackholeError
-from pipeline.files import check_writable, replacing
+from pipeline.files import check_writable, names_standard_output, writing
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game
@@ -71,7 +76,14 @@ from pipeline.packs.folders import pack_folder_batches, pack_metadata
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
 from pipeline.packs.manifest import read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, PackError, metadata
+from pipeline.packs.parquet import (
+    BATCH_ROWS,
+    PackError,
+    metadata,
+    pack_file_game,
+    pack_file_schema,
+    read_pack_file_batches,
+)
 
 EXPORTED_METRICS = (
     "solution_count",
@@ -156,15 +168,20 @@ def _write_rows(
     reference: Player | None,
     game: Game,
 ) -> int:
-    """Write ``rows`` (deals of ``game``) to ``path`` as ``fmt``, one at a time, replacing it atomically; how
-    many rows it wrote."""
-    path = check_writable(path)  # a pack folder's own files are its input: export_pack_folder checks them
-    with replacing(path) as sink:
+    """Write ``rows`` (deals of ``game``) to ``path`` as ``fmt``, one at a time, replacing it atomically
+    (or streaming them to standard output: :func:`pipeline.files.writing`); how many rows it wrote."""
+    path = _destination(path)  # a pack folder's own files are its input: export_pack_folder checks them
+    with writing(path) as sink:
         text = io.TextIOWrapper(sink, encoding="utf-8", newline="")
         written = _WRITERS[fmt](text, rows, has_level=has_level, reference=reference, game=game)
         text.flush()
         text.detach()
     return written
+
+
+def _destination(path: Path, inputs: Iterable[Path] = ()) -> Path:
+    """``path`` once an export may write there: standard output, or a file :func:`check_writable` allows."""
+    return Path(path) if names_standard_output(path) else check_writable(path, inputs=inputs)
 
 
 def _of_tier(tables: Iterable[pa.Table], tier: str | None) -> Iterator[pa.Table]:
@@ -327,6 +344,17 @@ def _write_json(
     return written
 
 
+def _write_jsonl(
+    text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
+) -> int:
+    written = 0
+    for row in rows:
+        document = deal_document(row, has_level=has_level, reference=reference, game=game)
+        text.write(json.dumps(document, ensure_ascii=False, allow_nan=False) + "\n")
+        written += 1
+    return written
+
+
 def _write_boards(
     text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
 ) -> int:
@@ -362,7 +390,56 @@ def _write_csv(
     return written
 
 
-_WRITERS = {ExportFormat.JSON: _write_json, ExportFormat.BOARDS: _write_boards, ExportFormat.CSV: _write_csv}
+_WRITERS = {
+    ExportFormat.JSON: _write_json,
+    ExportFormat.JSONL: _write_jsonl,
+    ExportFormat.BOARDS: _write_boards,
+    ExportFormat.CSV: _write_csv,
+}
+
+
+def export_saved_pack(
+    pack: Path,
+    path: Path,
+    fmt: ExportFormat | str,
+    *,
+    tier: str | None = None,
+    limit: int | None = None,
+    batch_rows: int = BATCH_ROWS,
+) -> int:
+    """Export ``pack``, a pack folder (:func:`export_pack_folder`) or a pack file (:func:`export_pack_file`),
+    to ``path`` as ``fmt``; how many rows it wrote."""
+    export = export_pack_file if Path(pack).is_file() else export_pack_folder
+    return export(pack, path, fmt, tier=tier, limit=limit, batch_rows=batch_rows)
+
+
+def export_pack_file(
+    pack: Path,
+    path: Path,
+    fmt: ExportFormat | str,
+    *,
+    tier: str | None = None,
+    limit: int | None = None,
+    batch_rows: int = BATCH_ROWS,
+) -> int:
+    """Export the pack file ``pack`` (one Parquet file, as ``generate`` to ``grade`` write) to ``path`` as
+    ``fmt`` (:func:`export_pack`), in file order; how many rows it wrote.
+
+    The file is read ``batch_rows`` rows at a time, checked as it is read
+    (:func:`~pipeline.packs.parquet.read_pack_file_batches`), only the columns
+    ``fmt`` writes that it has, and no further than the ``limit`` rows written.
+    """
+    fmt = _checked_options(fmt, tier, limit)
+    _destination(path, inputs=[pack])
+    found = pack_file_schema(pack)
+    has_level = _LEVEL in found.names
+    wanted = _folder_columns(fmt, has_level=has_level) + (["tier"] if "tier" in found.names else [])
+    columns = [name for name in wanted if name in found.names]
+    batches = read_pack_file_batches(pack, batch_rows=batch_rows, columns=columns)
+    rows = _first(_rows(_of_tier(batches, tier)), limit)
+    reference = reference_player(metadata(found.empty_table()))
+    game = pack_file_game(pack)
+    return _write_rows(path, fmt, rows, has_level=has_level, reference=reference, game=game)
 
 
 def export_pack_folder(
@@ -384,7 +461,7 @@ def export_pack_folder(
     read on its own (:func:`_in_level_order`).
     """
     fmt = _checked_options(fmt, tier, limit)
-    check_writable(path, inputs=[folder])
+    _destination(path, inputs=[folder])
     manifest = read_manifest(folder)
     has_level = manifest.kind is PackKind.CURATED
     reference = reference_player(pack_metadata(folder))

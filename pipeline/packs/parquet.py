@@ -211,6 +211,12 @@ def pack_file_row_count(path: Path) -> int:
     return rows
 
 
+def pack_file_schema(path: Path) -> pa.Schema:
+    """The columns and metadata of the pack file at ``path``, read off its footer (PackError when unreadable)."""
+    schema: pa.Schema = _open_parquet(path).schema_arrow
+    return schema
+
+
 def pack_file_game(path: Path) -> Game:
     """The game of the pack file at ``path``, read off its schema (:func:`~pipeline.packs.family.pack_game`)."""
     return pack_game(_open_parquet(path).schema_arrow, source=str(path))

@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from pipeline.files import check_writable
+from pipeline.files import STDIN_SOURCE, check_writable, copied_stdin, is_standard_stream
 from pipeline.game.cards import NUM_CARDS, card_name
 from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
 from pipeline.game.games import BLACK_HOLE, Game
@@ -107,7 +107,9 @@ def imported_batches(
 ) -> Iterator[pa.Table]:
     """The boards of ``game`` in the text file at ``path`` in tables of at most ``batch_rows``, the file read as it is parsed.
 
-    Raises BoardError naming the file and line, as :func:`read_boards` does,
+    ``-`` reads standard input, named ``<stdin>`` in messages: it is copied to a
+    hidden temporary file first (:func:`pipeline.files.copied_stdin`), which
+    is read as a file is. Raises BoardError naming the file and line, as :func:`read_boards` does,
     as soon as the bad board is read: a board that repeats an earlier one is
     reported there (the file is then read again up to it, to name the line of
     the first), a block longer than a board at its line one too many, a line
@@ -115,16 +117,24 @@ def imported_batches(
     and the ids seen so far (about 9 bytes a board, :class:`~pipeline.packs.seen.SeenNumbers`); time
     goes with what is read.
     """
-    source = str(path)
+    if is_standard_stream(path):
+        with copied_stdin() as copy:
+            yield from _imported_batches(copy, STDIN_SOURCE, batch_rows, game)
+    else:
+        yield from _imported_batches(Path(path), str(path), batch_rows, game)
+
+
+def _imported_batches(path: Path, source: str, batch_rows: int, game: Game) -> Iterator[pa.Table]:
+    """:func:`imported_batches` of the file at ``path``, named ``source`` in messages."""
     seen = SeenNumbers()
     ids: list[str] = []
     boards: list[str] = []
     rows = 0
-    for line, deal in _numbered_deals(path, game):
+    for line, deal in _numbered_deals(path, game, source):
         board = deal.to_board_text()
         number = _import_number(board)
         if not seen.add(number):
-            raise BoardError(_repeat_problem(path, number, game), source=source, line=line)
+            raise BoardError(_repeat_problem(path, number, game, source), source=source, line=line)
         ids.append(f"import-{number:016x}")
         boards.append(board)
         if len(ids) == batch_rows:
@@ -148,10 +158,14 @@ def _import_number(board: str) -> int:
     return text_number(board)
 
 
-def _repeat_problem(path: Path, number: int, game: Game) -> str:
+def _repeat_problem(path: Path, number: int, game: Game, source: str) -> str:
     """What to say of a board of ``path`` whose import number ``number`` came before: the line of the first."""
     first = next(
-        (at for at, deal in _numbered_deals(path, game) if _import_number(deal.to_board_text()) == number),
+        (
+            at
+            for at, deal in _numbered_deals(path, game, source)
+            if _import_number(deal.to_board_text()) == number
+        ),
         None,
     )
     if first is None:  # the file changed under the reader
@@ -159,16 +173,17 @@ def _repeat_problem(path: Path, number: int, game: Game) -> str:
     return f"this board repeats the board on line {first}"
 
 
-def _numbered_deals(path: Path, game: Game) -> Iterator[tuple[int, Deal]]:
-    """Each board of ``game`` in the text file at ``path`` with the number of its first line, the file read as it is parsed."""
-    return numbered_boards(_file_lines(path), source=str(path), game=game)
+def _numbered_deals(path: Path, game: Game, source: str) -> Iterator[tuple[int, Deal]]:
+    """Each board of ``game`` in the text file at ``path`` (``source`` in messages) with the number of its
+    first line, the file read as it is parsed."""
+    return numbered_boards(_file_lines(path, source), source=source, game=game)
 
 
 _CHARACTERS_READ = 1 << 16  # characters read at a time
 _LINE_ENDS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")  # where str.splitlines ends a line
 
 
-def _file_lines(path: Path) -> Iterator[str]:
+def _file_lines(path: Path, source: str) -> Iterator[str]:
     """The lines of the text file at ``path`` without their ends, split as ``str.splitlines`` splits the whole text.
 
     The file is read :data:`_CHARACTERS_READ` at a time, so one huge line is
@@ -196,7 +211,7 @@ def _file_lines(path: Path) -> Iterator[str]:
                         return
                     partial = partial[: LONGEST_LINE + 1]  # if more text follows, the line is too long anyway
     except UnicodeDecodeError as error:
-        raise BoardError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
+        raise BoardError(f"not UTF-8 text ({error.reason})", source=source) from None
     if partial:
         yield partial
 
@@ -269,7 +284,7 @@ def write_deals(
 ) -> int:
     """Write a deals pack to ``path``, ``batch_rows`` deals at a time; how many deals it holds.
 
-    The deals are those of ``boards`` (a board text file, :func:`imported_batches`)
+    The deals are those of ``boards`` (a board text file, or ``-`` for standard input: :func:`imported_batches`)
     when given, else ``count`` seeded deals of ``seed`` from ``start``
     (:func:`seeded_deals`) when ``seed`` is given, else ``count`` PySol FC
     deals from ``first`` (:func:`pysol_deals`, default 1); every deal of ``game``. Memory holds one
@@ -277,7 +292,7 @@ def write_deals(
     (:func:`writing_pack_file`), or not at all: a bad board anywhere in ``boards``
     leaves none.
     """
-    check_writable(path, inputs=[] if boards is None else [boards])
+    check_writable(path, inputs=[] if boards is None or is_standard_stream(boards) else [boards])
     if boards is not None:
         tables = imported_batches(boards, batch_rows=batch_rows, game=game)
     elif seed is not None:

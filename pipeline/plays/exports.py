@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import sys
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
@@ -34,6 +35,7 @@ from typing import Any
 
 from pipeline import strict_json
 from pipeline.errors import BlackholeError
+from pipeline.files import STDIN_SOURCE, is_standard_stream
 from pipeline.plays.events import COUNT_FIELDS, Event
 
 EXPORT_FORMAT = "blackhole-plays"
@@ -129,7 +131,10 @@ def record_label(
 
 
 def read_export(path: Path) -> PlayExport:
-    """The export in the file at ``path``, once it is one of this version; PlaysError naming the file otherwise."""
+    """The export in the file at ``path`` (``-``: standard input, named ``<stdin>``), once it is one of this
+    version; PlaysError naming the file otherwise."""
+    if is_standard_stream(path):
+        return parse_export(sys.stdin.buffer.read(), source=STDIN_SOURCE)
     path = Path(path)
     try:
         data = path.read_bytes()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.files import check_writable
+from pipeline.files import check_writable, is_standard_stream
 from pipeline.plays.checks import check_export
 from pipeline.plays.deals import pack_deals
 from pipeline.plays.exports import read_export
@@ -35,8 +35,9 @@ class Imported:
 
 
 def import_plays(files: Sequence[Path], pack: Path, out: Path) -> Imported:
-    """Read the exports ``files``, check them against the pack folder ``pack``, merge them and write ``out``."""
-    out = check_writable(out, inputs=[pack, *files])
+    """Read the exports ``files`` (``-``: standard input), check them against the pack folder ``pack``, merge
+    them and write ``out``."""
+    out = check_writable(out, inputs=[pack, *(path for path in files if not is_standard_stream(path))])
     exports = [read_export(path) for path in files]
     wanted = {deal.deal_id for export in exports for deal in export.deals}
     deals = pack_deals(pack, wanted)

@@ -267,20 +267,25 @@ def _talon(axes: Axes, left_in_it: int, left: float, top: float) -> None:
     _label(axes, f"talon: {left_in_it} {cards} left", left + CARD_WIDTH / 2, top + CARD_HEIGHT + 6)
 
 
-def draw_deal_of_id(deal_id: str, path: Path, *, pack: Path | None = None, game: Game | None = None) -> Deal:
-    """Draw the deal ``deal_id`` (:func:`draw_deal`, titled with its id) and return it.
+def draw_deal_of_id(
+    deal_id: str, path: Path | None, *, pack: Path | None = None, game: Game | None = None
+) -> Deal:
+    """Draw the deal ``deal_id`` to ``path`` (:func:`draw_deal`, titled with its id) and return it; with
+    ``path`` None, only find the deal and return it.
 
     The deal is looked up in the pack folder ``pack`` when given, as a deal of
     the pack's game (which ``game``, when given, must be: GameMixError); else the id itself says the deal of
     ``game`` (Black Hole when None: ``seed-SEED-INDEX``, ``pysol-NUMBER``). ``path`` is
-    checked first (:func:`pipeline.files.check_writable`; not inside ``pack``),
-    before the deal is looked up or dealt.
+    checked first (:func:`pipeline.files.check_writable`; not inside ``pack``; not a
+    device such as ``/dev/null``, nor standard output), before the deal is looked up or dealt.
     """
-    check_writable(path, inputs=[pack] if pack else [])
+    if path is not None:
+        check_writable(path, inputs=[pack] if pack else [])
     if pack:
         same_game(read_manifest(pack).played, game, source=str(pack))
         deal = find_deal(pack, deal_id)
     else:
         deal = deal_of_id(deal_id, game or BLACK_HOLE)
-    draw_deal(deal, path, title=deal_id)
+    if path is not None:
+        draw_deal(deal, path, title=deal_id)
     return deal

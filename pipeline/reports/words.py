@@ -52,6 +52,16 @@ def rounded(value: float, digits: int = 2) -> float:
     return float(f"{value:.{digits}g}")
 
 
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``count`` and the noun it counts, singular for one: ``1 deal``, ``2 deals``, ``0 deals``
+    (``many`` when the plural is not ``one`` + s).
+
+    >>> counted(1, "deal"), counted(3, "deal"), counted(0, "result"), counted(2, "match", "matches")
+    ('1 deal', '3 deals', '0 results', '2 matches')
+    """
+    return f"{count} {one if count == 1 else many or one + 's'}"
+
+
 def count_text(value: float) -> str:
     """A count of 1 or more to two significant figures, large ones by name: ``7,600``, ``2.3 million``.
 
