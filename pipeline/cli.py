@@ -197,6 +197,13 @@ def _note(message: str, quiet: bool) -> None:
         typer.echo(message, err=True)
 
 
+def _counted(count: int, one: str) -> str:
+    """``1 deal``, ``2 deals``: :func:`pipeline.reports.words.counted`."""
+    from pipeline.reports.words import counted
+
+    return counted(count, one)
+
+
 def _note_jobs(jobs: int, quiet: bool) -> None:
     """Say on stderr when ``jobs`` is more than this machine's CPUs, and so capped (:func:`pipeline.workers.usable_jobs`)."""
     from pipeline.workers import jobs_note
@@ -272,7 +279,7 @@ def generate(
 
     with user_errors(interrupted=tables.interrupted_line(out)):
         written = write_deals(out, count=count, seed=seed, start=start, first=first, game=game_named(game))
-    _note(f"wrote {written} deals to {out}", quiet)
+    _note(f"wrote {_counted(written, 'deal')} to {out}", quiet)
 
 
 @app.command("import")
@@ -293,11 +300,10 @@ def import_boards(
     from pipeline.game.games import game_named
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
-    from pipeline.reports.words import counted
 
     with user_errors(interrupted=tables.interrupted_line(out)):
         written = write_deals(out, boards=boards, game=game_named(game))
-    _note(f"wrote {counted(written, 'deal')} to {out}", quiet)
+    _note(f"wrote {_counted(written, 'deal')} to {out}", quiet)
 
 
 @app.command()
@@ -327,7 +333,7 @@ def solve(
         settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
         tally = solve_pack(deals, out, settings, options, game=played)
         published = published_win_rate(pack_file_game(out))
-    _note(f"wrote {tally.total} results to {out}", quiet)
+    _note(f"wrote {_counted(tally.total, 'result')} to {out}", quiet)
     _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=published))
 
 
@@ -434,7 +440,7 @@ def grade(
     played = None if game is None else game_named(game)
     with user_errors(interrupted=tables.interrupted_line(out)):
         summary = grade_pack(solved, out, settings, options, game=played)
-    _note(f"wrote {summary.total} grades to {out}", quiet)
+    _note(f"wrote {_counted(summary.total, 'grade')} to {out}", quiet)
     _show(tables.grades_table(f"Graded {solved}", summary))
 
 
@@ -681,9 +687,15 @@ TierChoice = Annotated[PackTier | None, typer.Option("--tier", help="Only this t
 @app.command()
 def curate(
     pack: PackFolder,
-    out: Annotated[
+    name: Annotated[
         str,
-        typer.Option("--out", "-o", help="Name of the curated pack, written beside PACK (replaced whole)."),
+        typer.Option(
+            "--name",
+            "--out",
+            "-o",
+            metavar="NAME",
+            help="Name of the curated pack, a folder written beside PACK (replaced whole); a name, not a path (--out is its older spelling).",
+        ),
     ],
     per_tier: Annotated[
         str | None,
@@ -726,12 +738,12 @@ def curate(
         _check_folder_game(pack, game)
         quotas = None if per_tier is None else parse_quotas(per_tier)
         if plays is None:
-            target, manifest = curate_beside(pack, out, per_tier=quotas, order=order)
+            target, manifest = curate_beside(pack, name, per_tier=quotas, order=order)
         else:
             from pipeline.plays.curation import curate_with_plays
 
             target, manifest = curate_with_plays(
-                pack, out, plays, per_tier=quotas, order=order, by_play=by_play
+                pack, name, plays, per_tier=quotas, order=order, by_play=by_play
             )
     _note(f"wrote {target}", quiet)
     typer.echo(tables.curated_line(target, manifest))
@@ -817,26 +829,31 @@ def export(
     from pipeline.files import names_standard_output
     from pipeline.packs.exports import export_saved_pack
     from pipeline.reports import tables
-    from pipeline.reports.words import counted
 
     with user_errors(interrupted=tables.interrupted_line(out)):
         _check_folder_game(pack, game)
         written = export_saved_pack(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
     where = "standard output" if names_standard_output(out) else out
-    _note(f"wrote {counted(written, 'deal')} to {where}", quiet)
+    _note(f"wrote {_counted(written, 'deal')} to {where}", quiet)
 
 
 @app.command()
 def report(
-    pack: PackFolder,
+    pack: PackFolderOrFile,
     charts_folder: Annotated[
         Path | None,
         typer.Option(
             "--charts",
             file_okay=False,
-            help="Folder for the PNG charts (made if missing). Default: output/reports/NAME beside output/packs.",
+            help="Folder for the PNG charts (made if missing). Default: output/reports/NAME beside output/packs, or STEM-charts beside a pack file; with --json, no charts unless given.",
         ),
     ] = None,
+    json_output: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the description as one JSON object on standard output instead of tables."
+        ),
+    ] = False,
     plays: Annotated[
         Path | None,
         typer.Option(
@@ -851,17 +868,27 @@ def report(
 ) -> None:
     """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files.
 
-    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo, mistakes and seconds to a win, each with its 95 % interval.
+    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo, mistakes and seconds to a win, each with its 95 % interval. With --json, the description as one JSON object (docs/running.md lists its keys).
     """
     from pipeline.reports.charts import report_pack
-    from pipeline.reports.summary import report_tables
+    from pipeline.reports.summary import description_json, report_tables
 
+    if json_output and plays is not None:
+        raise typer.BadParameter("--json describes the pack alone; --plays adds tables", param_hint="--json")
     with user_errors():
         _check_folder_game(pack, game)
         played = None if plays is None else _observed(plays, pack)  # before the charts: a bad file fails fast
-        made = report_pack(pack, charts_folder)
-    _show(*report_tables(made.description), *([] if played is None else played))
-    _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
+        made = report_pack(pack, charts_folder, draw=not json_output or charts_folder is not None)
+    for note in made.notes:
+        _note(note, quiet)
+    if json_output:
+        import json
+
+        typer.echo(json.dumps(description_json(made.description), ensure_ascii=False, allow_nan=False))
+    else:
+        _show(*report_tables(made.description), *([] if played is None else played))
+    if made.charts:
+        _note(f"wrote {' and '.join(map(str, made.charts))}", quiet)
 
 
 def _check_folder_game(folder: Path, game: GameName | None) -> None:
@@ -945,4 +972,7 @@ def gallery(
     with user_errors():
         _check_folder_game(pack, game)
         made = write_gallery(pack, out, tier=None if tier is None else tier.value, limit=limit, title=title)
-    _note(f"wrote a gallery of {made.deals} deals to {made.folder}/index.html ({made.size:,} bytes)", quiet)
+    _note(
+        f"wrote a gallery of {_counted(made.deals, 'deal')} to {made.folder}/index.html ({made.size:,} bytes)",
+        quiet,
+    )

@@ -537,7 +537,7 @@ OPTION_CASES = [
     Case("generate-seed-and-first", lambda s: ["generate", "--seed", "1", "--first", "2", "-n", "1", *OUT], r"--first is for --source pysol", code=2),
     Case("generate-pysol-first-zero", lambda s: ["generate", "--source", "pysol", "--first", "0", "-n", "1", *OUT], r"Invalid value for '--first': .*(greater than or equal to 1|x>=1)", code=2),
     Case("export-limit-negative", lambda s: ["export", s.fixture(PACK), "-f", "csv", "--out", "d.csv", "--limit", "-1"], r"Invalid value for '--limit': .*(greater than or equal to 0|x>=0)", code=2),
-    Case("export-format-xml", lambda s: ["export", s.fixture(PACK), "-f", "xml", "--out", "d.xml"], r"'xml' is not one of 'json', 'boards', 'csv'", code=2),
+    Case("export-format-xml", lambda s: ["export", s.fixture(PACK), "-f", "xml", "--out", "d.xml"], r"'xml' is not one of 'json', 'jsonl', 'boards', 'csv'", code=2),
     Case("gallery-limit-zero", lambda s: ["gallery", s.fixture(PACK), "--out", "site", "--limit", "0"], r"Invalid value for '--limit': .*(greater than or equal to 1|x>=1)", code=2),
     Case("run-backend-threads", lambda s: ["run", "--config", _good_config(s), "--backend", "threads"], r"'threads' is not one of 'loky', 'dask'", code=2),
     Case("run-jobs-zero", lambda s: ["run", "--config", _good_config(s), "--jobs", "0"], r"Invalid value for '--jobs' / '-j': .*(greater than or equal to 1|x>=1)", code=2),

@@ -21,7 +21,9 @@ a correct dealer and solver give a flat line within the bands. Axes read in
 words: a chance as ``1 in 1,000``, a count as ``27 billion``, never a logarithm.
 
 :func:`report_pack` is ``blackhole report``: a pack folder's description and
-its charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``.
+its charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``;
+or a pack file's (``solve``, ``crosscheck`` or ``grade`` wrote it), its charts by
+default in ``STEM-charts`` beside it.
 It reads the pack batch by batch, only the columns it needs, folding what the
 charts draw as it goes (:class:`~pipeline.reports.summary.PackTally`,
 :class:`BlockCounts`): memory grows only by the numbers of the graded deals
@@ -49,7 +51,14 @@ from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
-from pipeline.packs.parquet import BATCH_ROWS
+from pipeline.packs.parquet import (
+    BATCH_ROWS,
+    PackError,
+    pack_file_game,
+    pack_file_schema,
+    read_pack_file_batches,
+)
+from pipeline.packs.schema import GRADE_FIELDS
 from pipeline.reports import words
 from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
 from pipeline.stages.tiers import THRESHOLDS, Tiers
@@ -408,12 +417,15 @@ def _empty(axes: Axes) -> None:
 
 
 def default_charts_folder(pack: Path) -> Path:
-    """Where a pack folder's charts go by default: ``output/reports/NAME`` for ``output/packs/NAME``.
+    """Where a pack's charts go by default: ``output/reports/NAME`` for the pack folder ``output/packs/NAME``,
+    ``STEM-charts`` beside the pack file ``STEM.parquet``.
 
     >>> default_charts_folder(Path("/srv/output/packs/default"))
     PosixPath('/srv/output/reports/default')
     """
     pack = resolved(Path(pack))
+    if pack.is_file():
+        return pack.with_name(f"{pack.stem}-charts")
     return pack.parent.parent / "reports" / pack.name
 
 
@@ -423,28 +435,70 @@ class PackReport:
 
     description: PackDescription
     charts: list[Path]
+    notes: tuple[str, ...] = ()  # what the pack could not say (a pack file not graded)
 
 
-def report_pack(pack: Path, folder: Path | None = None, *, batch_rows: int = BATCH_ROWS) -> PackReport:
-    """Describe the pack folder ``pack`` and draw its charts into ``folder`` (default: :func:`default_charts_folder`).
+def report_pack(
+    pack: Path, folder: Path | None = None, *, draw: bool = True, batch_rows: int = BATCH_ROWS
+) -> PackReport:
+    """Describe ``pack``, a pack folder or a pack file, and draw its charts into ``folder`` (default:
+    :func:`default_charts_folder`); with ``draw`` False, describe it only.
 
-    The pack is read ``batch_rows`` rows at a time, twice: its ``index``
+    A pack file needs verdicts (PackError for a deals pack file); one not
+    graded counts every deal ``ungraded``, in no grade status, with no metrics,
+    and its report's ``notes`` say so. The pack is read ``batch_rows`` rows at a time, twice: its ``index``
     column first, for the lowest index the blocks count from, then the
     columns of the description and charts (:data:`REPORT_COLUMNS`), folded as they come.
     DestinationError, before the pack is read, when the charts cannot be
     written there: a file where the folder (or a folder above it) should be,
     a folder that cannot be written in, or something other than a file where a chart goes.
     """
-    folder = check_folder_writable(default_charts_folder(pack) if folder is None else folder)
-    check_outside_inputs(folder, [pack])
-    for chart in chart_paths(folder) if folder.is_dir() else ():
-        check_writable(chart)
-    first = lowest_index(pack_folder_batches(pack, columns=["index"], batch_rows=batch_rows))
+    if draw:
+        folder = check_folder_writable(default_charts_folder(pack) if folder is None else folder)
+        check_outside_inputs(folder, [pack])
+        for chart in chart_paths(folder) if folder.is_dir() else ():
+            check_writable(chart)
+    is_file = Path(pack).is_file()
+    notes = _pack_file_notes(pack) if is_file else ()
+    batches = _pack_file_batches if is_file else _pack_folder_batches
+    first = lowest_index(batches(pack, ["index"], batch_rows))
     tally, blocks = PackTally(), BlockCounts(first or 0)
-    for batch in pack_folder_batches(pack, columns=list(REPORT_COLUMNS), batch_rows=batch_rows):
+    for batch in batches(pack, list(REPORT_COLUMNS), batch_rows):
         tally.add(batch)
         blocks.add(batch)
-    published = published_win_rate(read_manifest(pack).played)
+    game = pack_file_game(pack) if is_file else read_manifest(pack).played
+    published = published_win_rate(game)
     description = dataclasses.replace(tally.description(), published=published)
-    drawn = draw_pack_charts(tally, blocks, folder, published=published)
-    return PackReport(description, drawn)
+    drawn = (
+        draw_pack_charts(tally, blocks, folder, published=published) if folder is not None and draw else []
+    )
+    return PackReport(description, drawn, notes)
+
+
+def _pack_folder_batches(pack: Path, columns: list[str], batch_rows: int) -> Iterator[pa.Table]:
+    return pack_folder_batches(pack, columns=columns, batch_rows=batch_rows)
+
+
+def _pack_file_batches(pack: Path, columns: list[str], batch_rows: int) -> Iterator[pa.Table]:
+    """The rows of the pack file ``pack`` with ``columns`` and ``tier``, as a pack folder's batches have them: a
+    column the file lacks (the grades of a file not graded) all null; PackError for a file without verdicts."""
+    found = pack_file_schema(pack).names
+    if "verdict" not in found:
+        raise PackError(f"{pack}: no verdicts (a deals pack file): blackhole solve it before a report")
+    types = {field.name: field.type for field in GRADE_FIELDS}
+    wanted = list(dict.fromkeys([*columns, "tier"]))
+    present = [name for name in wanted if name in found]
+    for batch in read_pack_file_batches(pack, columns=present, batch_rows=batch_rows):
+        for name in wanted:
+            if name not in found:
+                batch = batch.append_column(name, pa.nulls(batch.num_rows, types.get(name, pa.float64())))
+        yield batch.select(wanted)
+
+
+def _pack_file_notes(pack: Path) -> tuple[str, ...]:
+    """What a report of the pack file ``pack`` cannot say: the grades, when it was not graded."""
+    if "grade_status" in pack_file_schema(pack).names:
+        return ()
+    return (
+        f"{pack}: not graded: every deal counts as ungraded, with no grade status or metrics (blackhole grade adds them)",
+    )

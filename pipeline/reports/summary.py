@@ -5,9 +5,11 @@
 :class:`PackTally` folds a pack one table at a time into the same
 description, so a pack of any size is described batch by batch;
 :func:`report_tables` renders one for the terminal, in words
-(:mod:`pipeline.reports.words`). Every count lists each
+(:mod:`pipeline.reports.words`), and :func:`description_json` as one JSON
+object (``report --json``). Every count lists each
 verdict, tier and status, zeros included, in their declared order; a row
-whose tier is null (or ``ungraded``) counts as ``ungraded``. The metric
+whose tier is null (or ``ungraded``) counts as ``ungraded``, and one with no
+grade status (a pack file that was solved, not graded) in no status. The metric
 distributions cover the solvable rows graded exactly, each over its non-null
 values; so do each player's figures, tier by tier. The tiers the pack was
 graded with (its reference player, figure and thresholds) are read from its
@@ -38,7 +40,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
@@ -52,7 +54,7 @@ from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED, GradeSta
 from pipeline.packs.parquet import metadata
 from pipeline.reports import words
 from pipeline.reports.tables import STATUS_LABELS
-from pipeline.stages.tiers import Tiers
+from pipeline.stages.tiers import THRESHOLDS, Tiers
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -203,7 +205,8 @@ class PackTally:
         tiers = pc.fill_null(table.column("tier"), UNGRADED)
         self.verdicts.update(_value_counts(table.column("verdict")))
         self.tiers.update(_value_counts(tiers))
-        self.statuses.update(_value_counts(table.column("grade_status")))
+        statuses = _value_counts(table.column("grade_status"))
+        self.statuses.update({status: count for status, count in statuses.items() if status is not None})
         graded = solvable_exact(table.set_column(table.column_names.index("tier"), _TIER, tiers))
         for metric in TALLIED_METRICS:
             values = pc.cast(graded.column(metric), pa.float64()).to_numpy(zero_copy_only=False)
@@ -274,13 +277,82 @@ def _counts(column: str, tally: Counter[str | None], names: Sequence[str]) -> di
     return {name: tally[name] for name in names}
 
 
+def description_json(description: PackDescription) -> dict[str, Any]:
+    """``description`` as one JSON object, for ``report --json`` (docs/running.md lists its keys).
+
+    ``deals``; ``verdicts``, ``tiers`` and ``statuses``: counts of each, zeros
+    included, in their declared order; ``win_rate``: ``rate`` (null when no deal
+    was decided), ``low`` and ``high`` (the 95 % interval), ``published`` (the
+    game's published rate, null when none) and ``published_inside`` (whether the
+    interval holds it; null without one); ``thresholds``: the tiers the pack was
+    graded with (``player``, ``figure``, then the least difficulty of ``medium``,
+    ``hard`` and ``expert``), null when not graded; ``metrics``: each of
+    :data:`SPREAD_METRICS` over the solvable deals graded exactly, as
+    ``count``, ``min``, ``q1``, ``median``, ``q3``, ``max`` (null without values);
+    ``players``: by solvable tier, then by player model (``random``, ``tips``,
+    ``lookahead-2``...), its ``win_chance`` and ``dead_ends`` spread the same way.
+
+    >>> document = description_json(describe_pack(pa.table({
+    ...     "verdict": ["solved", "unsolvable"], "grade_status": ["exact", "exact"], "tier": ["easy", "unsolvable"],
+    ...     **{metric: [2.0, None] for metric in TALLIED_METRICS},
+    ... })))
+    >>> document["deals"], document["verdicts"], document["win_rate"]["rate"], document["metrics"]["traps"]["median"]
+    (2, {'solved': 1, 'unsolvable': 1, 'unknown': 0}, 0.5, 2.0)
+    >>> list(document["players"]["easy"]["tips"])
+    ['win_chance', 'dead_ends']
+    """
+    rate, published, thresholds = description.win_rate, description.published, description.thresholds
+    return {
+        "deals": description.total,
+        "verdicts": dict(description.verdicts),
+        "win_rate": {
+            "rate": rate.rate,
+            "low": rate.low,
+            "high": rate.high,
+            "published": published,
+            "published_inside": None if published is None else rate.contains(published),
+        },
+        "tiers": dict(description.tiers),
+        "thresholds": None
+        if thresholds is None
+        else {
+            "player": thresholds.difficulty.player.value,
+            "figure": thresholds.difficulty.figure.value,
+            **{name: float(getattr(thresholds, name)) for name in THRESHOLDS},
+        },
+        "statuses": dict(description.statuses),
+        "metrics": {name: _distribution_json(spread) for name, spread in description.metrics.items()},
+        "players": {
+            tier: {
+                player.value: {
+                    "win_chance": _distribution_json(spread.win_chance),
+                    "dead_ends": _distribution_json(spread.dead_ends),
+                }
+                for player, spread in players.items()
+            }
+            for tier, players in description.players.items()
+        },
+    }
+
+
+def _distribution_json(spread: Distribution) -> dict[str, float | int | None]:
+    return {
+        "count": spread.count,
+        "min": spread.minimum,
+        "q1": spread.q1,
+        "median": spread.median,
+        "q3": spread.q3,
+        "max": spread.maximum,
+    }
+
+
 def report_tables(description: PackDescription) -> list[Table]:
     """Rich tables of ``description``, in words: verdicts, win rate, tiers and what they mean, what each
     player meets in each tier, grade statuses, metric quartiles."""
     from rich.table import Table
 
     total = description.total
-    verdicts = Table(title=f"Verdicts of {total} deals")
+    verdicts = Table(title=f"Verdicts of {words.counted(total, 'deal')}")
     verdicts.add_column("verdict")
     verdicts.add_column("deals", justify="right")
     verdicts.add_column("share", justify="right")
@@ -347,7 +419,7 @@ def player_tables(description: PackDescription) -> list[Table]:
         if not deals:
             continue
         table = Table(
-            title=f"Tier {tier}: what each player meets, medians over its {deals} deal{'s' if deals != 1 else ''}",
+            title=f"Tier {tier}: what each player meets, medians over its {words.counted(deals, 'deal')}",
             caption="a dead end: stuck before the win, then undo back to the last position a win was open from",
         )
         table.add_column("player")

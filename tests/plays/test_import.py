@@ -463,3 +463,27 @@ def test_the_schema_page_documents_the_export_and_every_column_of_plays_parquet(
         assert f"`{key}`" in section, key
     for name in [*PLAYS_SCHEMA.names, *(field.name for field in ATTEMPT_TYPE)]:
         assert f"| `{name}`" in section or f"`{name}`," in section, name
+
+
+def test_an_export_is_read_from_standard_input(tmp_path, play_pack, small):
+    out = tmp_path / "PLAYS.parquet"
+    text = json.dumps(small)
+    result = CliRunner().invoke(
+        app, ["plays", "import", "-", "--pack", str(play_pack), "--out", str(out)], input=text
+    )
+    assert result.exit_code == 0, result.output
+    assert result.stderr == f"wrote {out}: 6 attempts (6 finished) at 3 deals from 1 file\n"
+    assert [source.file for source in read_plays(out).sources] == ["<stdin>"]
+
+
+def test_standard_input_is_read_once(tmp_path, play_pack):
+    result = import_files(play_pack, tmp_path / "PLAYS.parquet", Path("-"), Path("-"))
+    assert result.exit_code == ExitCode.USAGE, result.output
+    bad = CliRunner().invoke(
+        app,
+        ["plays", "import", "-", "--pack", str(play_pack), "--out", str(tmp_path / "P.parquet")],
+        input="{}",
+    )
+    assert bad.exit_code == 1, bad.output
+    assert bad.stderr.startswith("error: <stdin>: not a plays export"), bad.stderr
+    assert not any(tmp_path.iterdir())
