@@ -30,6 +30,7 @@ from pipeline.game.shuffles import MAX_PYSOL_DEAL, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PackTier
+from pipeline.reports.board_formats import BoardFormat
 from pipeline.stages.settings import (
     CrosscheckSettings,
     CurateOrder,
@@ -559,38 +560,83 @@ def _calibrate_from_plays(
 
 @app.command("solve-board")
 def solve_board(
-    board: Annotated[
-        str, typer.Argument(metavar="BOARD", help="Board text file with one board, or - for standard input.")
-    ] = "-",
-    max_nodes: MaxNodes = SolveSettings().max_nodes,
-    json_output: Annotated[
-        bool, typer.Option("--json", help="Print one JSON object instead of text.")
+    boards: Annotated[
+        list[str] | None,
+        typer.Argument(
+            metavar="BOARDS...",
+            show_default="-",
+            help="Files of boards (board text separated by blank lines, or JSON Lines with a board field); "
+            "- for standard input.",
+        ),
+    ] = None,
+    max_nodes: Annotated[
+        int,
+        typer.Option(
+            "--max-nodes",
+            "--max-iters",
+            min=bounds_of(SolveSettings, "max_nodes").lowest,
+            max=bounds_of(SolveSettings, "max_nodes").highest,
+            help="Search nodes allowed per board, never passed; past them the verdict is unknown "
+            "(--max-iters: black-hole-solver's name).",
+        ),
+    ] = SolveSettings().max_nodes,
+    output_format: Annotated[
+        BoardFormat | None,
+        typer.Option(
+            "--format",
+            "-f",
+            show_default="text",
+            help="text for people; json: one board's result as one object; jsonl: a line a board with its "
+            "position and source; bhs: black-hole-solver's output.",
+        ),
+    ] = None,
+    json_output: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    jobs: Jobs = 1,
+    stop_on_error: Annotated[
+        bool, typer.Option("--stop-on-error", help="Stop at the first board that cannot be read.")
     ] = False,
     game: GameChoice = GameName.BLACK_HOLE,
 ) -> None:
-    """Solve one board and print the verdict, the moves of a win and the search effort."""
-    # The solver itself, not the solve stage: no Arrow, worker pool or rich on this path.
-    from pipeline.engine.solver import solve as solve_deal
-    from pipeline.game.deal import Deal
+    """Solve boards and print, for each in input order as it is solved, the verdict, a win's moves and the effort.
+
+    One board prints as before; with several, each answer says which board
+    (jsonl: its position and FILE:LINE). A board that cannot be read gets
+    an error (jsonl: a line {"position", "source", "error"}; otherwise an
+    error: line on stderr) and the rest are still solved, unless
+    --stop-on-error.
+
+    Exit codes, in every format: 1 if any board could not be read, 70 for a
+    bug in blackhole, 130 on Ctrl-C; otherwise 0, whatever the verdicts,
+    except in --format bhs with one board, which exits as
+    black-hole-solver does: 0 solved (Solved!), 255 unsolvable (Unsolved!),
+    254 node limit hit (Intractable!). With several boards --format bhs
+    exits 0 as black-hole-solver's multi-bhs-solver does. Its counters carry
+    our nodes, and a lost deal's longest play is not sought in that format.
+    """
+    # The solver itself, not the solve stage: no Arrow, worker pool or rich with one job.
     from pipeline.game.games import game_named
-    from pipeline.reports.results import result_json, result_text
+    from pipeline.reports.board_answers import answer_output, stream_exit_code
+    from pipeline.stages.board_stream import read_boards, solve_boards
 
-    with user_errors():
-        source = "<stdin>" if board == "-" else board
-        deal = Deal.from_board_text(_read_text(board), source=source, game=game_named(game))
-    with interruptible():  # a win the solver's own replay rejects is a bug: InternalError, exit 70
-        result = solve_deal(deal, max_nodes=max_nodes)
-    typer.echo(result_json(result) if json_output else result_text(deal, result))
-
-
-def _read_text(name: str) -> str:
-    from pipeline.game.deal import BoardError
-
-    try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise BoardError(f"not UTF-8 text ({error.reason})", source=name) from None
-    return text.removeprefix("\ufeff")  # a byte order mark, as import accepts it (stdin is decoded already)
+    if json_output and output_format not in (None, BoardFormat.JSON):
+        raise typer.BadParameter("--json is --format json", param_hint="--json")
+    form = BoardFormat.JSON if json_output else output_format or BoardFormat.TEXT
+    names = boards or ["-"]
+    settings = SolveSettings(max_nodes=max_nodes, longest_play=form is not BoardFormat.BHS)
+    several, failed, verdict = len(names) > 1, False, None
+    with user_errors():  # a win the solver's own replay rejects is a bug: InternalError, exit 70
+        answers = solve_boards(read_boards(names, game_named(game), stdin=sys.stdin), settings, jobs=jobs)
+        for answer in answers:
+            several = several or answer.item.position > 1 or not answer.item.alone
+            out, err = answer_output(answer, form, several=several)
+            typer.echo(out, nl=False)
+            sys.stdout.flush()
+            typer.echo(err, err=True, nl=False)
+            failed = failed or answer.error is not None
+            verdict = answer.result.verdict if answer.result else None
+            if failed and stop_on_error:
+                break
+    raise typer.Exit(stream_exit_code(form, several=several, failed=failed, verdict=verdict))
 
 
 @app.command()

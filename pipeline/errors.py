@@ -39,6 +39,10 @@ class ExitCode(IntEnum):
     """Stopped by Ctrl-C; a run keeps its finished shards and resumes when started again."""
     BROKEN_PIPE = 141
     """Standard output was closed before all was written (``| head``): the reader stopped reading, nothing is wrong."""
+    BHS_INTRACTABLE = 254
+    """``solve-board --format bhs`` only, as black-hole-solver: the node limit stopped the search (``Intractable!``)."""
+    BHS_UNSOLVED = 255
+    """``solve-board --format bhs`` only, as black-hole-solver: the board cannot be won (``Unsolved!``)."""
 
 
 class BlackholeError(Exception):

@@ -692,7 +692,7 @@ def _tiny_config(folder: Path) -> Path:
 
 
 # Each command, the library function it calls (module, name), and its arguments. solve-board
-# reads its board (Deal.from_board_text), then calls the solver (below) outside user_errors.
+# reads its boards (read_boards), then calls the solver (below) on each.
 COMMANDS = {
     "generate": (
         "pipeline.packs.sources",
@@ -717,8 +717,8 @@ COMMANDS = {
         lambda d: ["-o", d / "t.toml", "--seed", 1, "-n", 4],
     ),
     "solve-board": (
-        "pipeline.game.deal",
-        "Deal.from_board_text",
+        "pipeline.stages.board_stream",
+        "read_boards",
         lambda d: [_write_text(d / "b.txt", WINNABLE)],
     ),
     "run": ("pipeline.runs", "run", lambda d: ["--config", _tiny_config(d)]),

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -226,7 +226,8 @@ def numbered_boards(
     """Each board of ``game`` in ``lines`` (line 1 first, boards separated by blank lines) and its first line's number.
 
     Lines are taken one at a time and a board is parsed as soon as its block
-    ends, so a bad board is reported before a line after it is taken. A block
+    ends, so a bad board is reported (its BoardError raised) before a line
+    after it is taken. A block
     ends at a blank line, at the end, or at the line one past a whole board
     (:func:`board_lines`), which is an error there however long the block goes
     on; so is a line longer than :data:`LONGEST_LINE` once stripped. Memory
@@ -235,27 +236,59 @@ def numbered_boards(
     >>> [first for first, _ in numbered_boards(["", *EXAMPLE_BOARD.splitlines(), "", *EXAMPLE_BOARD.splitlines()])]
     [2, 21]
     """
+    for first, found in boards_or_errors(lines, source=source, game=game):
+        if isinstance(found, BoardError):
+            raise found
+        yield first, found
+
+
+def boards_or_errors(
+    lines: Iterable[str], *, source: str = "<board>", game: Game = BLACK_HOLE
+) -> Iterator[tuple[int, Deal | BoardError]]:
+    """:func:`numbered_boards`, but a bad board comes back as its BoardError and the reading goes on.
+
+    A bad board is one error: after a block that ran past a whole board, or a
+    line too long, the lines up to the next blank one are skipped with it.
+
+    >>> bad = ["Foundations: AS", "JD KS"]
+    >>> [(first, type(found).__name__) for first, found in boards_or_errors([*bad, "", *EXAMPLE_BOARD.splitlines()])]
+    [(1, 'BoardError'), (4, 'Deal')]
+    """
     whole = board_lines(game)
     parse = _parse_block if game is BLACK_HOLE else _parse_family_block
     block: list[tuple[int, str]] = []
+    skipping = False
     for number, raw in enumerate(lines, start=1):
         line = raw.strip()
+        if skipping:
+            skipping = bool(line)
+            continue
         if line:
             if len(line) > LONGEST_LINE:
-                raise BoardError(
-                    f"a line of more than {LONGEST_LINE} characters: no board has one",
-                    source=source,
-                    line=number,
-                )
+                problem = f"a line of more than {LONGEST_LINE} characters: no board has one"
+                yield (block[0][0] if block else number), BoardError(problem, source=source, line=number)
+                block, skipping = [], True
+                continue
             block.append((number, line))
             if len(block) <= whole:
                 continue
         elif not block:
             continue
-        yield block[0][0], parse(block, source, game)
+        found = _parsed(block, source, game, parse)
+        yield block[0][0], found
+        skipping = isinstance(found, BoardError) and len(block) > whole
         block = []
     if block:
-        yield block[0][0], parse(block, source, game)
+        yield block[0][0], _parsed(block, source, game, parse)
+
+
+def _parsed(
+    block: list[tuple[int, str]], source: str, game: Game, parse: Callable[..., Deal]
+) -> Deal | BoardError:
+    try:
+        return parse(block, source, game)
+    except BoardError as error:
+        return error
 
 
 def read_boards(path: Path, game: Game = BLACK_HOLE) -> list[Deal]:
@@ -359,6 +392,10 @@ def _parse_family_block(block: list[tuple[int, str]], source: str, game: Game) -
         if name in labelled:
             raise BoardError(f"a second {label.strip()} line", source=source, line=number)
         labelled[name] = (number, rest.split())
+    wanted = ("talon", "foundations") if game.has_talon else ("foundations",)
+    if any(key not in labelled for key in wanted):  # a block too short to hold every header line
+        missing = " or ".join(f"'{key.title()}:'" for key in wanted if key not in labelled)
+        raise BoardError(f"no {missing} line: the board ends first", source=source, line=block[-1][0])
     where: dict[int, int] = {}
     foundation_number, foundation_words = labelled["foundations"]
     foundation = _family_foundation(game, foundation_words, foundation_number, where, source)

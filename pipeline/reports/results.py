@@ -40,19 +40,24 @@ def move_lines(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[str]:
     >>> move_lines(pysol_deal(1, game_named("golf")), [7])
     ['Deal talon (8H)']
     """
-    lines = []
+    return [f"{words} ({card_name(card)})" for words, card in moves_played(deal, solution)]
+
+
+def moves_played(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[tuple[str, int]]:
+    """Each move of ``solution`` in black-hole-solver's words, with the card it puts on the foundation."""
+    played = []
     position = Position.start(deal)
     for move in solution:
         if deal.game.has_talon and move == deal.game.talon_move:
             dealt = deal.talon[position.talon_dealt]
             position = position.play(move)
-            lines.append(f"Deal talon ({card_name(dealt)})")
+            played.append(("Deal talon", dealt))
             continue
         card = position.top_card(move)
         position = position.play(move)
         assert card is not None  # play() raised IllegalMove for an empty pile
-        lines.append(f"Move a card from stack {move} to the foundations ({card_name(card)})")
-    return lines
+        played.append((f"Move a card from stack {move} to the foundations", card))
+    return played
 
 
 def result_text(deal: Deal, result: SolveResult) -> str:

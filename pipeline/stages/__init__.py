@@ -6,6 +6,7 @@
 - ``pack_entries``: a pack folder read as typed objects (``open_pack``, ``Pack``, ``PackEntry``).
 - ``sampling``: the hashed samples of the cross-check and the grader (by seed and deal id).
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
+- ``board_stream``: many boards from files or standard input (board text or JSON Lines), answered in order.
 - ``crosscheck``: CP-SAT (and the reference search) on every loss and a seeded sample of wins.
 - ``grade``: the game-tree metrics, the difficulty score and the tier of each deal.
 - ``tiers``: the difficulty score's weights and the tier thresholds (``tiers.toml``, shipped beside it).
@@ -21,6 +22,7 @@ Stages use the engine and packs; reports and the command line use the stages.
 """
 
 __all__ = [
+    "board_stream",
     "calibrate",
     "chain",
     "crosscheck",
