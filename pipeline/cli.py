@@ -532,9 +532,13 @@ def calibrate(
     _note(f"wrote {out}: thresholds from {calibration.scored} graded deals", quiet)
     if calibration.before is not None and calibration.grades_before is not None:
         typer.echo(f"before: {tables.thresholds_line(calibration.before)}")
-        _show(tables.grades_table(f"Seed {seed}, {count} deals: the tiers before", calibration.grades_before))
+        _show(
+            tables.grades_table(
+                f"Seed {seed}, {_counted(count, 'deal')}: the tiers before", calibration.grades_before
+            )
+        )
     typer.echo(tables.thresholds_line(calibration.tiers))
-    _show(tables.grades_table(f"Calibration: seed {seed}, {count} deals", calibration.grades))
+    _show(tables.grades_table(f"Calibration: seed {seed}, {_counted(count, 'deal')}", calibration.grades))
 
 
 def _calibrate_from_plays(

@@ -237,7 +237,7 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
         [str(BLACKHOLE), "run", "--config", str(config)], capture_output=True, text=True, timeout=300
     )
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resumed: {kept} of 4 shards were already done" in resumed.stderr
+    assert f"resumed: {kept} of 4 shards {'was' if kept == 1 else 'were'} already done" in resumed.stderr
     taken_over = f"took over the lock left by a run that was stopped (PID {process.pid} on host "
     assert (taken_over in resumed.stderr) == (kill == signal.SIGKILL)
     assert pack_bytes(tmp_path / "output") == files

@@ -130,7 +130,9 @@ def play_tables(observation: PlayObservation) -> list[Table]:
         if observed.attempts or observed.playing:
             tiers.add_row(tier, str(observed.deals), *_figure_cells(observed))
     tiers.add_row("all", str(observation.total.deals), *_figure_cells(observation.total), end_section=True)
-    deals = Table(title=f"What the play-testers met, deal by deal ({len(observation.deals)} deals)")
+    deals = Table(
+        title=f"What the play-testers met, deal by deal ({words.counted(len(observation.deals), 'deal')})"
+    )
     deals.add_column("deal")
     deals.add_column("tier")
     deals.add_column("mark")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
 from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.reports.words import counted
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -147,8 +148,8 @@ def tier_meaning_lines(tiers: Tiers | None) -> list[str]:
 def crosscheck_note(out: Path, outcome: CrosscheckOutcome) -> str:
     """What a cross-check wrote and found: deals checked, decided, and disagreeing."""
     return (
-        f"wrote {out}: {outcome.checked} deals checked, {outcome.decided} decided, "
-        f"{len(outcome.disagreements)} disagreements"
+        f"wrote {out}: {counted(outcome.checked, 'deal')} checked, {outcome.decided} decided, "
+        f"{counted(len(outcome.disagreements), 'disagreement')}"
     )
 
 
@@ -161,7 +162,7 @@ def curated_line(folder: Path, manifest: Manifest) -> str:
     'curated pack packs/best: 3 deals (easy 2, expert 1)'
     """
     tiers = ", ".join(f"{tier} {count}" for tier, count in manifest.tiers.items() if count)
-    return f"curated pack {folder}: {manifest.deals} deals ({tiers or 'none'})"
+    return f"curated pack {folder}: {counted(manifest.deals, 'deal')} ({tiers or 'none'})"
 
 
 def shortfall_warnings(shortfalls: Mapping[str, tuple[int, int]], *, what: str = "tier") -> list[str]:
@@ -169,9 +170,11 @@ def shortfall_warnings(shortfalls: Mapping[str, tuple[int, int]], *, what: str =
 
     >>> shortfall_warnings({"hard": (5, 2)}, what="curated tier")
     ['warning: curated tier hard wants 5 deals, the pack has 2']
+    >>> shortfall_warnings({"easy": (1, 0)})
+    ['warning: tier easy wants 1 deal, the pack has 0']
     """
     return [
-        f"warning: {what} {tier} wants {wanted} deals, the pack has {found}"
+        f"warning: {what} {tier} wants {counted(wanted, 'deal')}, the pack has {found}"
         for tier, (wanted, found) in shortfalls.items()
     ]
 
@@ -188,7 +191,10 @@ def run_notes(outcome: RunOutcome) -> list[str]:
     if outcome.lock_taken_over is not None:
         notes.append(f"took over the lock left by a run that was stopped ({outcome.lock_taken_over})")
     if outcome.resumed_shards:
-        notes.append(f"resumed: {outcome.resumed_shards} of {outcome.shards} shards were already done")
+        done = "was" if outcome.resumed_shards == 1 else "were"
+        notes.append(
+            f"resumed: {outcome.resumed_shards} of {counted(outcome.shards, 'shard')} {done} already done"
+        )
     if outcome.scaled_quotas is not None:
         scaled = ", ".join(f"{tier} {count}" for tier, count in outcome.scaled_quotas)
         notes.append(
@@ -206,7 +212,7 @@ def run_title(config: RunConfig, outcome: RunOutcome) -> str:
         last = config.first + config.count - 1
         deals = f"PySol FC deals {config.first:,} to {last:,}"
     else:
-        deals = f"seed {config.seed}, {config.count} deals"
+        deals = f"seed {config.seed}, {counted(config.count, 'deal')}"
     game = "" if config.is_black_hole else f" ({config.played.title})"
     return f"Run {config.name}{game}: {deals}, {outcome.seconds:.1f} s"
 

@@ -250,6 +250,6 @@ def test_crosscheck_counts_and_names_a_disagreement_in_a_later_batch(solved, tmp
     table = pq.read_table(out)
     checked = COUNT - table.column("cpsat_verdict").null_count
     decided = COUNT - table.column("checked_by").null_count
-    assert f"{checked} deals checked, {decided} decided, 1 disagreements" in result.stderr
+    assert f"{checked} deals checked, {decided} decided, 1 disagreement" in result.stderr
     assert f"seed-{SEED}-{row} (row {row}): the pack says unsolvable, cpsat says solved" in result.stdout
     assert table.column("agree").to_pylist().count(False) == 1
