@@ -48,6 +48,7 @@ bench: setup
 	$(PYTHON) bench/bench_gallery.py
 	$(PYTHON) bench/bench_dealing.py
 	$(PYTHON) bench/bench_solver.py
+	$(PYTHON) bench/bench_stream.py
 	$(PYTHON) bench/bench_crosscheck.py
 	$(PYTHON) bench/bench_grading.py
 	$(PYTHON) bench/bench_pipeline.py
