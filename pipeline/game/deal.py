@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import BlackholeError, located
@@ -85,12 +85,19 @@ class Deal:
     which is not in any pile; in All in a Row it starts empty (``None``); in
     Golf with a dealt card, and ``talon`` holds the other cards in the order
     they are dealt.
+
+    ``deal_id`` names a dealt deal (``seed-SEED-INDEX``, ``pysol-NUMBER``: what
+    :func:`~pipeline.game.shuffles.seeded_deal` and ``pysol_deal`` give it, and
+    what :func:`~pipeline.game.shuffles.deal_of_id` reads back); None for a
+    board read from text. It is a name, not part of the deal: two deals with
+    the same cards are equal whatever their ids.
     """
 
     piles: tuple[tuple[int, ...], ...]
     game: Game = BLACK_HOLE
     foundation: int | None = ACE_OF_SPADES
     talon: tuple[int, ...] = ()
+    deal_id: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         problem = (
@@ -102,6 +109,9 @@ class Deal:
             raise BoardError(problem)
 
     def __repr__(self) -> str:
+        if self.deal_id is not None:  # the call that deals it again
+            game = "" if self.game is BLACK_HOLE else f", {self.game!r}"
+            return f"deal_of_id({self.deal_id!r}{game})"
         if self.game is BLACK_HOLE:
             return f"Deal.from_board_text({self.to_board_text()!r})"
         # a Game's repr is the call that finds it: game_named('golf')
@@ -132,9 +142,11 @@ class Deal:
         return "\n".join([*lines, f"Foundations: {foundation}", *piles]) + "\n"
 
     @classmethod
-    def from_cards(cls, cards: list[int] | tuple[int, ...], game: Game = BLACK_HOLE) -> Deal:
+    def from_cards(
+        cls, cards: list[int] | tuple[int, ...], game: Game = BLACK_HOLE, *, deal_id: str | None = None
+    ) -> Deal:
         """The deal of ``game`` whose piles take ``cards`` a pile at a time, bottom to top; in Golf the
-        next card starts the foundation and the rest are the talon, first dealt first.
+        next card starts the foundation and the rest are the talon, first dealt first. ``deal_id`` names it.
 
         >>> from pipeline.game.games import game_named
         >>> deal = Deal.from_cards(range(52), game_named("golf"))
@@ -143,12 +155,14 @@ class Deal:
         """
         size, piled = game.pile_size, game.pile_cards
         if game is BLACK_HOLE:  # every card in a pile: a 52nd card is an error the deal names
-            return cls(tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size)))
+            piled_all = tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
+            return cls(piled_all, deal_id=deal_id)
         if game.foundation_start is FoundationStart.EMPTY:
-            return cls(tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size)), game, None)
+            piled_all = tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
+            return cls(piled_all, game, None, deal_id=deal_id)
         piles = tuple(tuple(cards[i : i + size]) for i in range(0, min(len(cards), piled), size))
         rest = tuple(cards[piled:])
-        return cls(piles, game, rest[0] if rest else None, rest[1:])
+        return cls(piles, game, rest[0] if rest else None, rest[1:], deal_id=deal_id)
 
     @classmethod
     def from_board_text(cls, text: str, *, source: str = "<board>", game: Game = BLACK_HOLE) -> Deal:

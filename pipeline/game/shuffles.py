@@ -83,8 +83,27 @@ def _words(seed: int, index: int, domain: bytes = _DOMAIN) -> Iterator[int]:
         block += 1
 
 
+def seeded_id(seed: int, index: int) -> str:
+    """The id of deal ``index`` of root seed ``seed``: ``seed-SEED-INDEX``, the same in every game.
+
+    >>> seeded_id(20261129, 0)
+    'seed-20261129-0'
+    """
+    return f"seed-{seed}-{index}"
+
+
+def pysol_id(number: int) -> str:
+    """The id of PySol FC's deal ``number``: ``pysol-NUMBER``, the same in every game.
+
+    >>> pysol_id(2)
+    'pysol-2'
+    """
+    return f"pysol-{number}"
+
+
 def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
-    """Deal ``index`` of root seed ``seed`` of ``game`` under the pinned scheme above."""
+    """Deal ``index`` of root seed ``seed`` of ``game`` under the pinned scheme above, named
+    :func:`seeded_id` (``deal.deal_id``)."""
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be from 0 to {MAX_SEED}, got {seed}")
     if not 0 <= index <= MAX_SEED:
@@ -103,11 +122,12 @@ def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
             word = next(words)
         r = word % span
         cards[j], cards[r] = cards[r], cards[j]
-    return Deal.from_cards(cards, game)
+    return Deal.from_cards(cards, game, deal_id=seeded_id(seed, index))
 
 
 def pysol_deal(number: int, game: Game = BLACK_HOLE) -> Deal:
-    """PySol FC's deal ``number`` of ``game``, as PySol FC (and the ``pysol_cards`` package) deals it.
+    """PySol FC's deal ``number`` of ``game``, as PySol FC (and the ``pysol_cards`` package) deals it,
+    named :func:`pysol_id` (``deal.deal_id``).
 
     The dealing is this project's port, :mod:`pipeline.game.pysol` (tests check it
     against ``pysol_cards``); it is imported here, not at the top, because it loads numpy.
@@ -116,16 +136,19 @@ def pysol_deal(number: int, game: Game = BLACK_HOLE) -> Deal:
 
     if not 1 <= number <= MAX_PYSOL_DEAL:
         raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {number}")
-    return Deal.from_cards(pysol_deal_cards(number, game), game)
+    return Deal.from_cards(pysol_deal_cards(number, game), game, deal_id=pysol_id(number))
 
 
 def deal_of_id(deal_id: str, game: Game = BLACK_HOLE) -> Deal:
     """The deal of ``game`` a seeded or PySol FC deal id names (``seed-SEED-INDEX``, ``pysol-NUMBER``).
 
-    Raises BoardError for any other id (an imported deal is known only by its pack).
+    Raises BoardError for any other id (an imported deal is known only by its pack). The deal
+    carries its id back: ``deal_of_id(deal.deal_id) == deal``.
 
     >>> deal_of_id("seed-7-0") == seeded_deal(7, 0), deal_of_id("pysol-5") == pysol_deal(5)
     (True, True)
+    >>> deal_of_id("seed-7-0").deal_id, pysol_deal(5).deal_id
+    ('seed-7-0', 'pysol-5')
     """
     seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
     if seeded:
