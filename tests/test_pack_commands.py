@@ -115,7 +115,7 @@ def test_export_json_has_the_reference_player_s_figures_from_the_pack_s_metadata
         assert document["dead_ends"] == row[reference.dead_ends_column]
         chance = row[reference.win_column]
         assert document["expected_attempts"] == (1 / chance if chance else None)
-        assert document["players"]["random"]["win_chance"] == row["random_win_probability"]
+        assert document["players"]["random"]["win_probability"] == row["random_win_probability"]
         assert document["first_trap"] == row["first_trap"]
 
 

@@ -124,6 +124,37 @@ class PlayerFigures:
         """The attempts without undo a win takes, on average: 1 / win_probability (infinite at 0)."""
         return 1.0 / self.win_probability if self.win_probability > 0 else math.inf
 
+    def to_dict(self) -> dict[str, float | None]:
+        """The figures as plain values, as a JSON export writes a player's: ``win_probability``,
+        ``expected_attempts`` and ``dead_ends``, None where infinite (no win).
+
+        >>> PlayerFigures(0.25, 1.5).to_dict()
+        {'win_probability': 0.25, 'expected_attempts': 4.0, 'dead_ends': 1.5}
+        >>> PlayerFigures(0.0, math.inf).to_dict()
+        {'win_probability': 0.0, 'expected_attempts': None, 'dead_ends': None}
+        """
+        return {
+            "win_probability": self.win_probability,
+            "expected_attempts": _finite(self.expected_attempts),
+            "dead_ends": _finite(self.dead_ends),
+        }
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def figures_by_name(players: tuple[PlayerFigures, ...] | None) -> dict[str, dict[str, float | None]] | None:
+    """Each player's figures (one per player of :data:`PLAYERS`, in its order) as plain values, keyed by the
+    player's name; None when not known.
+
+    >>> list(figures_by_name(tuple(PlayerFigures(0.5, 1.0) for _ in PLAYERS)))
+    ['random', 'tips', 'lookahead-2', 'lookahead-4', 'lookahead-8']
+    """
+    if players is None:
+        return None
+    return {player.value: figures.to_dict() for player, figures in zip(PLAYERS, players, strict=True)}
+
 
 Policy = Callable[[Position], Mapping[int, float]]
 """A policy: from a position with a legal move, each legal move's probability."""
@@ -268,24 +299,16 @@ def longest_line(position: Position, limit: int) -> int:
     return best
 
 
-@dataclass(frozen=True)
-class PlayedOut:
-    """What playing out every line from a position by a policy gives: the two figures of a player."""
-
-    win_chance: float  # one attempt, no undo
-    dead_ends: float  # expected times stuck before the win, undoing to the last winnable position
-
-
-def played_out(position: Position, chances_of: Policy) -> PlayedOut:
+def played_out(position: Position, chances_of: Policy) -> PlayerFigures:
     """The figures of the policy ``chances_of`` from ``position``, by playing out every line (small positions only).
 
     Every distribution the policy gives is checked (PolicyError). The dead
     ends are infinite from a position with no win.
     """
-    win_chance, winnable, _ = _play_out(position, chances_of)
+    win_probability, winnable, _ = _play_out(position, chances_of)
     if not winnable:
-        return PlayedOut(win_chance, math.inf)
-    return PlayedOut(win_chance, _dead_ends(position, chances_of))
+        return PlayerFigures(win_probability, math.inf)
+    return PlayerFigures(win_probability, _dead_ends(position, chances_of))
 
 
 def _play_out(position: Position, chances_of: Policy) -> tuple[float, bool, dict[int, bool]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 
 class Verdict(str, Enum):
@@ -34,3 +35,17 @@ class SolveResult:
     nodes: int
     seconds: float
     max_cards_played: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON-ready values, each under its field's name (the verdict by its value).
+
+        >>> SolveResult(Verdict.UNSOLVABLE, (), nodes=3, seconds=0.5, max_cards_played=3).to_dict()
+        {'verdict': 'unsolvable', 'solution': [], 'nodes': 3, 'seconds': 0.5, 'max_cards_played': 3}
+        """
+        return {
+            "verdict": self.verdict.value,
+            "solution": list(self.solution),
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "max_cards_played": self.max_cards_played,
+        }

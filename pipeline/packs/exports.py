@@ -16,8 +16,9 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   metadata; null for a pack not graded), that player's ``expected_attempts``
   (without undo: 1 / its win chance) and ``dead_ends`` (with undo), and
   ``players``, an object keyed by each player model of the ladder
-  (``random``, ``tips``, ``lookahead-2``...) holding its ``win_chance``,
-  ``expected_attempts`` and ``dead_ends``; then ``metrics``
+  (``random``, ``tips``, ``lookahead-2``...) holding its ``win_probability``,
+  ``expected_attempts`` and ``dead_ends`` (and ``win_chance``, the old name of
+  ``win_probability``, for this version only); then ``metrics``
   (:data:`EXPORTED_METRICS`; ``solution_count`` is a decimal string, as
   counts may pass 2**53). A figure with no value (no win, or not graded) is null.
   A deal of another game than Black Hole also has ``game`` (its name), after
@@ -279,20 +280,28 @@ def deal_document(
 
 
 def player_figures(row: dict[str, Any], player: Player) -> dict[str, float | None]:
-    """What ``player`` meets in the deal of ``row``: ``win_chance`` (one attempt without undo),
-    ``expected_attempts`` (1 / win chance; null without a win) and ``dead_ends`` (with undo).
+    """What ``player`` meets in the deal of ``row``: ``win_probability`` (one attempt without undo; the
+    column ``<player>_win_probability``), ``expected_attempts`` (1 / win probability; null without a win)
+    and ``dead_ends`` (with undo); then ``win_chance``, the old name of ``win_probability``, written
+    for this version only (:data:`OLD_WIN_KEY`).
 
     >>> player_figures({"tips_win_probability": 0.025, "tips_dead_ends": 5.5}, Player.TIPS)
-    {'win_chance': 0.025, 'expected_attempts': 40.0, 'dead_ends': 5.5}
+    {'win_probability': 0.025, 'expected_attempts': 40.0, 'dead_ends': 5.5, 'win_chance': 0.025}
     >>> player_figures({"tips_win_probability": 0.0, "tips_dead_ends": None}, Player.TIPS)
-    {'win_chance': 0.0, 'expected_attempts': None, 'dead_ends': None}
+    {'win_probability': 0.0, 'expected_attempts': None, 'dead_ends': None, 'win_chance': 0.0}
     """
     chance = row.get(player.win_column)
     return {
-        "win_chance": chance,
+        "win_probability": chance,
         "expected_attempts": 1.0 / chance if chance else None,
         "dead_ends": row.get(player.dead_ends_column),
+        OLD_WIN_KEY: chance,
     }
+
+
+OLD_WIN_KEY = "win_chance"
+"""The old name of a player's ``win_probability`` in a JSON export, written beside it in this version so that
+readers of the old key keep working; the next version drops it."""
 
 
 def played_cards(deal: Deal, solution: list[int]) -> list[str]:

@@ -37,6 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -65,6 +66,19 @@ class Check:
     def agrees_with(self, verdict: str) -> bool | None:
         """Whether the deciding check found ``verdict``; None when neither check could tell."""
         return None if self.verdict is None else self.verdict.value == verdict
+
+    def to_dict(self) -> dict[str, Any]:
+        """The check as plain JSON-ready values, each under its field's name (a verdict by its value).
+
+        >>> Check(Verdict.UNKNOWN, 1.5, "reference", Verdict.SOLVED).to_dict()
+        {'cpsat_verdict': 'unknown', 'cpsat_seconds': 1.5, 'checked_by': 'reference', 'verdict': 'solved'}
+        """
+        return {
+            "cpsat_verdict": self.cpsat_verdict.value,
+            "cpsat_seconds": self.cpsat_seconds,
+            "checked_by": self.checked_by,
+            "verdict": None if self.verdict is None else self.verdict.value,
+        }
 
 
 @dataclass(frozen=True)

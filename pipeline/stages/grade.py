@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -48,7 +49,7 @@ from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
-from pipeline.game.players import PLAYERS, Player, PlayerFigures
+from pipeline.game.players import PLAYERS, Player, PlayerFigures, figures_by_name
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.family import one_game, pack_game, same_game
@@ -124,6 +125,23 @@ class Grade:
             return None
         assert self.winnable_states is not None  # set whenever reachable_states is
         return self.winnable_states / self.reachable_states
+
+    def to_dict(self) -> dict[str, Any]:
+        """The grade as plain JSON-ready values: each field under its name (an enum by its value), the
+        players as a mapping from each player's name to its figures (:meth:`PlayerFigures.to_dict`).
+
+        >>> from pipeline.game.deal import EXAMPLE_BOARD
+        >>> lost = grade_deal(Deal.from_board_text(EXAMPLE_BOARD), SolveResult(Verdict.UNSOLVABLE, (), 3, 0.0, 3))
+        >>> found = lost.to_dict()
+        >>> found["grade_status"], found["tier"], found["players"]["tips"]
+        ('exact', 'unsolvable', {'win_probability': 0.0, 'expected_attempts': None, 'dead_ends': None})
+        """
+        found: dict[str, Any] = {}
+        for declared in dataclasses.fields(self):
+            value = getattr(self, declared.name)
+            found[declared.name] = value.value if isinstance(value, Enum) else value
+        found["players"] = figures_by_name(self.players)
+        return found
 
     def difficulty_by(self, reference: Difficulty) -> float | None:
         """The difficulty by ``reference``; None unless this is an exact grade of a winnable deal."""

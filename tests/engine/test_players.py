@@ -120,7 +120,7 @@ def test_every_players_figures_match_every_line_played_out(deal, start):
     assert tree.players[0].win_probability == tree.random_win_probability
     for player, figures in zip(PLAYERS, tree.players, strict=True):
         truth = played_out(start, lambda position, player=player: policy(player, position))
-        assert figures.win_probability == pytest.approx(truth.win_chance, rel=1e-9, abs=1e-300)
+        assert figures.win_probability == pytest.approx(truth.win_probability, rel=1e-9, abs=1e-300)
         assert figures.dead_ends == pytest.approx(truth.dead_ends, rel=1e-9)
 
 

@@ -73,7 +73,7 @@ def test_json_deals_replay_and_match_the_pack(curated, tmp_path):
             row["level"],
         )
         assert list(deal["metrics"]) == list(EXPORTED_METRICS)
-        assert deal["metrics"]["solution_count"] == row["solution_count"]
+        assert deal["metrics"]["solution_count"] == str(row["solution_count"])  # decimal text: past 2**53
         assert isinstance(deal["metrics"]["solution_count"], str)
         assert deal["metrics"]["random_win_probability"] == row["random_win_probability"]
 
@@ -228,8 +228,9 @@ def test_json_deals_say_what_each_player_meets_from_the_pack_s_columns(pack_rows
         for player in PLAYERS:
             figures = deal["players"][player.value]
             chance = row[player.win_column]
-            assert list(figures) == ["win_chance", "expected_attempts", "dead_ends"]
-            assert figures["win_chance"] == chance
+            assert list(figures) == ["win_probability", "expected_attempts", "dead_ends", "win_chance"]
+            # win_chance: the old key, written for one version more
+            assert figures["win_probability"] == figures["win_chance"] == chance
             assert figures["dead_ends"] == row[player.dead_ends_column]
             assert figures["expected_attempts"] == (1 / chance if chance else None)
         assert deal["expected_attempts"] == deal["players"][reference.value]["expected_attempts"]
@@ -238,7 +239,7 @@ def test_json_deals_say_what_each_player_meets_from_the_pack_s_columns(pack_rows
             assert deal["expected_attempts"] > 1 and deal["dead_ends"] >= 0
         else:  # no win: no attempts to count, nor dead ends
             assert deal["expected_attempts"] is None and deal["dead_ends"] is None
-            assert all(figures["win_chance"] == 0 for figures in deal["players"].values())
+            assert all(figures["win_probability"] == 0 for figures in deal["players"].values())
 
 
 def test_json_of_a_table_without_the_grade_s_metadata_names_no_reference(pack_rows, tmp_path):
@@ -246,7 +247,7 @@ def test_json_of_a_table_without_the_grade_s_metadata_names_no_reference(pack_ro
     [deal] = json.loads(exported(table, tmp_path / "one.json", "json", limit=1))["deals"]
     assert deal["reference_player"] is None
     assert deal["expected_attempts"] is None and deal["dead_ends"] is None
-    assert deal["players"]["tips"]["win_chance"] == pack_rows.column("tips_win_probability")[0].as_py()
+    assert deal["players"]["tips"]["win_probability"] == pack_rows.column("tips_win_probability")[0].as_py()
 
 
 def test_csv_lists_every_player_s_columns_made_from_the_ladder(pack_rows, tmp_path):
