@@ -6,18 +6,25 @@ each with an example)::
     import pipeline as blackhole
 
     deal = blackhole.seeded_deal(20261129, 0)        # or Deal.from_board_text(...), pysol_deal(1)
+    deal.deal_id                                     # 'seed-20261129-0': deal_of_id(deal.deal_id) == deal
     golf = blackhole.pysol_deal(1, blackhole.game_named("golf"))  # the family's other games: solve, crosscheck
     result = blackhole.solve(deal)                   # a SolveResult: verdict, solution, ...
     grade = blackhole.grade(deal, result)            # a Grade: metrics, players' figures, difficulty, tier
     check = blackhole.crosscheck(deal, result)       # a Check: CP-SAT's word on the verdict
+    grade.to_dict()                                  # plain JSON-ready values, the players by name
+    deals = [blackhole.pysol_deal(n) for n in range(1, 201)]
+    results = list(blackhole.solve_many(deals, jobs=2))             # in input order, on the worker pool
+    grades = blackhole.grade_many(deals, results, jobs=2, progress=True)  # an iterator; a bar on stderr
+    blackhole.card_name(0), blackhole.parse_card("AH")               # ('AH', 0)
     pack = blackhole.open_pack("output/packs/default")
     entry = pack.find("seed-20261129-0")             # a PackEntry: deal, result, grade
 
-Each name is loaded on first use (the engine compiles with Numba, the packs
-read with Arrow), so ``import pipeline`` and ``blackhole --help`` stay quick.
+Each name is loaded on first use, and each call loads only what it needs:
+``import pipeline`` and ``blackhole --help`` stay quick, and ``solve`` loads
+the engine (compiled with Numba) but neither OR-Tools nor Arrow nor pandas.
 
 >>> import pipeline
->>> pipeline.Verdict.SOLVED.value, "solve" in pipeline.__all__
+>>> pipeline.Verdict.SOLVED.value, "solve_many" in pipeline.__all__
 ('solved', True)
 """
 
@@ -38,13 +45,19 @@ _FACE = {
     "seeded_deal": "pipeline.game.shuffles",
     "pysol_deal": "pipeline.game.shuffles",
     "deal_of_id": "pipeline.game.shuffles",
+    "card_name": "pipeline.game.cards",
+    "parse_card": "pipeline.game.cards",
+    "CardError": "pipeline.game.cards",
     "IllegalMove": "pipeline.game.rules",
     "Position": "pipeline.game.rules",
     "replay": "pipeline.game.rules",
-    # one deal through each stage
-    "solve": "pipeline.stages.one_deal",
-    "grade": "pipeline.stages.one_deal",
-    "crosscheck": "pipeline.stages.one_deal",
+    # each stage on one deal, and on many on the worker pool
+    "solve": "pipeline.stages.face_solve",
+    "solve_many": "pipeline.stages.face_solve",
+    "grade": "pipeline.stages.face_grade",
+    "grade_many": "pipeline.stages.face_grade",
+    "crosscheck": "pipeline.stages.face_crosscheck",
+    "crosscheck_many": "pipeline.stages.face_crosscheck",
     # their settings and results
     "SolveSettings": "pipeline.stages.settings",
     "GradeSettings": "pipeline.stages.settings",
@@ -81,6 +94,7 @@ __all__ = ["__version__", *_FACE]
 
 if TYPE_CHECKING:
     from pipeline.errors import BlackholeError, InternalError
+    from pipeline.game.cards import CardError, card_name, parse_card
     from pipeline.game.deal import BoardError, Deal
     from pipeline.game.games import Game, game_named
     from pipeline.game.players import Player, PlayerFigures, PolicyError, played_out, policy
@@ -91,8 +105,10 @@ if TYPE_CHECKING:
     from pipeline.packs.manifest import Manifest
     from pipeline.packs.parquet import PackError
     from pipeline.stages.crosscheck import Check
+    from pipeline.stages.face_crosscheck import crosscheck, crosscheck_many
+    from pipeline.stages.face_grade import grade, grade_many
+    from pipeline.stages.face_solve import solve, solve_many
     from pipeline.stages.grade import Grade
-    from pipeline.stages.one_deal import crosscheck, grade, solve
     from pipeline.stages.pack_entries import Pack, PackEntry, open_pack
     from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
     from pipeline.stages.tiers import Difficulty, Figure, Tiers, load_tiers

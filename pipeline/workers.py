@@ -3,8 +3,10 @@
 Work travels to workers as plain data (board text, ids, settings) in batches
 that carry their start index, and comes back in whatever order the batches
 finish; :func:`map_batches` puts it back in input order, so the output never
-depends on the number of workers or the backend. Worker functions are
-top-level and take plain data.
+depends on the number of workers or the backend. :func:`in_order` streams a
+long input instead (the library's ``solve_many``): results one at a time, in
+input order, as soon as they and those before them are done. Worker
+functions are top-level and take plain data.
 
 Workers on this machine (loky, a local Dask cluster) are capped at the CPUs
 this process may use (:func:`usable_jobs`): more would only share the same
@@ -18,12 +20,14 @@ its own size.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import warnings
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from enum import Enum
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 
 
 class Backend(str, Enum):
@@ -100,7 +104,7 @@ def map_batches(
     if per_item is not None and len(per_item) != len(items):
         raise ValueError(f"{len(per_item)} per-item values for {len(items)} items")
     if batch_size is None:
-        batch_size = max(1, min(largest_batch, len(items) // (usable_jobs(jobs, backend) * 8)))
+        batch_size = batch_size_for(len(items), jobs, largest=largest_batch, backend=backend)
 
     def task(start: int) -> Any:
         stop = start + batch_size
@@ -138,6 +142,73 @@ def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]
     yield from Parallel(n_jobs=workers, backend=chosen, return_as="generator_unordered")(tasks)
 
 
+def batch_size_for(total: int | None, jobs: int, *, largest: int, backend: str = "loky") -> int:
+    """Items to send a worker at a time: about eight batches per worker of ``total`` items, at most
+    ``largest`` (``largest`` when ``total`` is not known, a stream).
+
+    >>> batch_size_for(1000, 2, largest=4), batch_size_for(20, 2, largest=32), batch_size_for(None, 2, largest=32)
+    (4, 1, 32)
+    """
+    if total is None:
+        return largest
+    return max(1, min(largest, total // (usable_jobs(jobs, backend) * 8)))
+
+
+def chunked(
+    items: Iterable[Item], size: int, *, key: Callable[[Item], Hashable] = lambda item: None
+) -> Iterator[tuple[int, list[Item]]]:
+    """``items`` in runs of at most ``size`` consecutive items with the same ``key``, each with the index of its first item.
+
+    Items are drawn one at a time, so a long generator never sits in memory whole.
+
+    >>> list(chunked("aabbbc", 2, key=str))
+    [(0, ['a', 'a']), (2, ['b', 'b']), (4, ['b']), (5, ['c'])]
+    """
+    chunk: list[Item] = []
+    start = 0
+    for index, item in enumerate(items):
+        if chunk and (len(chunk) == size or key(item) != key(chunk[0])):
+            yield start, chunk
+            chunk, start = [], index
+        chunk.append(item)
+    if chunk:
+        yield start, chunk
+
+
+def in_order(
+    tasks: Iterable[Any],
+    *,
+    jobs: int,
+    progress: bool = False,
+    label: str = "working",
+    total: int | None = None,
+    backend: str = "loky",
+) -> Iterator[Any]:
+    """The results of joblib batch ``tasks`` (each returns ``(start, one result per item)``) on ``jobs``
+    workers, one item's result at a time, in input order.
+
+    Tasks are drawn from ``tasks`` only as workers free up, and each result is
+    yielded as soon as it and every one before it are done; with ``progress``
+    a bar on stderr counts the items (of ``total``, when known). With one job
+    the tasks run here, one after the other. Closing the iterator early stops
+    the workers' remaining tasks.
+    """
+    from joblib import Parallel
+
+    chosen = None if backend == Backend.DASK else backend
+    workers = usable_jobs(jobs, backend)
+    results = Parallel(n_jobs=workers, backend=chosen, return_as="generator")(tasks)
+    try:
+        with progress_bar(total, label=label, enabled=progress) as advance:
+            for _, batch in results:
+                advance(len(batch))
+                yield from batch
+    finally:
+        with warnings.catch_warnings():  # closed early: joblib's note of the tasks it cancels is no news
+            warnings.filterwarnings("ignore", category=UserWarning, module="joblib")
+            results.close()
+
+
 @contextmanager
 def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
     """A Dask client for joblib's ``dask`` backend while the block runs.
@@ -169,9 +240,11 @@ def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
 
 @contextmanager
 def progress_bar(
-    total: int, *, label: str, enabled: bool, completed: int = 0
+    total: int | None, *, label: str, enabled: bool, completed: int = 0
 ) -> Iterator[Callable[[int], None]]:
-    """A rich progress bar on stderr (nothing when not ``enabled``), from ``completed``; yields ``advance(n)``."""
+    """A rich progress bar on stderr (nothing when not ``enabled``), from ``completed``; yields ``advance(n)``.
+
+    ``total`` None: a count with no end (a stream of unknown length)."""
     if not enabled:
         yield lambda n: None
         return

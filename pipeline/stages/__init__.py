@@ -2,7 +2,10 @@
 
 - ``settings``: one small settings object per stage, with its defaults and bounds,
   and ``PassOptions``, how a pass runs (light).
-- ``one_deal``: each stage on one deal, from Python: ``solve``, ``grade``, ``crosscheck``.
+- ``face_solve``, ``face_grade``, ``face_crosscheck``: each stage from Python, on one deal
+  (``solve``, ``grade``, ``crosscheck``) or on a stream of them on the worker pool (``solve_many``...);
+  ``face_solve`` loads the engine alone.
+- ``face_batches``: what the batch calls share: arguments checked, chunks of one game, results in order.
 - ``pack_entries``: a pack folder read as typed objects (``open_pack``, ``Pack``, ``PackEntry``).
 - ``sampling``: the hashed samples of the cross-check and the grader (by seed and deal id).
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
@@ -29,8 +32,11 @@ __all__ = [
     "curate",
     "curation_rules",
     "difficulty_sort",
+    "face_batches",
+    "face_crosscheck",
+    "face_grade",
+    "face_solve",
     "grade",
-    "one_deal",
     "pack_entries",
     "pack_pass",
     "quotas",

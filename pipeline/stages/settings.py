@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from pathlib import Path
+from pathlib import Path, PosixPath
 from typing import Any
 
 from pipeline.engine.budgets import (
@@ -39,8 +39,37 @@ from pipeline.workers import MAX_JOBS, Backend
 
 DEFAULT_SAMPLE = 0.05
 """Share of solved deals the cross-check samples (every unsolvable one is checked)."""
-DEFAULT_TIERS = Path(__file__).with_name("tiers.toml")
-"""The tiers file shipped with the package for Black Hole, beside this module (written by ``make calibrate``)."""
+_INSTALLED = Path(__file__).parent.parent  # the installed package's folder, pipeline/
+
+
+class ShippedFile(PosixPath):
+    """A file shipped with the package: a path like any other, whose repr names it inside the package
+    (the call that builds it) rather than where the package happens to be installed.
+
+    >>> shipped_file("stages/tiers.toml")
+    shipped_file('stages/tiers.toml')
+    >>> shipped_file("stages/tiers.toml") == _INSTALLED / "stages" / "tiers.toml"
+    True
+    >>> GradeSettings()
+    GradeSettings(max_positions=22000000, tiers=shipped_file('stages/tiers.toml'), sample=1.0, seed=0)
+    """
+
+    def __repr__(self) -> str:
+        try:
+            inside = self.relative_to(_INSTALLED)
+        except ValueError:  # a path made from it that leaves the package
+            return repr(Path(self))
+        return f"shipped_file({inside.as_posix()!r})"
+
+
+def shipped_file(inside: str) -> Path:
+    """The file at ``inside`` (a relative path) in the installed package."""
+    return ShippedFile(_INSTALLED / inside)
+
+
+DEFAULT_TIERS = shipped_file("stages/tiers.toml")
+"""The tiers file shipped with the package for Black Hole, beside this module (written by ``make calibrate``);
+``GradeSettings()`` and its signature show it as ``shipped_file('stages/tiers.toml')``."""
 
 
 def shipped_tiers(game: Game) -> Path:

@@ -28,32 +28,17 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.games import Game
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.packs.family import one_game, pack_game, same_game
 from pipeline.packs.parquet import metadata, with_columns, with_metadata
 from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
+from pipeline.stages.face_solve import solve_batch
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.settings import PassOptions, SolveSettings
 from pipeline.workers import map_batches
-
-
-def solve_batch(
-    start: int, boards: list[str], settings: SolveSettings, game: str = BLACK_HOLE.name
-) -> tuple[int, list[SolveResult]]:
-    """Solve the deals of ``boards`` (board text of the game named ``game``); the worker side of :func:`solve_deals`."""
-    played = game_named(game)
-    return start, [
-        solve(
-            Deal.from_board_text(board, game=played),
-            max_nodes=settings.max_nodes,
-            longest_play=settings.longest_play,
-        )
-        for board in boards
-    ]
 
 
 def solve_deals(

@@ -1,0 +1,123 @@
+"""What the face's batch calls share: their arguments checked where they enter, deals sent to the
+worker pool in chunks of one game, results streamed back one at a time in input order.
+
+``solve_many``, ``grade_many`` and ``crosscheck_many`` take any iterable (a
+list, a generator) and return an iterator: a chunk of deals is drawn from the
+input only when a worker is free for it, and each result comes back as soon
+as it and every one before it are done (:func:`pipeline.workers.in_order`),
+on the same workers and batch tasks as the command line's passes. Nothing
+heavy is imported here: the solver's face loads the engine alone.
+
+>>> list(checked_rows([1], [2], "result", int))
+Traceback (most recent call last):
+...
+TypeError: deal 0 is an int, not a Deal
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sized
+from typing import Any, TypeVar
+
+from pipeline.game.deal import Deal
+from pipeline.game.games import Game
+from pipeline.workers import MAX_JOBS, batch_size_for, chunked, in_order
+
+Result = TypeVar("Result")
+Extra = TypeVar("Extra")
+
+_END = object()  # what an exhausted input of extras gives
+
+ChunkTask = Callable[[int, Game, list[tuple[Deal, Any]]], Any]
+"""Builds the joblib task of one chunk: ``make(start, game, rows)`` gives ``delayed(batch_task)(...)``."""
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse ``jobs`` unless it is a whole number of workers from 1 to :data:`~pipeline.workers.MAX_JOBS`.
+
+    >>> check_jobs(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be from 1 to 1024, got 0
+    """
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, got {jobs!r}")
+
+
+def check_settings(settings: object, kind: type) -> None:
+    """Refuse ``settings`` unless it is a ``kind`` (a stage's settings object).
+
+    >>> check_settings(10, dict)
+    Traceback (most recent call last):
+    ...
+    TypeError: settings must be a dict, got an int
+    """
+    if not isinstance(settings, kind):
+        raise TypeError(f"settings must be {_a(kind)}, got {_a(type(settings))}")
+
+
+def _a(kind: type) -> str:
+    name = kind.__name__
+    return f"an {name}" if name[0].lower() in "aeiou" else f"a {name}"
+
+
+def checked_rows(
+    deals: Iterable[Any], extras: Iterable[Any] | None, extra_name: str, extra_type: type
+) -> Iterator[tuple[Deal, Any]]:
+    """``(deal, extra)`` pairs drawn one at a time from ``deals`` and ``extras`` (None: each extra None),
+    each checked as it is drawn: TypeError naming the first item that is not a Deal (or not an
+    ``extra_type``), ValueError when the two inputs differ in length."""
+    others: Iterator[Any] | None = None if extras is None else iter(extras)
+    index = -1
+    for index, deal in enumerate(deals):
+        if not isinstance(deal, Deal):
+            raise TypeError(f"deal {index} is {_a(type(deal))}, not a Deal")
+        if others is None:
+            yield deal, None
+            continue
+        extra = next(others, _END)
+        if extra is _END:
+            raise ValueError(f"no {extra_name} for deal {index}: fewer {extra_name}s than deals")
+        if not isinstance(extra, extra_type):
+            raise TypeError(f"{extra_name} {index} is {_a(type(extra))}, not {_a(extra_type)}")
+        yield deal, extra
+    if others is not None and next(others, _END) is not _END:
+        raise ValueError(f"more {extra_name}s than the {index + 1} deals")
+
+
+def stream_deals(
+    rows: Iterable[tuple[Deal, Any]],
+    make_task: ChunkTask,
+    *,
+    jobs: int,
+    progress: bool,
+    label: str,
+    largest: int,
+    total: int | None,
+) -> Iterator[Any]:
+    """The results of ``rows`` (``(deal, extra)`` pairs), one at a time in input order: chunks of at most
+    ``largest`` rows of one game, each sent to a worker as ``make_task(start, game, chunk)``.
+
+    ``total`` (None for a stream) sizes the chunks and the progress bar.
+    """
+    size = batch_size_for(total, jobs, largest=largest)
+    tasks = (
+        make_task(start, chunk[0][0].game, chunk)
+        for start, chunk in chunked(rows, size, key=lambda row: row[0].game.name)
+    )
+    return in_order(tasks, jobs=jobs, progress=progress, label=label, total=total)
+
+
+def length_of(items: Iterable[Any]) -> int | None:
+    """How many ``items`` there are when that is known without drawing them (a list's length); None for a stream."""
+    return len(items) if isinstance(items, Sized) else None
+
+
+def boards_of(rows: list[tuple[Deal, Any]]) -> list[str]:
+    """The board text of each row's deal: what a worker is sent."""
+    return [deal.to_board_text() for deal, _ in rows]
+
+
+def extras_of(rows: list[tuple[Deal, Extra]]) -> list[Extra]:
+    """Each row's extra (its solve result), in order."""
+    return [extra for _, extra in rows]

@@ -1,0 +1,86 @@
+"""The cross-check from Python: :func:`crosscheck` one solved deal, :func:`crosscheck_many` a stream of them
+on the worker pool.
+
+CP-SAT answers, and the reference search when CP-SAT cannot tell within its
+budget (:class:`~pipeline.stages.crosscheck.Check`).
+
+>>> from pipeline.game.shuffles import pysol_deal
+>>> from pipeline.stages.face_solve import solve
+>>> lost = pysol_deal(1)
+>>> crosscheck(lost, solve(lost)).agrees_with("unsolvable")
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pipeline.game.deal import Deal
+from pipeline.game.games import Game
+from pipeline.game.verdicts import SolveResult
+from pipeline.stages.crosscheck import Check, check_batch, check_deal
+from pipeline.stages.face_batches import (
+    boards_of,
+    check_jobs,
+    check_settings,
+    checked_rows,
+    extras_of,
+    length_of,
+    stream_deals,
+)
+from pipeline.stages.settings import CrosscheckSettings
+
+CROSSCHECK_CHUNK = 4
+"""The most deals :func:`crosscheck_many` sends a worker at a time (a check takes about half a second)."""
+
+
+def crosscheck(deal: Deal, result: SolveResult, settings: CrosscheckSettings = CrosscheckSettings()) -> Check:
+    """Check ``result``'s verdict on ``deal`` by CP-SAT, and by the reference search when CP-SAT cannot tell.
+
+    ``check.agrees_with(result.verdict)`` says whether the check confirms the
+    verdict (None when neither check could tell within ``settings``' budgets).
+    """
+    (deal, result), *_ = checked_rows([deal], [result], "result", SolveResult)
+    check_settings(settings, CrosscheckSettings)
+    return check_deal(
+        deal, result.verdict, time_limit=settings.time_limit, reference_nodes=settings.reference_nodes
+    )
+
+
+def crosscheck_many(
+    deals: Iterable[Deal],
+    results: Iterable[SolveResult],
+    settings: CrosscheckSettings = CrosscheckSettings(),
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+) -> Iterator[Check]:
+    """Check each of ``deals``' verdicts in ``results`` (any iterables, of the same length) on ``jobs``
+    workers: an iterator of the checks in input order, each as :func:`crosscheck` gives it.
+
+    Every deal given is checked (``settings.sample`` chooses deals in a pack's
+    pass, not here). ``progress`` shows a bar on stderr.
+    """
+    check_jobs(jobs)
+    check_settings(settings, CrosscheckSettings)
+
+    def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
+        from joblib import delayed
+
+        claims = [
+            (board, result.verdict.value)
+            for board, result in zip(boards_of(rows), extras_of(rows), strict=True)
+        ]
+        return delayed(check_batch)(start, claims, settings.time_limit, settings.reference_nodes, game.name)
+
+    checks: Iterator[Check] = stream_deals(
+        checked_rows(deals, results, "result", SolveResult),
+        task,
+        jobs=jobs,
+        progress=progress,
+        label="cross-checking",
+        largest=CROSSCHECK_CHUNK,
+        total=length_of(deals),
+    )
+    return checks

@@ -1,0 +1,97 @@
+"""The solver from Python: :func:`solve` one deal, :func:`solve_many` a stream of deals on the worker pool.
+
+This module loads the engine and nothing else heavy (no OR-Tools, pandas or
+Arrow): ``import pipeline; pipeline.solve(deal)`` costs the solver alone.
+
+>>> from pipeline.game.shuffles import seeded_deal
+>>> result = solve(seeded_deal(20261129, 0))
+>>> result.verdict.value, len(result.solution)
+('solved', 51)
+>>> [r.verdict.value for r in solve_many(seeded_deal(20261129, i) for i in range(3))]
+['solved', 'solved', 'solved']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from pipeline.engine.solver import solve as solve_from
+from pipeline.game.deal import Deal
+from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.verdicts import SolveResult
+from pipeline.stages.face_batches import (
+    boards_of,
+    check_jobs,
+    check_settings,
+    checked_rows,
+    length_of,
+    stream_deals,
+)
+from pipeline.stages.settings import SolveSettings
+
+SOLVE_CHUNK = 64
+"""The most deals :func:`solve_many` sends a worker at a time (a deal takes about a millisecond)."""
+
+
+def solve(deal: Deal, settings: SolveSettings = SolveSettings()) -> SolveResult:
+    """Solve ``deal`` from its opening: a win with its moves (replayed by the rules), a proved loss, or unknown.
+
+    ``settings.max_nodes`` bounds the search; past it the verdict is unknown, never a guess. With
+    ``settings.longest_play`` false a loss's ``max_cards_played`` is None (not sought).
+    """
+    if not isinstance(deal, Deal):
+        raise TypeError(f"deal must be a Deal, got {type(deal).__name__}")
+    check_settings(settings, SolveSettings)
+    return solve_from(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
+
+
+def solve_many(
+    deals: Iterable[Deal],
+    settings: SolveSettings = SolveSettings(),
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+) -> Iterator[SolveResult]:
+    """Solve each of ``deals`` (any iterable, of any games) on ``jobs`` workers: an iterator of their
+    results in input order, each as :func:`solve` gives it.
+
+    The deals are drawn as workers free up and each result is yielded as soon
+    as it and those before it are done, so a long generator of deals never
+    sits in memory whole. ``progress`` shows a bar on stderr. A non-Deal
+    among ``deals`` is a TypeError when it is reached.
+    """
+    check_jobs(jobs)
+    check_settings(settings, SolveSettings)
+
+    def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
+        from joblib import delayed
+
+        return delayed(solve_batch)(start, boards_of(rows), settings, game.name)
+
+    results: Iterator[SolveResult] = stream_deals(
+        checked_rows(deals, None, "result", SolveResult),
+        task,
+        jobs=jobs,
+        progress=progress,
+        label="solving",
+        largest=SOLVE_CHUNK,
+        total=length_of(deals),
+    )
+    return results
+
+
+def solve_batch(
+    start: int, boards: list[str], settings: SolveSettings, game: str = BLACK_HOLE.name
+) -> tuple[int, list[SolveResult]]:
+    """Solve the deals of ``boards`` (board text of the game named ``game``); the worker side of
+    :func:`solve_many` and of the solve stage's passes (:func:`pipeline.stages.solve.solve_deals`)."""
+    played = game_named(game)
+    return start, [
+        solve_from(
+            Deal.from_board_text(board, game=played),
+            max_nodes=settings.max_nodes,
+            longest_play=settings.longest_play,
+        )
+        for board in boards
+    ]
