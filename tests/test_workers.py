@@ -57,3 +57,48 @@ def test_workers_on_this_machine_are_capped_at_its_cpus(monkeypatch):
     monkeypatch.setattr(joblib, "Parallel", parallel)
     assert map_batches(_lengths, ["a", "bb"], jobs=1000, backend="threading") == [1, 2]
     assert started == [cpus]
+
+
+def _slow_first(start: int, batch: list[int]) -> tuple[int, list[int]]:
+    """A batch task whose first batches finish last: the order must come from the stream, not the clock."""
+    import time
+
+    time.sleep(0.05 if start < 4 else 0.0)
+    return start, [item * 10 for item in batch]
+
+
+@pytest.mark.parametrize(("jobs", "backend"), [(1, "loky"), (3, "threading")])
+def test_in_order_streams_a_generator_s_results_in_input_order(jobs, backend):
+    from joblib import delayed
+
+    from pipeline.workers import chunked, in_order
+
+    drawn = []
+
+    def items():
+        for item in range(20):
+            drawn.append(item)
+            yield item
+
+    tasks = (delayed(_slow_first)(start, chunk) for start, chunk in chunked(items(), 2))
+    stream = in_order(tasks, jobs=jobs, backend=backend)
+    assert drawn == []  # nothing drawn before the first result is asked for
+    assert list(stream) == [item * 10 for item in range(20)]
+
+
+def test_chunked_runs_hold_one_key_and_at_most_the_size():
+    from pipeline.workers import chunked
+
+    found = list(chunked([1, 1, 1, 2, 3, 3], 2, key=lambda item: item))
+    assert found == [(0, [1, 1]), (2, [1]), (3, [2]), (4, [3, 3])]
+    assert list(chunked([], 3)) == []
+
+
+def test_a_stream_s_progress_bar_counts_without_a_total(capsys):
+    from joblib import delayed
+
+    from pipeline.workers import in_order
+
+    tasks = (delayed(_lengths)(start, ["x" * start]) for start in range(3))
+    assert list(in_order(tasks, jobs=1, progress=True, label="counting", total=None)) == [0, 1, 2]
+    assert "counting" in capsys.readouterr().err
