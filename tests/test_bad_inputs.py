@@ -404,7 +404,7 @@ PARQUET_CASES = [
 # fmt: off
 PACK_CASES = [
     Case("report-pack-missing", report(lambda s: PACK), r"packs/p: no such pack folder"),
-    Case("report-pack-a-file", report(lambda s: s.write(PACK, "x")), r"packs/p: not a pack folder \(a file"),
+    Case("report-pack-a-file", report(lambda s: s.write(PACK, "x")), r"packs/p: not a readable Parquet file"),  # a file is read as a pack file
     Case("report-pack-a-symlink-loop", report(lambda s: s.link("loop", "loop")), r"loop: "),
     Case("solve-input-a-symlink-loop", solve(lambda s: s.link("loop.parquet", "loop.parquet")), r"loop\.parquet: "),
     Case("report-no-manifest", report(lambda s: s.folder_named(PACK)), r"packs/p: not a pack folder \(no manifest\.json\)"),

@@ -380,7 +380,7 @@ USER_ERRORS = {
     "run-config-a-folder": (lambda d: ["run", "--config", _folder(d)], r"sub: Is a directory"),
     "report-a-file": (
         lambda d: ["report", _write_text(d / "pack", "x")],
-        r"pack: not a pack folder \(a file",
+        r"pack: not a readable Parquet file",  # a file is read as a pack file
     ),
     "curate-a-file": (
         lambda d: ["curate", _write_text(d / "pack", "x"), "--out", "c"],
