@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from pipeline.config import RunConfig, load_config
 from pipeline.errors import BlackholeError, ExitCode, InternalError
@@ -44,7 +45,24 @@ from pipeline.workers import Backend
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+
+class WholeHelpLines(TyperGroup):
+    """A command group whose ``--help`` lists each command with the first sentence of its help whole,
+    wrapped to the terminal, where Click cuts it at the width ("seeded...")."""
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
 app = typer.Typer(
+    cls=WholeHelpLines,
     name="blackhole",
     help="Make puzzle packs for the solitaire Black Hole: deal, solve, check, pack.",
     no_args_is_help=True,
@@ -806,6 +824,7 @@ def curate(
 
 
 plays_app = typer.Typer(
+    cls=WholeHelpLines,
     rich_markup_mode=None,
     name="plays",
     help="Play records from the gallery: read exports back (import) for report, calibrate and curate.",

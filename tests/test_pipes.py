@@ -370,3 +370,13 @@ def test_the_paper_cuts_through_a_shell(tmp_path):
     bad = shell("blackhole run -c c.toml --set run.count=abc", tmp_path)
     assert bad.returncode == ExitCode.USAGE, bad.stderr
     assert "[run]" in shell("blackhole run --help", tmp_path).stdout
+
+
+def test_the_command_list_gives_each_command_s_first_sentence_whole():
+    listed = ok("--help").stdout.split("Commands:")[1]
+    text = " ".join(listed.split())
+    assert (
+        "generate Deal COUNT deals of a game into a deals pack file: seeded shuffles or PySol FC's numbered deals."
+        in text
+    )
+    assert "..." not in listed
