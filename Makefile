@@ -1,17 +1,25 @@
 # The verbs a newcomer needs. Everything runs inside .venv.
 PYTHON := .venv/bin/python
 STAMP := .venv/.installed
+ENGINE_STAMP := .venv/.engine-compiled
 NODE_STAMP := node_modules/.installed
 
 .PHONY: setup run test test-slow lint golden bench calibrate validate-players docs
 
-setup: $(STAMP)
+setup: $(STAMP) $(ENGINE_STAMP)
 
 # Reinstall only when pyproject.toml changes.
 $(STAMP): pyproject.toml
 	test -x $(PYTHON) || python3 -m venv .venv
 	$(PYTHON) -m pip install -e '.[dev]'
 	touch $(STAMP)
+
+# Compile the engine for this machine into Numba's cache (about a minute), so that no run, test or
+# solve-board compiles it; again only when a module it is compiled from changes (then seconds if it is
+# cached already).
+$(ENGINE_STAMP): $(STAMP) $(wildcard pipeline/engine/*.py pipeline/game/*.py)
+	$(PYTHON) -m pipeline.engine.warm
+	touch $(ENGINE_STAMP)
 
 run: setup
 	.venv/bin/blackhole run --config configs/default.toml

@@ -36,6 +36,8 @@ import pyarrow.compute as pc
 
 from pipeline import __version__
 from pipeline.config import RunConfig
+from pipeline.engine.compiled_cache import quiet_compiling
+from pipeline.engine.warm import warm
 from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, seeded_scheme
@@ -161,6 +163,9 @@ def _run_locked(
         dask_cluster(config.scheduler, jobs=config.jobs) if config.backend is Backend.DASK else nullcontext()
     )
     done = sum(_shard_rows(config, shard) for shard in finished)
+    if config.jobs > 1 and not config.scheduler:  # workers on this machine, which share its engine cache
+        with quiet_compiling(not progress):
+            warm([config.played])  # here, once: the workers then load the compiled engine, none compiles it
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes, busy in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)

@@ -1,6 +1,9 @@
 """The exact engines: the solver, the game-tree walk, the reference search and the CP-SAT model.
 
-- ``compiled_cache``: Numba's cache of the compiled engine, emptied when a module it was built from changed.
+- ``compiled_cache``: Numba's cache of the compiled engine, emptied when a module it was built from changed;
+  the one line said when compiling begins.
+- ``cache_folder``: where that cache is: the package's folder, or the first other one that can be written.
+- ``warm``: every game's compiled functions compiled into the cache ahead of use (``make setup``, a run's parent).
 - ``budgets``: default budgets (nodes, positions, deterministic seconds), light enough for the CLI.
 - ``kernel``: the compiled kernel shared by the searches: bit tricks, hash sets,
   the transposition table, move generation and position keys.
@@ -19,13 +22,14 @@
 - ``reference``: a plain search with none of the prunes, the referee of last resort.
 - ``cpsat``: the OR-Tools CP-SAT model of a move sequence (imports OR-Tools).
 
-Compiled with Numba on first use and cached beside the modules (``compiled_cache`` keeps the cache in step
-with every module the compiled code is built from). The engine
+Compiled with Numba on first use (or ahead of it by ``warm``) and cached beside the modules
+(``compiled_cache`` keeps the cache in step with every module the compiled code is built from). The engine
 imports :mod:`pipeline.game` and nothing above it.
 """
 
 __all__ = [
     "budgets",
+    "cache_folder",
     "compiled_cache",
     "conditions",
     "cpsat",
@@ -39,4 +43,5 @@ __all__ = [
     "reference",
     "search",
     "solver",
+    "warm",
 ]

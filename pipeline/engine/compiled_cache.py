@@ -17,17 +17,32 @@ folder before it writes the stamp, so once the stamp is right the folder
 holds nothing compiled from other sources, and a process that empties it
 after another has begun filling it again costs a compilation, never a stale
 function.
+
+Before any of that, :func:`prepare` settles where the cache is
+(:mod:`pipeline.engine.cache_folder`: the package's folder, or another when
+that cannot be written) and tells Numba through ``NUMBA_CACHE_DIR``, which
+worker processes inherit. And since compiling the engine takes about a
+minute, the first function a process compiles rather than loads says so,
+once, on standard error (:func:`compiling_line`; :func:`quiet_compiling`
+silences it).
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
-from collections.abc import Callable, Iterable
+import os
+import shutil
+import sys
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
+from contextlib import contextmanager
 from pathlib import Path
 
 import numba
+from numba.core import event
 from numba.core.caching import FunctionCache
 
+from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, CacheFolder, choose
 from pipeline.files import replacing
 
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
@@ -76,3 +91,82 @@ def keep_in_step() -> None:
     folder = cache_folder_of(keep_in_step)
     if folder is not None:
         refresh(folder, sources_hash(SOURCE_FOLDERS))
+
+
+def prepare() -> None:
+    """Settle where the engine is cached, keep that cache in step, and say so when compiling begins.
+
+    Run once a process, by :mod:`pipeline.engine.kernel`'s import, before any
+    compiled function is defined (Numba looks for its cache folder then).
+    """
+    chosen = use_cache_folder(choose(os.environ), os.environ)
+    keep_in_step()
+    notice = CompilingNotice(compiling_line(chosen, cache_folder_of(keep_in_step)))
+    event.register("numba:compile", notice)  # type: ignore[no-untyped-call]  # Numba has no type hints
+
+
+def use_cache_folder(chosen: CacheFolder, environment: MutableMapping[str, str]) -> CacheFolder:
+    """Make ``chosen`` Numba's cache folder for this process and the workers it starts, through
+    ``NUMBA_CACHE_DIR`` in ``environment`` (``os.environ``); returns it.
+
+    The package's folder is Numba's own choice without ``NUMBA_CACHE_DIR``. A
+    temporary folder is deleted when this process ends.
+    """
+    if not chosen.asked:
+        before = environment.pop(ENVIRONMENT, None)
+        if chosen.path != PACKAGE_FOLDER:
+            environment[ENVIRONMENT] = str(chosen.path)  # inherited by workers
+        if environment.get(ENVIRONMENT) != before:
+            numba.core.config.reload_config()  # type: ignore[no-untyped-call]  # read when Numba was imported
+    if not chosen.lasting:
+        atexit.register(shutil.rmtree, chosen.path, ignore_errors=True)
+    return chosen
+
+
+def compiling_line(chosen: CacheFolder, folder: Path | None) -> str:
+    """What a process says when it begins to compile the engine, cached in ``folder`` (Numba's, inside ``chosen``).
+
+    >>> compiling_line(CacheFolder(Path("/x")), Path("/x/engine_1"))
+    'blackhole: compiling the solver engine for this machine (once, about a minute; cached in /x/engine_1)'
+    """
+    where = chosen.path if folder is None else folder
+    unwritable = f"{', '.join(chosen.passed_over)} cannot be written, so " if chosen.passed_over else ""
+    if not chosen.lasting:
+        return (
+            f"blackhole: compiling the solver engine (about a minute; {unwritable}it is cached in {where} "
+            f"for this command only: set {ENVIRONMENT} to a writable folder to keep it)"
+        )
+    return f"blackhole: compiling the solver engine for this machine (once, about a minute; {unwritable}cached in {where})"
+
+
+class CompilingNotice(event.Listener):
+    """Says ``line`` on standard error when the first function is compiled rather than loaded from the cache.
+
+    Numba broadcasts ``numba:compile`` only when it compiles: a function
+    found in the cache is loaded without it.
+    """
+
+    silenced = False  # by quiet_compiling
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+        self.told = False
+
+    def on_start(self, started: event.Event) -> None:
+        if not self.told and not CompilingNotice.silenced:
+            self.told = True
+            print(self.line, file=sys.stderr, flush=True)
+
+    def on_end(self, ended: event.Event) -> None:
+        pass
+
+
+@contextmanager
+def quiet_compiling(quiet: bool = True) -> Iterator[None]:
+    """Say nothing of compiling while inside (when ``quiet``): for a command asked to be quiet."""
+    before = CompilingNotice.silenced
+    CompilingNotice.silenced = quiet or before
+    try:
+        yield
+    finally:
+        CompilingNotice.silenced = before

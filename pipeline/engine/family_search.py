@@ -131,7 +131,7 @@ from enum import IntFlag
 import numba
 import numpy as np
 
-from pipeline.engine import kernel  # noqa: F401  # its import runs keep_in_step() before anything compiled loads
+from pipeline.engine import kernel  # noqa: F401  # its import runs compiled_cache.prepare() before anything compiled loads
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
     ORDER_WORDS,

@@ -268,6 +268,12 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     return np.sort(slots[counts > 0, 0] - 1)
 
 
+def warm_growth() -> None:
+    """Compile (or load from Numba's cache) what :func:`_walked` calls only when its index doubles, which a
+    small walk never does: so that a warm-up (:mod:`pipeline.engine.warm`) leaves nothing to compile."""
+    _move_slots(np.zeros(_SLOT, dtype=np.int64), np.zeros(2 * _SLOT, dtype=np.int64))
+
+
 def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions):
     """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`.
 

@@ -33,11 +33,11 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from pipeline.engine.compiled_cache import keep_in_step
+from pipeline.engine import compiled_cache
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES, PILE_SIZE
 
-keep_in_step()  # every compiled module imports this one: no cached function is loaded before the check
+compiled_cache.prepare()  # every compiled module imports this one: nothing is defined or loaded before it
 
 # A loop (the search's or the walk's) returns GROW when a table should double: the caller doubles it and
 # calls again. It differs from every status either loop returns (tests/engine/test_kernel.py checks).

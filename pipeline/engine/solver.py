@@ -32,11 +32,11 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
-from pipeline.engine.family_search import FamilyReduction, family_solve
 from pipeline.engine.kernel import new_table
 from pipeline.engine.search import Reduction, SearchStatus, search
 from pipeline.errors import InternalError
@@ -45,6 +45,9 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
+
+if TYPE_CHECKING:  # the family search is imported when a deal of the family comes: Black Hole never loads it
+    from pipeline.engine.family_search import FamilyReduction
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,8 @@ class SearchOptions:
         >>> SearchOptions(runs=False, predecessors=False, top_first=False).family_flags
         <FamilyReduction.DOMINANCE|EULER|ORDER: 7>
         """
+        from pipeline.engine.family_search import FamilyReduction
+
         chosen = FamilyReduction(0)
         for reduction, used in (
             (FamilyReduction.DOMINANCE, self.dominance),
@@ -147,6 +152,8 @@ def _solve_family(
     deal: Deal, max_nodes: int, start: Position | None, options: SearchOptions, longest_play: bool
 ) -> SolveResult:
     """:func:`solve` for All in a Row and the Golfs, by :func:`~pipeline.engine.family_search.family_solve`."""
+    from pipeline.engine.family_search import family_solve
+
     _compile_family_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
@@ -165,6 +172,7 @@ def _solve_family(
 @functools.cache
 def _compile_family_search() -> None:
     """Compile the family search (or load it from Numba's cache) once per process, before any clock starts."""
+    from pipeline.engine.family_search import FamilyReduction, family_solve
     from pipeline.game.games import ALL_IN_A_ROW, GOLF
     from pipeline.game.shuffles import seeded_deal
 

@@ -1,4 +1,4 @@
-"""Numba's cache of the engine is emptied when, and only when, a module it was compiled from changed."""
+"""Numba's cache of the engine is emptied when, and only when, a module it was compiled from changed; compiling is told."""
 
 from __future__ import annotations
 
@@ -8,12 +8,20 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numba
+import pytest
+from numba.core import event
+
 from pipeline.engine import kernel
+from pipeline.engine.cache_folder import CacheFolder
 from pipeline.engine.compiled_cache import (
     SOURCE_FOLDERS,
     STAMP_NAME,
+    CompilingNotice,
     cache_folder_of,
+    compiling_line,
     keep_in_step,
+    quiet_compiling,
     refresh,
     sources_hash,
 )
@@ -127,3 +135,28 @@ def test_a_caller_cached_before_its_callee_changed_is_compiled_again(tmp_path: P
     assert run() == "True 10"  # the caller's own file is unchanged: without the stamp Numba would load 2
     shutil.rmtree(package / "__pycache__")
     assert run() == "True 10"
+
+
+def test_the_compiling_notice_is_said_once_and_not_while_quiet(capsys: pytest.CaptureFixture[str]) -> None:
+    numba.njit(lambda x: x - 1)(1)  # compiled: the process's own notice has said its line, if it had not
+    capsys.readouterr()
+    notice = CompilingNotice("compiling now")
+    with event.install_listener("numba:compile", notice):
+        with quiet_compiling():
+            numba.njit(lambda x: x + 1)(1)
+        assert capsys.readouterr().err == ""
+        numba.njit(lambda x: x + 2)(1)
+        numba.njit(lambda x: x + 3)(1)
+    assert capsys.readouterr().err == "compiling now\n"
+
+
+def test_the_notice_says_where_the_cache_is_and_why_there() -> None:
+    lasting = CacheFolder(
+        Path("/home/me/.cache/blackhole"), passed_over=("/site/pipeline/engine/__pycache__",)
+    )
+    assert compiling_line(lasting, None) == (
+        "blackhole: compiling the solver engine for this machine (once, about a minute; "
+        "/site/pipeline/engine/__pycache__ cannot be written, so cached in /home/me/.cache/blackhole)"
+    )
+    temporary = CacheFolder(Path("/tmp/blackhole-engine-1"), lasting=False)
+    assert "for this command only: set NUMBA_CACHE_DIR" in compiling_line(temporary, None)

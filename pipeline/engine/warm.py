@@ -1,0 +1,69 @@
+"""The engine compiled ahead of use: every compiled function a game's stages call, compiled once into Numba's cache.
+
+Numba compiles a function the first time it is called, which for the whole
+engine takes about a minute. :func:`warm` calls each entry point the
+stages use (the solver, the game-tree walk, the reference search) once, on a
+small deal of each game asked for, with budgets that stop each search
+almost at once, so that each function is compiled and cached; when they
+are cached already it only loads them (a fraction of a second). ``make
+setup`` runs it for every game; a run warms its game in the parent before
+it starts workers, which then load the engine rather than each compile it::
+
+    python -m pipeline.engine.warm   # every game; says how long it took and where the cache is
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable
+
+from numba.core import event
+
+from pipeline.engine.compiled_cache import cache_folder_of, keep_in_step
+from pipeline.engine.family_tree import family_tree_of
+from pipeline.engine.gametree import tree_of, warm_growth
+from pipeline.engine.reference import reference_solve
+from pipeline.engine.solver import solve
+from pipeline.game.games import BLACK_HOLE, GAMES, Game
+from pipeline.game.rules import Position
+from pipeline.game.shuffles import seeded_deal
+
+WARM_NODES = 1_000  # a warm-up search's budget: enough to enter every loop, too little to take any time
+WARM_POSITIONS = 1_000  # the game-tree walk's
+
+
+def warm(games: Iterable[Game] = GAMES) -> bool:
+    """Compile (or load from the cache) every compiled function the stages call on deals of ``games``.
+
+    Returns whether anything was compiled rather than loaded.
+
+    >>> warm([BLACK_HOLE]) in (True, False)
+    True
+    """
+    with event.install_recorder("numba:compile") as compiled:
+        for game in games:
+            deal = seeded_deal(0, 0, game)
+            start = Position.start(deal)
+            solve(deal, max_nodes=WARM_NODES)
+            reference_solve(deal, max_nodes=WARM_NODES)
+            walk = tree_of if game is BLACK_HOLE else family_tree_of
+            walk(deal, start, max_positions=WARM_POSITIONS)
+            if game is BLACK_HOLE:
+                warm_growth()
+    return bool(compiled.buffer)
+
+
+def main() -> None:
+    """``python -m pipeline.engine.warm``: warm every game's engine and say how long it took and where it is cached."""
+    began = time.perf_counter()
+    compiled = warm()
+    seconds = time.perf_counter() - began
+    done = f"compiled in {seconds:.0f} s" if compiled else f"already compiled (loaded in {seconds:.1f} s)"
+    print(
+        f"blackhole: the solver engine is {done}; cached in {cache_folder_of(keep_in_step)}", file=sys.stderr
+    )
+
+
+if __name__ == "__main__":
+    main()
