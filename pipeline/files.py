@@ -77,6 +77,7 @@ def writing(path: Path) -> Iterator[BinaryIO]:
     """A binary file to write: standard output when ``path`` names it (:func:`names_standard_output`),
     streamed as written and flushed at the end; else ``path``, replaced whole (:func:`replacing`)."""
     if names_standard_output(path):
+        sys.stdout.flush()  # text printed before goes first
         sink = sys.stdout.buffer
         yield sink
         sink.flush()
