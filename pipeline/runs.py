@@ -45,7 +45,7 @@ from pipeline.locks import Holder, holding
 from pipeline.packs.family import game_entries
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
-from pipeline.packs.manifest import MANIFEST, Manifest, Origin
+from pipeline.packs.manifest import Manifest, Origin, manifest_path
 from pipeline.packs.parquet import read_pack_file, write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
@@ -133,7 +133,7 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
 def _check_targets(config: RunConfig, *, fresh: bool) -> None:
     """Refuse, before anything is touched, folders the run would have to replace or delete through a link."""
     for folder in (config.pack_directory, config.curated_directory):
-        check_replaceable_folder(folder, marked_by=MANIFEST)
+        check_replaceable_folder(folder, marked_by=manifest_path(folder).name)
     work = config.work_directory
     if fresh and work.is_symlink():
         raise RunError(

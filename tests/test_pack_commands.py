@@ -91,7 +91,7 @@ def test_curate_refuses_bad_options_and_writes_nothing(pack, args, pattern):
 
 def test_a_folder_that_is_not_a_pack_is_one_line(tmp_path):
     fails("export", tmp_path / "none", "--format", "csv", "--out", tmp_path / "x.csv", pattern="no such pack")
-    fails("report", tmp_path, pattern="not a pack folder (no manifest.json)")
+    fails("report", tmp_path, pattern="not a pack folder (no _manifest.json)")
 
 
 def test_export_json_gives_deals_whose_solutions_replay(pack, pack_rows, tmp_path):

@@ -86,9 +86,9 @@ def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
     outcome, files = finished
     manifest = outcome.manifest
     assert sorted(files) == sorted(
-        ["t/manifest.json"]
+        ["t/_manifest.json"]
         + [f"t/{entry.path}" for entry in manifest.files]
-        + ["t-curated/manifest.json"]
+        + ["t-curated/_manifest.json"]
         + [f"t-curated/{entry.path}" for entry in outcome.curated_manifest.files]
     )
     assert [entry.tier for entry in manifest.files] == [tier for tier in PACK_TIERS if manifest.tiers[tier]]

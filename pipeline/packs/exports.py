@@ -274,9 +274,20 @@ def deal_document(
         "expected_attempts": None if figures is None else figures["expected_attempts"],
         "dead_ends": None if figures is None else figures["dead_ends"],
         "players": players,
-        "metrics": {name: row.get(name) for name in EXPORTED_METRICS},
+        "metrics": {name: row.get(name) for name in EXPORTED_METRICS} | {"solution_count": count_text(row)},
     }
     return document
+
+
+def count_text(row: dict[str, Any]) -> str | None:
+    """The ``solution_count`` of ``row`` as JSON exports write it: decimal text, since JSON readers
+    (JavaScript's among them) lose integers past 2**53; null when the row has none.
+
+    >>> count_text({"solution_count": 12345678901234567}), count_text({"solution_count": None})
+    ('12345678901234567', None)
+    """
+    count = row.get("solution_count")
+    return None if count is None else str(count)
 
 
 def player_figures(row: dict[str, Any], player: Player) -> dict[str, float | None]:

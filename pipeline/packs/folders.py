@@ -1,9 +1,9 @@
 """Pack folders: a Parquet dataset partitioned by tier (hive style) and a manifest, written atomically.
 
-A pack folder holds one file per tier that has deals, and ``manifest.json``::
+A pack folder holds one file per tier that has deals, and ``_manifest.json``::
 
     output/packs/default/
-        manifest.json
+        _manifest.json
         tier=easy/part-0.parquet
         tier=medium/part-0.parquet
         ...
@@ -11,8 +11,10 @@ A pack folder holds one file per tier that has deals, and ``manifest.json``::
         tier=ungraded/part-0.parquet     deals with no tier (unknown verdict, out of budget)
 
 Hive style: the ``tier`` column lives in the folder name, not in the files,
-so ``pyarrow.dataset.dataset(folder, partitioning="hive")`` and DuckDB's
-``read_parquet('folder/*/*.parquet', hive_partitioning = true)`` give it back.
+so ``pyarrow.dataset.dataset(folder, partitioning="hive")``, ``pandas.read_parquet(folder)``,
+Polars' ``scan_parquet(folder, hidden_file_prefix="_")`` and DuckDB's
+``read_parquet('folder/**/*.parquet', hive_partitioning = true)`` give it back
+(the manifest's leading ``_`` marks it as no data file; ``tests/packs/test_readers.py``).
 Every file has the same explicit schema (the columns of a graded pack but
 ``tier``), zstd compression, and schema metadata repeating the provenance.
 Within a file, rows keep the order they were given in (deal index for a run's
@@ -23,7 +25,9 @@ The folder is built beside its final place (``.NAME.tmp-<pid>``) and renamed
 into it when complete: a reader sees the old pack or the new one, never a
 partial file. The manifest lists every data file with its row count and
 SHA-256, and counts the deals by verdict and tier, with the win rate and its
-95 % confidence interval.
+95 % confidence interval, and the tier thresholds the files' metadata records.
+A pack of format 1 (``manifest.json``, ``solution_count`` as decimal text) is
+read as today's (:func:`pipeline.packs.parquet.upgraded`).
 
 >>> [tier for tier in PACK_TIERS]
 ['easy', 'medium', 'hard', 'expert', 'unsolvable', 'ungraded']
@@ -46,9 +50,26 @@ from pipeline.game.deal import Deal
 from pipeline.game.stats import published_win_rate, win_rate
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.family import pack_game
-from pipeline.packs.labels import PACK_TIERS, UNGRADED
-from pipeline.packs.manifest import MANIFEST, FileEntry, Manifest, Origin, WinRateRecord, read_manifest
-from pipeline.packs.parquet import BATCH_ROWS, PackError, batches_of, check_rows, metadata, unreadable
+from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
+from pipeline.packs.manifest import (
+    MANIFEST,
+    FileEntry,
+    Manifest,
+    Origin,
+    TierThresholds,
+    WinRateRecord,
+    read_manifest,
+)
+from pipeline.packs.parquet import (
+    BATCH_ROWS,
+    PackError,
+    batches_of,
+    check_rows,
+    metadata,
+    unreadable,
+    upgraded,
+    upgraded_schema,
+)
 from pipeline.packs.rows import CHECKED_WITH, REPLAYED_WITH
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, bare
 
@@ -85,6 +106,7 @@ def write_pack_folder(
         try:
             counts = _Counts()
             for table in tables:
+                counts.note_metadata(metadata(table) | provenance)
                 for tier, tier_file in files.items():
                     selected = _rows_of_tier(table, tier)
                     if selected.num_rows:
@@ -210,6 +232,13 @@ class _Counts:
     def __init__(self) -> None:
         self.verdicts = {verdict.value: 0 for verdict in Verdict}
         self.tiers = dict.fromkeys(PACK_TIERS, 0)
+        self.thresholds: TierThresholds | None = None
+        self.noted = False
+
+    def note_metadata(self, entries: dict[str, str]) -> None:
+        """Take the tier thresholds of the first table's schema metadata ``entries`` (what every file repeats)."""
+        if not self.noted:
+            self.thresholds, self.noted = TierThresholds.from_metadata(entries), True
 
     def add(self, table: pa.Table, tier: str) -> None:
         self.tiers[tier] += table.num_rows
@@ -222,10 +251,12 @@ class _Counts:
             unsolvable=self.verdicts[Verdict.UNSOLVABLE],
             unknown=self.verdicts[Verdict.UNKNOWN],
         )
-        published = published_win_rate(origin.played)
+        # A curated pack's deals are chosen wins: its rate says nothing of the game's, so no comparison.
+        published = None if origin.kind is PackKind.CURATED else published_win_rate(origin.played)
         inside = None if published is None else rate.contains(published)
         record = WinRateRecord(rate.rate, rate.low, rate.high, published, inside)
-        return Manifest(origin, sum(self.tiers.values()), self.verdicts, self.tiers, record, files)
+        deals = sum(self.tiers.values())
+        return Manifest(origin, deals, self.verdicts, self.tiers, record, files, self.thresholds)
 
 
 def sha256_of(path: Path) -> str:
@@ -256,7 +287,7 @@ def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Ta
             table = pq.read_table(pa.BufferReader(data), columns=_read_columns(columns, entry))
         except (pa.ArrowInvalid, OSError) as error:
             raise unreadable(path, error) from None
-        table = _with_tier(table, entry.tier)
+        table = _with_tier(upgraded(table, source=str(path)), entry.tier)
         _check(table, path, entry)
         _replayed.add(entry.sha256)
         tables.append(_picked(table, columns))
@@ -292,7 +323,7 @@ def pack_folder_batches(
         start = 0
         try:
             for batch in batches_of(parquet, batch_rows=batch_rows, columns=_read_columns(columns, entry)):
-                table = _with_tier(pa.Table.from_batches([batch]), entry.tier)
+                table = _with_tier(upgraded(pa.Table.from_batches([batch]), source=str(path)), entry.tier)
                 _check(table, path, entry, start=start)
                 start += table.num_rows
                 yield _picked(table, columns)
@@ -365,7 +396,7 @@ def _checked_parquet(path: Path, entry: FileEntry, source: Path | pa.BufferReade
     rows = parquet.metadata.num_rows
     if rows != entry.rows:
         raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
-    problem = file_schema_problem(parquet.schema_arrow)
+    problem = file_schema_problem(upgraded_schema(parquet.schema_arrow))
     if problem is not None:
         raise PackError(f"{path}: not a pack file: {problem}")
     pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows

@@ -1,9 +1,13 @@
-"""A pack folder's ``manifest.json``: what the pack is, where its deals came from, its files and counts.
+"""A pack folder's ``_manifest.json``: what the pack is, where its deals came from, its files and counts.
 
 :class:`Manifest` is read (:func:`read_manifest`) and written
-(:meth:`Manifest.to_json`) here and nowhere else. Its JSON object has, in
+(:meth:`Manifest.to_json`) here and nowhere else. The name starts with ``_``,
+which dataset readers (pandas, pyarrow, Spark, Hive) take for metadata and
+skip; format 1 named it ``manifest.json``, and a folder holding only that
+name is read as before (:func:`manifest_path`). Its JSON object has, in
 this order:
 
+- ``format_version`` (:data:`FORMAT_VERSION`; absent in format 1);
 - ``name``, ``kind`` (``pack`` or ``curated``), ``blackhole_version``, ``dealing_scheme``;
 - ``game``, the game's name, only in a pack of another game than Black Hole;
 - a run's pack: ``config``, the run's settings that decide the rows;
@@ -11,8 +15,12 @@ this order:
   and ``curation`` (quotas, order, rows dropped by each rule, shortfalls, and
   what play records changed: ``plays``, only when they were used);
 - ``deals``, ``verdicts`` (deals by verdict), ``tiers`` (deals by tier), and
-  ``win_rate`` (rate, 95 % interval, the published rate and whether it is inside);
-- ``files``: every data file with its tier, row count and SHA-256.
+  ``win_rate`` (rate, 95 % interval, and for a run's pack the published rate and
+  whether it is inside: a curated pack's deals are chosen wins, so it has neither);
+- ``files``: every data file with its tier, row count and SHA-256;
+- ``tier_thresholds``: the tiers the deals were graded with, as the files'
+  schema metadata records them (:class:`TierThresholds`; null when it records
+  none; absent in format 1).
 
 A manifest is checked before anything is read from it or its folder: against
 its JSON Schema, ``manifest.schema.json`` beside this module (types, required
@@ -28,6 +36,9 @@ one-line PackError: ``<source>: <where, as files[0].sha256>: <problem>``.
 >>> empty = Manifest(origin, 0, counts, dict.fromkeys(PACK_TIERS, 0), None)
 >>> Manifest.from_json(empty.to_json()) == empty
 True
+>>> old = {key: value for key, value in empty.to_dict().items() if key not in ("format_version", "tier_thresholds")}
+>>> empty.format_version, Manifest.from_json(json.dumps(old)).format_version  # format 1 has no format_version
+(2, 1)
 >>> Manifest.from_json(empty.to_json().replace('"deals": 0', '"deals": -1'), source="demo/manifest.json")
 Traceback (most recent call last):
 pipeline.packs.parquet.PackError: demo/manifest.json: deals: -1 is below 0
@@ -41,6 +52,7 @@ import json
 import re
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from importlib import resources
@@ -52,10 +64,15 @@ from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
 
-MANIFEST = "manifest.json"
+MANIFEST = "_manifest.json"
+OLD_MANIFEST = "manifest.json"  # format 1's name for it, still read
+FORMAT_VERSION = 2
+"""The pack format this version writes. 1 (no ``format_version`` key): ``manifest.json``, ``solution_count``
+as decimal text. 2: ``_manifest.json``, ``solution_count`` int64, ``tier_thresholds`` in the manifest."""
 MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
 KIND_ONLY = "kind_only"  # the metadata key of an Origin field written in one kind of manifest only
 ABSENT_WHEN_NONE = "absent_when_none"  # the metadata key of a field left out of the JSON while it is None
+ADDED_IN = "added_in"  # the metadata key of a Manifest field a later format added: absent from earlier ones
 _MAX_DEPTH = 32  # the deepest nesting a manifest may have (its configs are 3 levels deep)
 
 
@@ -121,6 +138,40 @@ class WinRateRecord:
 
 
 @dataclass(frozen=True)
+class TierThresholds:
+    """The tiers a pack's deals were graded with: the player and figure a difficulty counts (``lookahead-4``,
+    ``attempts``), and the fewest of it of the medium, hard and expert tiers; read off the schema metadata
+    the grader wrote (``difficulty_player``, ``difficulty_figure``, ``tier_medium``...).
+
+    >>> TierThresholds.from_metadata({"difficulty_player": "tips", "difficulty_figure": "dead_ends",
+    ...     "tier_medium": "3.0", "tier_hard": "8.0", "tier_expert": "20.0"})
+    TierThresholds(player='tips', figure='dead_ends', medium=3.0, hard=8.0, expert=20.0)
+    >>> TierThresholds.from_metadata({"tier_medium": "5.8"}) is None  # not graded, or in the old units
+    True
+    """
+
+    player: str
+    figure: str
+    medium: float
+    hard: float
+    expert: float
+
+    @classmethod
+    def from_metadata(cls, entries: Mapping[str, str]) -> TierThresholds | None:
+        """The thresholds a pack file's schema metadata ``entries`` records; None when it records none
+        (not graded) or not all of them (graded in the old units)."""
+        names = [f"difficulty_{key}" for key in ("player", "figure")]
+        thresholds = [f"tier_{tier}" for tier in ("medium", "hard", "expert")]
+        if not all(key in entries for key in names + thresholds):
+            return None
+        try:
+            values = [float(entries[key]) for key in thresholds]
+        except ValueError:
+            return None
+        return cls(entries[names[0]], entries[names[1]], *values)
+
+
+@dataclass(frozen=True)
 class FileEntry:
     """One data file of a pack folder: its path in the folder, tier, row count and SHA-256."""
 
@@ -132,7 +183,8 @@ class FileEntry:
 
 @dataclass(frozen=True)
 class Manifest:
-    """Everything ``manifest.json`` says of a pack folder."""
+    """Everything ``_manifest.json`` says of a pack folder; ``format_version`` 1 for a manifest of format 1,
+    which has neither it nor ``tier_thresholds`` (written back, it has neither again)."""
 
     origin: Origin
     deals: int
@@ -140,6 +192,8 @@ class Manifest:
     tiers: dict[str, int]
     win_rate: WinRateRecord | None
     files: tuple[FileEntry, ...] = field(default=())
+    tier_thresholds: TierThresholds | None = field(default=None, metadata={ADDED_IN: 2})
+    format_version: int = field(default=FORMAT_VERSION, metadata={ADDED_IN: 2})  # written first
 
     @property
     def name(self) -> str:
@@ -165,9 +219,11 @@ class Manifest:
         rest = {
             item.name: _json_of(getattr(self, item.name))
             for item in dataclasses.fields(Manifest)
-            if item.name != "origin"
+            if item.name not in ("origin", "format_version")
+            and item.metadata.get(ADDED_IN, 1) <= self.format_version
         }
-        return origin | rest
+        version = {"format_version": self.format_version} if self.format_version > 1 else {}
+        return version | origin | rest
 
     def to_json(self) -> str:
         """The text of ``manifest.json``."""
@@ -211,8 +267,10 @@ def _manifest_of(found: dict[str, Any]) -> Manifest:
         **{
             item.name: _built(hints[item.name], found[item.name])
             for item in dataclasses.fields(Manifest)
-            if item.name != "origin"
+            if item.name != "origin" and ADDED_IN not in item.metadata
         },
+        tier_thresholds=_built(TierThresholds, found.get("tier_thresholds")),
+        format_version=found.get("format_version", 1),  # format 1 has no such key
     )
 
 
@@ -399,10 +457,23 @@ def _json_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
+def manifest_path(folder: Path) -> Path:
+    """Where the manifest of the pack folder ``folder`` is: ``_manifest.json``, or ``manifest.json`` in a
+    folder of format 1 that has only that name.
+
+    >>> manifest_path(Path("no/such/pack"))
+    PosixPath('no/such/pack/_manifest.json')
+    """
+    path = Path(folder) / MANIFEST
+    old = path.with_name(OLD_MANIFEST)
+    return old if not path.exists() and old.exists() else path
+
+
 def read_manifest(folder: Path) -> Manifest:
-    """The manifest of the pack folder ``folder``; PackError naming it when there is no pack there."""
+    """The manifest of the pack folder ``folder`` (:func:`manifest_path`); PackError naming it when there is
+    no pack there."""
     folder = Path(folder)
-    path = folder / MANIFEST
+    path = manifest_path(folder)
     if folder.exists() and not folder.is_dir():
         raise PackError(f"{folder}: not a pack folder (a file, not a folder)")
     if not folder.is_dir():

@@ -37,7 +37,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.packs.family import pack_game
 from pipeline.packs.rows import CHECKED_WITH, row_problem
-from pipeline.packs.schema import DEALS_SCHEMA
+from pipeline.packs.schema import DEALS_SCHEMA, FORMAT_1_TYPES, GRADE_FIELDS
 
 
 class PackError(BlackholeError, ValueError):
@@ -48,6 +48,42 @@ def unreadable(path: Path, error: Exception) -> PackError:
     """The PackError of the file at ``path``, which Arrow or the system (``error``) could not read as Parquet."""
     reason = str(error).splitlines()[0] if str(error) else type(error).__name__
     return PackError(f"{path}: not a readable Parquet file ({reason})")
+
+
+_TODAYS_TYPES = {field.name: field.type for field in GRADE_FIELDS if field.name in FORMAT_1_TYPES}
+
+
+def upgraded_schema(schema: pa.Schema) -> pa.Schema:
+    """``schema`` with each column that format 1 wrote in another type (:data:`~pipeline.packs.schema.FORMAT_1_TYPES`)
+    given today's: what :func:`upgraded` makes of a table of that schema.
+
+    >>> upgraded_schema(pa.schema([("solution_count", pa.string())])).field("solution_count").type
+    DataType(int64)
+    """
+    for name, old in FORMAT_1_TYPES.items():
+        index = schema.get_field_index(name)
+        if index >= 0 and schema.field(index).type == old:
+            schema = schema.set(index, schema.field(index).with_type(_TODAYS_TYPES[name]))
+    return schema
+
+
+def upgraded(table: pa.Table, *, source: str) -> pa.Table:
+    """``table`` as today's format holds it: a column format 1 wrote in another type cast to today's
+    (``solution_count``'s decimal text to int64); PackError naming ``source`` when a value will not cast.
+
+    >>> upgraded(pa.table({"solution_count": ["0", "12", None]}), source="p").column("solution_count").to_pylist()
+    [0, 12, None]
+    """
+    schema = upgraded_schema(table.schema)
+    if schema.equals(table.schema, check_metadata=True):
+        return table
+    try:
+        return table.cast(schema)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+        reason = str(error).splitlines()[0]
+        raise PackError(
+            f"{source}: a column of an earlier pack format will not read as today's ({reason})"
+        ) from None
 
 
 def check_rows(table: pa.Table, *, source: str, start: int = 0) -> None:
@@ -109,6 +145,7 @@ def read_pack_file(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
         raise PackError(f"{path}: no such file") from None
     except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
         raise unreadable(path, error) from None
+    table = upgraded(table, source=str(path))
     for field in schema:
         if field.name not in table.column_names:
             raise PackError(f"{path}: missing column '{field.name}'")
@@ -160,7 +197,7 @@ def read_pack_file_batches(
     (:data:`~pipeline.packs.rows.CHECKED_WITH`) beside those picked.
     """
     parquet = _open_parquet(path)
-    found = parquet.schema_arrow
+    found = upgraded_schema(parquet.schema_arrow)
     wanted = list(found.names) if columns is None else list(dict.fromkeys(columns))
     for field in schema:
         if columns is not None and field.name not in wanted:
@@ -176,7 +213,9 @@ def read_pack_file_batches(
     start = 0
     try:
         for batch in batches_of(parquet, batch_rows=batch_rows, columns=read):
-            table = pa.Table.from_batches([batch]).replace_schema_metadata(found.metadata)
+            table = upgraded(pa.Table.from_batches([batch]), source=str(path)).replace_schema_metadata(
+                found.metadata
+            )
             for name in required:
                 nulls = table.column(name).null_count
                 if nulls:

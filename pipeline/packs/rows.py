@@ -68,7 +68,7 @@ LINE_COUNTS = ("forced_moves", "decisions", "traps", "first_trap")
 """The columns that count moves along a winning line: at most its pile cards and talon cards."""
 CARD_COUNTS = ("max_cards_played", *LINE_COUNTS)
 RANGES: dict[str, tuple[int, int | None]] = {
-    **dict.fromkeys(("index", "nodes", "winnable_states", "reachable_states"), (0, None)),
+    **dict.fromkeys(("index", "nodes", "solution_count", "winnable_states", "reachable_states"), (0, None)),
     **dict.fromkeys(("seconds", "cpsat_seconds", "grade_seconds", "log10_solutions"), (0, None)),
     **dict.fromkeys(("winnable_share", *(player.win_column for player in PLAYERS)), (0, 1)),
     **dict.fromkeys((player.dead_ends_column for player in PLAYERS), (0, None)),

@@ -105,7 +105,11 @@ GRADE_FIELDS = (
         "(a win outside the run's grade sample); metrics only when exact",
         nullable=False,
     ),
-    column("solution_count", pa.string(), "distinct winning move sequences, in decimal"),
+    column(
+        "solution_count",
+        pa.int64(),
+        "distinct winning move sequences (at most 2**62: a walk whose count would pass it is an overflow)",
+    ),
     column("log10_solutions", pa.float64(), "log10 of solution_count; null when 0"),
     column("winnable_states", pa.int64(), "positions from which a win exists"),
     column("reachable_states", pa.int64(), "the start and every position one move from a winnable one"),
@@ -167,6 +171,10 @@ PACK_FIELDS = (
     DEAL_FIELDS + RESULT_FIELDS + CHECK_FIELDS + tuple(f for f in GRADE_FIELDS if f is not TIER_FIELD)
 )
 """The columns of a pack folder's files: ``tier`` is in the folder names, not in the files."""
+
+FORMAT_1_TYPES = {"solution_count": pa.string()}
+"""The columns whose type format 1 of the pack files wrote otherwise: ``solution_count`` as decimal text
+(format 2 writes int64, which sorts as a number in every reader). Readers cast them to today's type."""
 
 COLUMN_GROUPS = (
     ("Deals pack", "`blackhole generate`, `blackhole import`", DEAL_FIELDS),

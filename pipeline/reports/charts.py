@@ -49,7 +49,7 @@ from pipeline.game.players import PLAYERS, Player
 from pipeline.game.stats import PUBLISHED_WIN_RATE, published_win_rate, wilson_interval
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import pack_folder_batches
-from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED, PackKind
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import (
     BATCH_ROWS,
@@ -466,8 +466,12 @@ def report_pack(
     for batch in batches(pack, list(REPORT_COLUMNS), batch_rows):
         tally.add(batch)
         blocks.add(batch)
-    game = pack_file_game(pack) if is_file else read_manifest(pack).played
-    published = published_win_rate(game)
+    if is_file:
+        published = published_win_rate(pack_file_game(pack))
+    else:
+        manifest = read_manifest(pack)
+        # A curated pack's deals are chosen wins: its rate is no sample of the game's, so nothing to compare.
+        published = None if manifest.kind is PackKind.CURATED else published_win_rate(manifest.played)
     description = dataclasses.replace(tally.description(), published=published)
     drawn = (
         draw_pack_charts(tally, blocks, folder, published=published) if folder is not None and draw else []

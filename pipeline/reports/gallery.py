@@ -78,7 +78,7 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.players import PLAYER_COLUMNS, PLAYERS
 from pipeline.game.rules import IllegalMove, replay
-from pipeline.packs.exports import EXPORTED_METRICS, selected_rows
+from pipeline.packs.exports import EXPORTED_METRICS, count_text, selected_rows
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
@@ -246,6 +246,7 @@ def deal_values(row: dict[str, Any], game: Game = BLACK_HOLE) -> list[Any]:
     values["tier"] = row.get("tier") or UNGRADED
     values["cards"] = cards_text(deal)
     values["solution"] = solution
+    values["solution_count"] = count_text(row)  # decimal text, as exports write it
     return [values.get(name) for name in COLUMNS]
 
 

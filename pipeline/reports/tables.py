@@ -96,13 +96,19 @@ def grades_table(title: str, grades: GradeSummary | Sequence[Grade]) -> Table:
 
 
 def manifest_table(title: str, manifest: Manifest) -> Table:
-    """Verdict and tier counts of a pack, and its win rate beside the published one."""
+    """Verdict and tier counts of a pack, and its win rate beside the published one; a curated pack's
+    deals are chosen wins, so its rate is said to be that and compared with nothing."""
+    from pipeline.packs.labels import PackKind
+
     table = _measures(title)
     total = manifest.deals
     for verdict, count in manifest.verdicts.items():
         table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
     rate = manifest.win_rate
-    if rate is not None:
+    if rate is not None and manifest.kind is PackKind.CURATED:
+        shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
+        table.add_row("win rate", f"{shown}: chosen wins, not a sample of the game's deals")
+    elif rate is not None:
         shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
         table.add_row("win rate [95 % CI]", f"{shown} [{rate.low:.2%}, {rate.high:.2%}]")
         if rate.published is not None:

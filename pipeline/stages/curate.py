@@ -33,11 +33,11 @@ from pipeline.files import check_folder_writable, check_replaceable_folder, reso
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import (
-    MANIFEST,
     CurationRecord,
     Manifest,
     Origin,
     PlayCurationRecord,
+    manifest_path,
     read_manifest,
 )
 from pipeline.packs.parquet import BATCH_ROWS, read_pack_file_batches, writing_pack_file
@@ -227,6 +227,7 @@ def curate_beside(
     already is checked before any work (:func:`pipeline.files.check_replaceable_folder`),
     and that the folder it goes in can be written in (:func:`pipeline.files.check_folder_writable`).
     """
-    target = check_replaceable_folder(curated_folder(pack, name), marked_by=MANIFEST)
+    target = curated_folder(pack, name)
+    target = check_replaceable_folder(target, marked_by=manifest_path(target).name)
     check_folder_writable(target, replaced=True)
     return target, curate_folder(pack, target, per_tier=per_tier, order=order, plays=plays)

@@ -155,7 +155,7 @@ def test_a_pack_folder_of_another_game_is_read_as_that_game(tmp_path, golf_rows)
     origin = Origin("g", "pack", __version__, seeded_scheme(GOLF), game=GOLF.name)
     manifest = write_pack_folder(folder, [golf_rows], origin=origin, provenance=game_entries(GOLF))
     assert manifest.played is GOLF
-    assert '"game": "golf"' in (folder / "manifest.json").read_text()
+    assert '"game": "golf"' in (folder / "_manifest.json").read_text()
     assert "published" not in manifest.to_dict()["win_rate"]  # no published win rate for Golf
     assert read_pack_folder(folder).num_rows == 12
     entries = list(open_pack(folder))

@@ -1,4 +1,4 @@
-"""manifest.json: checked against its schema and its counts before anything is read; one-line errors."""
+"""_manifest.json: checked against its schema and its counts before anything is read; one-line errors."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, PackKind
 from pipeline.packs.manifest import (
     ABSENT_WHEN_NONE,
+    ADDED_IN,
+    FORMAT_VERSION,
     KIND_ONLY,
     MANIFEST,
     MANIFEST_SCHEMA,
@@ -32,6 +34,7 @@ from pipeline.packs.manifest import (
     FileEntry,
     Manifest,
     Origin,
+    TierThresholds,
     WinRateRecord,
     manifest_schema,
     read_manifest,
@@ -129,11 +132,15 @@ def test_the_schema_names_what_the_code_names(pointer, names):
 def test_the_schema_is_a_draft_2020_12_schema_of_every_key_the_manifest_writes():
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     properties = SCHEMA["properties"]
-    then_pack, then_curated = (branch["then"] for branch in SCHEMA["allOf"])
+    then_format, then_pack, then_curated = (branch["then"] for branch in SCHEMA["allOf"])
+    assert SCHEMA["allOf"][0]["if"]["properties"]["format_version"]["const"] == FORMAT_VERSION
     for manifest, then in [(PACK, then_pack), (CURATED, then_curated)]:
         written = list(manifest.to_dict())
         assert [key for key in properties if key in written] == written  # the same keys, in the same order
-        assert set(SCHEMA["required"]) | set(then["required"]) == set(written)
+        assert written[0] == "format_version"  # what a reader checks first; absent in format 1
+        assert {"format_version"} | set(SCHEMA["required"]) | set(then["required"]) | set(
+            then_format["required"]
+        ) == set(written)
     assert list(properties["win_rate"]["properties"]) == [f.name for f in dataclasses.fields(WinRateRecord)]
     assert list(SCHEMA["$defs"]["file"]["properties"]) == [f.name for f in dataclasses.fields(FileEntry)]
     curation = SCHEMA["$defs"]["curation"]["properties"]
@@ -205,12 +212,20 @@ def test_the_schema_declares_every_dataclass_field_with_its_type():
     rest = [item for item in dataclasses.fields(Manifest) if item.name != "origin"]
     hints = typing.get_type_hints(Origin) | typing.get_type_hints(Manifest)
     properties = SCHEMA["properties"]
-    assert list(properties) == [item.name for item in origin + rest]
-    optional = (KIND_ONLY, ABSENT_WHEN_NONE)  # one kind's keys, and keys left out while None (game)
+    version = [item for item in rest if item.name == "format_version"]  # written first
+    assert list(properties) == [
+        item.name for item in version + [item for item in origin + rest if item not in version]
+    ]
+    # One kind's keys, keys left out while None (game), and keys a later format added: not in every manifest.
+    optional = (KIND_ONLY, ABSENT_WHEN_NONE, ADDED_IN)
     assert SCHEMA["required"] == [
         item.name for item in origin + rest if not any(key in item.metadata for key in optional)
     ]
-    for kind, branch in zip(KINDS, SCHEMA["allOf"], strict=True):
+    added = [
+        item.name for item in rest if item.metadata.get(ADDED_IN) == FORMAT_VERSION and item not in version
+    ]
+    assert SCHEMA["allOf"][0]["then"]["required"] == added
+    for kind, branch in zip(KINDS, SCHEMA["allOf"][1:], strict=True):
         assert branch["if"]["properties"]["kind"]["const"] == kind
         only = [item.name for item in origin if item.metadata.get(KIND_ONLY) == kind]
         others = [item.name for item in origin if item.metadata.get(KIND_ONLY, kind) != kind]
@@ -224,6 +239,7 @@ def test_the_schema_declares_every_dataclass_field_with_its_type():
     _fields_against(CurationRecord, properties["curation"], "curation")
     _fields_against(WinRateRecord, properties["win_rate"], "win_rate")
     _fields_against(FileEntry, properties["files"]["items"], "files[]")
+    _fields_against(TierThresholds, properties["tier_thresholds"], "tier_thresholds")
 
 
 def test_the_schema_ships_as_package_data():
@@ -421,11 +437,11 @@ def test_a_path_leaving_the_pack_is_refused_before_it_is_opened(tmp_path):
 def test_a_manifest_that_is_no_utf8_text_or_no_file(tmp_path):
     (tmp_path / "bytes").mkdir()
     (tmp_path / "bytes" / MANIFEST).write_bytes(b'{"name": "\xff"}')
-    with pytest.raises(PackError, match=r"bytes/manifest\.json: byte 10: not UTF-8$"):
+    with pytest.raises(PackError, match=r"bytes/_manifest\.json: byte 10: not UTF-8$"):
         read_manifest(tmp_path / "bytes")
     (tmp_path / "folder" / MANIFEST).mkdir(parents=True)
     with pytest.raises(
-        PackError, match=r"folder/manifest\.json: top level: not readable \(Is a directory\)$"
+        PackError, match=r"folder/_manifest\.json: top level: not readable \(Is a directory\)$"
     ):
         read_manifest(tmp_path / "folder")
 
@@ -482,7 +498,13 @@ def manifests(draw: st.DrawFn) -> Manifest:
             source_config=draw(_CONFIGS),
             curation=draw(st.none() | curation),
         )
-    return Manifest(origin, deals, verdicts, dict(rows), rate, files)
+    version = draw(st.sampled_from([1, FORMAT_VERSION]))  # format 1 has no tier_thresholds
+    positive = st.floats(min_value=0, exclude_min=True, allow_infinity=False)
+    thresholds = st.builds(
+        TierThresholds, st.text(min_size=1), st.text(min_size=1), positive, positive, positive
+    )
+    tiers = None if version == 1 else draw(st.none() | thresholds)
+    return Manifest(origin, deals, verdicts, dict(rows), rate, files, tiers, version)
 
 
 def _read_or_refused(text: str) -> None:

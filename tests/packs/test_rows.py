@@ -93,6 +93,7 @@ def test_the_rows_of_every_stage_pass(pack_rows):
         (LOSS, {"max_cards_played": 52}, "max_cards_played is 52, above 51"),
         (LOSS, {"max_cards_played": -1}, "max_cards_played is -1, below 0"),
         (WIN, {"nodes": -5}, "nodes is -5, below 0"),
+        (WIN, {"solution_count": -2}, "solution_count is -2, below 0"),
         (WIN, {"winnable_share": 1.5}, "winnable_share is 1.5, above 1"),
         (WIN, {"first_moves": 18}, "first_moves is 18, above 17"),
         (LOSS, {"seconds": -0.5}, "seconds is -0.5, below 0"),
