@@ -585,7 +585,7 @@ def solve_board(
     boards: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="BOARDS...",
+            metavar="BOARDS",
             show_default="-",
             help="Files of boards (board text separated by blank lines, or JSON Lines with a board field); "
             "- for standard input.",
@@ -634,6 +634,8 @@ def solve_board(
     254 node limit hit (Intractable!). With several boards --format bhs
     exits 0 as black-hole-solver's multi-bhs-solver does. Its counters carry
     our nodes, and a lost deal's longest play is not sought in that format.
+    black-hole-solver's --game golf is --game dead_king_golf here (with its
+    --queens-on-kings: golf; with --wrap-ranks: relaxed_golf).
     """
     # The solver itself, not the solve stage: no Arrow, worker pool or rich with one job.
     from pipeline.game.games import game_named
