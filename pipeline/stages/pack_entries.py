@@ -68,6 +68,21 @@ class PackEntry:
             agree=row.get("agree"),
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as plain JSON-ready values: ``deal_id``, ``tier``, the deal's ``game`` and ``board``
+        text, ``result`` and ``grade`` (their own :meth:`~pipeline.game.verdicts.SolveResult.to_dict`),
+        ``level`` and ``agree``."""
+        return {
+            "deal_id": self.deal_id,
+            "tier": self.tier.value,
+            "game": self.deal.game.name,
+            "board": self.deal.to_board_text(),
+            "result": self.result.to_dict(),
+            "grade": self.grade.to_dict(),
+            "level": self.level,
+            "agree": self.agree,
+        }
+
 
 @dataclass(frozen=True)
 class Pack:
