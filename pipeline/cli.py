@@ -901,10 +901,11 @@ def export(
     from pipeline.packs.exports import export_saved_pack
     from pipeline.reports import tables
 
-    with user_errors(interrupted=tables.interrupted_line(out)):
+    streamed = names_standard_output(out)
+    with user_errors(interrupted="interrupted" if streamed else tables.interrupted_line(out)):
         _check_folder_game(pack, game)
         written = export_saved_pack(pack, out, fmt, tier=None if tier is None else tier.value, limit=limit)
-    where = "standard output" if names_standard_output(out) else out
+    where = "standard output" if streamed else out
     _note(f"wrote {_counted(written, 'deal')} to {where}", quiet)
 
 
