@@ -34,6 +34,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from pipeline.packs.manifest import manifest_path
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peak_memory import Peak, run_watched  # noqa: E402
 
@@ -82,7 +84,7 @@ def commands(rows: int, folder: Path, census_pack: Path) -> Iterator[tuple[str, 
         "--tiers", str(ROOT / "pipeline" / "stages" / "tiers.toml"), "--no-timings",
     ]  # fmt: skip
     if rows == 1_000_000:
-        if not (census_pack / "manifest.json").exists():
+        if not manifest_path(census_pack).exists():
             print(f"no census pack at {census_pack}: the pack commands are skipped at {rows:,} rows")
             return
         pack = census_pack

@@ -146,7 +146,7 @@ class Scratch:
     def manifest(self, change: Callable[[dict[str, Any]], Any], pack: str = "packs/p") -> str:
         """The pack ``pack`` with its manifest changed: ``change`` returns the new object, or its raw text."""
         self.fixture(pack)
-        path = self.folder / pack / "manifest.json"
+        path = self.folder / pack / "_manifest.json"
         found = change(json.loads(path.read_text(encoding="utf-8")))
         text = found if isinstance(found, str | bytes) else json.dumps(found, indent=2)
         path.write_bytes(text.encode() if isinstance(text, str) else text)
@@ -176,7 +176,7 @@ class Scratch:
         else:
             pq.write_table(made.replace_schema_metadata(table.schema.metadata), path, compression="zstd")
         if signed:
-            manifest = self.folder / pack / "manifest.json"
+            manifest = self.folder / pack / "_manifest.json"
             found = json.loads(manifest.read_text(encoding="utf-8"))
             for entry in found["files"]:
                 if entry["path"] == relative:
@@ -407,28 +407,29 @@ PACK_CASES = [
     Case("report-pack-a-file", report(lambda s: s.write(PACK, "x")), r"packs/p: not a readable Parquet file"),  # a file is read as a pack file
     Case("report-pack-a-symlink-loop", report(lambda s: s.link("loop", "loop")), r"loop: "),
     Case("solve-input-a-symlink-loop", solve(lambda s: s.link("loop.parquet", "loop.parquet")), r"loop\.parquet: "),
-    Case("report-no-manifest", report(lambda s: s.folder_named(PACK)), r"packs/p: not a pack folder \(no manifest\.json\)"),
-    Case("report-manifest-not-json", report(lambda s: s.manifest(lambda m: "{files: oops")), r"packs/p/manifest\.json: .*not JSON"),
-    Case("report-manifest-empty", report(lambda s: s.manifest(lambda m: "")), r"packs/p/manifest\.json: .*not JSON"),
-    Case("report-manifest-a-list", report(lambda s: s.manifest(lambda m: [m])), r"packs/p/manifest\.json: .*expected (an)?object, found (an)?array"),
-    Case("report-manifest-null", report(lambda s: s.manifest(lambda m: "null")), r"packs/p/manifest\.json: .*expected (an)?object, found null"),
-    Case("report-manifest-not-utf-8", report(lambda s: s.manifest(lambda m: json.dumps(m).encode().replace(b'"p"', b'"\xff"'))), r"packs/p/manifest\.json: .*not UTF-8"),
-    Case("report-manifest-a-folder", report(lambda s: _removed(s, "packs/p/manifest.json", folder=True)), r"packs/p/manifest\.json: .*(Is a directory|is a directory)"),
-    Case("report-manifest-nested-too-deep", report(lambda s: s.manifest(lambda m: '{"files": ' + "[" * 100_000 + "]" * 100_000 + "}")), r"packs/p/manifest\.json: .*nested too deeply"),
-    Case("report-manifest-no-files", report(lambda s: s.manifest(lambda m: {k: v for k, v in m.items() if k != "files"})), r"packs/p/manifest\.json: files: missing"),
-    Case("report-manifest-files-an-object", report(lambda s: s.manifest(setting("files", {}))), r"packs/p/manifest\.json: files: expected (an)?array, found (an)?object"),
-    Case("report-manifest-files-of-numbers", report(lambda s: s.manifest(setting("files", [123]))), r"packs/p/manifest\.json: .*(files|123)"),
-    Case("report-manifest-path-up-and-out", report(lambda s: s.manifest(entry(lambda e: e.update(path="../../etc/hostname")))), r"packs/p/manifest\.json: .*\.\./\.\./etc/hostname"),
-    Case("report-manifest-path-absolute", report(lambda s: s.manifest(entry(lambda e: e.update(path="/etc/hostname")))), r"packs/p/manifest\.json: .*/etc/hostname"),
-    Case("report-manifest-entry-without-sha256", report(lambda s: s.manifest(entry(deleted("sha256")))), r"packs/p/manifest\.json: .*sha256"),
-    Case("report-manifest-sha256-not-hex", report(lambda s: s.manifest(entry(lambda e: e.update(sha256="not hex")))), r"packs/p/manifest\.json: .*sha256"),
-    Case("report-manifest-rows-negative", report(lambda s: s.manifest(entry(lambda e: e.update(rows=-1)))), r"packs/p/manifest\.json: .*rows"),
-    Case("report-manifest-kind-banana", report(lambda s: s.manifest(setting("kind", "banana"))), r"packs/p/manifest\.json: .*kind.*banana"),
-    Case("report-manifest-tier-banana", report(lambda s: s.manifest(entry(lambda e: e.update(tier="banana")))), r"packs/p/manifest\.json: .*tier.*banana"),
-    Case("report-manifest-deals-as-text", report(lambda s: s.manifest(setting("deals", "many"))), r"packs/p/manifest\.json: .*deals"),
-    Case("report-manifest-file-listed-twice", report(lambda s: s.manifest(lambda m: {**m, "files": [*m["files"], m["files"][0]]})), r"packs/p/manifest\.json: files\[\d+\]\.path: .*(twice|again|duplicate)"),
-    Case("report-manifest-deals-disagree", report(lambda s: s.manifest(setting("deals", 999))), r"packs/p/manifest\.json: .*\b999\b"),
-    Case("curate-manifest-curation-garbled", lambda s: ["curate", s.manifest(setting("curation", "by hand"), pack=CURATED), "--out", "again"], r"packs/c/manifest\.json: .*curation"),
+    Case("report-no-manifest", report(lambda s: s.folder_named(PACK)), r"packs/p: not a pack folder \(no _manifest\.json\)"),
+    Case("report-manifest-not-json", report(lambda s: s.manifest(lambda m: "{files: oops")), r"packs/p/_manifest\.json: .*not JSON"),
+    Case("report-manifest-empty", report(lambda s: s.manifest(lambda m: "")), r"packs/p/_manifest\.json: .*not JSON"),
+    Case("report-manifest-a-list", report(lambda s: s.manifest(lambda m: [m])), r"packs/p/_manifest\.json: .*expected (an)?object, found (an)?array"),
+    Case("report-manifest-null", report(lambda s: s.manifest(lambda m: "null")), r"packs/p/_manifest\.json: .*expected (an)?object, found null"),
+    Case("report-manifest-not-utf-8", report(lambda s: s.manifest(lambda m: json.dumps(m).encode().replace(b'"p"', b'"\xff"'))), r"packs/p/_manifest\.json: .*not UTF-8"),
+    Case("report-manifest-a-folder", report(lambda s: _removed(s, "packs/p/_manifest.json", folder=True)), r"packs/p/_manifest\.json: .*(Is a directory|is a directory)"),
+    Case("report-manifest-nested-too-deep", report(lambda s: s.manifest(lambda m: '{"files": ' + "[" * 100_000 + "]" * 100_000 + "}")), r"packs/p/_manifest\.json: .*nested too deeply"),
+    Case("report-manifest-no-files", report(lambda s: s.manifest(lambda m: {k: v for k, v in m.items() if k != "files"})), r"packs/p/_manifest\.json: files: missing"),
+    Case("report-manifest-files-an-object", report(lambda s: s.manifest(setting("files", {}))), r"packs/p/_manifest\.json: files: expected (an)?array, found (an)?object"),
+    Case("report-manifest-files-of-numbers", report(lambda s: s.manifest(setting("files", [123]))), r"packs/p/_manifest\.json: .*(files|123)"),
+    Case("report-manifest-path-up-and-out", report(lambda s: s.manifest(entry(lambda e: e.update(path="../../etc/hostname")))), r"packs/p/_manifest\.json: .*\.\./\.\./etc/hostname"),
+    Case("report-manifest-path-absolute", report(lambda s: s.manifest(entry(lambda e: e.update(path="/etc/hostname")))), r"packs/p/_manifest\.json: .*/etc/hostname"),
+    Case("report-manifest-entry-without-sha256", report(lambda s: s.manifest(entry(deleted("sha256")))), r"packs/p/_manifest\.json: .*sha256"),
+    Case("report-manifest-sha256-not-hex", report(lambda s: s.manifest(entry(lambda e: e.update(sha256="not hex")))), r"packs/p/_manifest\.json: .*sha256"),
+    Case("report-manifest-rows-negative", report(lambda s: s.manifest(entry(lambda e: e.update(rows=-1)))), r"packs/p/_manifest\.json: .*rows"),
+    Case("report-manifest-kind-banana", report(lambda s: s.manifest(setting("kind", "banana"))), r"packs/p/_manifest\.json: .*kind.*banana"),
+    Case("report-manifest-tier-banana", report(lambda s: s.manifest(entry(lambda e: e.update(tier="banana")))), r"packs/p/_manifest\.json: .*tier.*banana"),
+    Case("report-manifest-deals-as-text", report(lambda s: s.manifest(setting("deals", "many"))), r"packs/p/_manifest\.json: .*deals"),
+    Case("report-manifest-file-listed-twice", report(lambda s: s.manifest(lambda m: {**m, "files": [*m["files"], m["files"][0]]})), r"packs/p/_manifest\.json: files\[\d+\]\.path: .*(twice|again|duplicate)"),
+    Case("report-manifest-deals-disagree", report(lambda s: s.manifest(setting("deals", 999))), r"packs/p/_manifest\.json: .*\b999\b"),
+    Case("report-manifest-format-from-the-future", report(lambda s: s.manifest(setting("format_version", 3))), r"packs/p/_manifest\.json: format_version: 3 is not one of 1, 2$"),
+    Case("curate-manifest-curation-garbled", lambda s: ["curate", s.manifest(setting("curation", "by hand"), pack=CURATED), "--out", "again"], r"packs/c/_manifest\.json: .*curation"),
     Case("report-no-data-files", report(lambda s: s.manifest(_emptied)), r"packs/p: the pack holds no deals"),
     Case("report-data-file-changed", report(lambda s: s.tier_file("easy", lambda t: flip_byte(0.5)(_parquet_bytes(t)), signed=False)), r"packs/p/tier=easy/part-0\.parquet: SHA-256 differs from the manifest's"),
     Case("report-row-count-disagrees", report(lambda s: s.manifest(_one_row_more)), r"packs/p/tier=easy/part-0\.parquet: \d+ rows, the manifest says \d+"),
@@ -474,7 +475,7 @@ OUTPUT_CASES = [
     Case("grade-out-is-the-input", lambda s: ["grade", s.fixture("solved.parquet"), "--tiers", s.fixture("tiers.toml"), "--out", "solved.parquet"], r"solved\.parquet: is this command's input"),
     Case("grade-out-is-the-tiers-file", lambda s: ["grade", s.fixture("solved.parquet"), "--tiers", s.fixture("tiers.toml"), "--out", "tiers.toml"], r"tiers\.toml: is this command's input"),
     Case("export-out-inside-the-pack", lambda s: ["export", s.fixture(PACK), "-f", "csv", "--out", "packs/p/deals.csv"], r"packs/p/deals\.csv: is inside this command's input"),
-    Case("export-out-is-the-manifest", lambda s: ["export", s.fixture(PACK), "-f", "json", "--out", "packs/p/manifest.json"], r"packs/p/manifest\.json: is inside this command's input"),
+    Case("export-out-is-the-manifest", lambda s: ["export", s.fixture(PACK), "-f", "json", "--out", "packs/p/_manifest.json"], r"packs/p/_manifest\.json: is inside this command's input"),
     Case("export-out-into-the-pack-through-dot-dot", lambda s: ["export", s.fixture(PACK), "-f", "csv", "--out", "packs/p/tier=easy/../d.csv"], r"packs/p/tier=easy/\.\./d\.csv: is inside this command's input"),
     Case("export-out-is-the-pack-folder", lambda s: ["export", s.fixture(PACK), "-f", "csv", "--out", "packs/p"], r"'packs/p' is a directory", code=2),
     Case("export-out-a-fifo", lambda s: ["export", s.fixture(PACK), "-f", "csv", "--out", s.fifo("d.csv")], r"d\.csv: not a regular file"),

@@ -30,12 +30,14 @@ from pipeline.packs.manifest import (
     KIND_ONLY,
     MANIFEST,
     MANIFEST_SCHEMA,
+    OLD_MANIFEST,
     CurationRecord,
     FileEntry,
     Manifest,
     Origin,
     TierThresholds,
     WinRateRecord,
+    manifest_path,
     manifest_schema,
     read_manifest,
 )
@@ -432,6 +434,37 @@ def test_a_path_leaving_the_pack_is_refused_before_it_is_opened(tmp_path):
     )
     with pytest.raises(PackError, match=r"manifest\.json: files\[0\]\.path: .* is not a path inside"):
         read_pack_folder(folder)
+
+
+def test_a_manifest_of_another_format_is_one_line():
+    assert problem_of(damaged(PACK, _set("format_version", to=3))) == "format_version: 3 is not one of 1, 2"
+    assert problem_of(damaged(PACK, _set("format_version", to="2"))) == (
+        "format_version: expected integer, found string"
+    )
+    assert (
+        problem_of(damaged(PACK, _delete("tier_thresholds"))) == "tier_thresholds: missing"
+    )  # format 2 has it
+    old = damaged(PACK, lambda found: [found.pop(key) for key in ("format_version", "tier_thresholds")])
+    assert Manifest.from_json(old).format_version == 1  # format 1: neither key
+    graded = dataclasses.replace(
+        PACK, tier_thresholds=TierThresholds("lookahead-4", "attempts", 200, 500, 1500)
+    )
+    assert Manifest.from_json(graded.to_json()) == graded
+    assert problem_of(damaged(graded, _set("tier_thresholds", "hard", to=0))) == (
+        "tier_thresholds.hard: 0 is less than or equal to the minimum of 0"
+    )
+
+
+def test_a_folder_of_format_1_has_its_manifest_read_under_the_old_name(tmp_path):
+    old = json.loads(PACK.to_json())
+    del old["format_version"], old["tier_thresholds"]
+    (tmp_path / OLD_MANIFEST).write_text(json.dumps(old), encoding="utf-8")
+    assert manifest_path(tmp_path) == tmp_path / OLD_MANIFEST
+    assert read_manifest(tmp_path).format_version == 1
+    (tmp_path / MANIFEST).write_text(
+        PACK.to_json(), encoding="utf-8"
+    )  # the new name first, when both are there
+    assert manifest_path(tmp_path) == tmp_path / MANIFEST and read_manifest(tmp_path) == PACK
 
 
 def test_a_manifest_that_is_no_utf8_text_or_no_file(tmp_path):

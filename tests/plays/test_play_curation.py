@@ -64,7 +64,7 @@ def test_a_deal_marked_reject_is_left_out_and_the_manifest_says_so(play_pack, cu
         False,
     )
     assert curation.dropped["not_a_graded_win"] == 3  # the rules' own counts are unchanged
-    written = json.loads((target / "manifest.json").read_text())["curation"]["plays"]
+    written = json.loads((target / "_manifest.json").read_text())["curation"]["plays"]
     assert written == {
         "plays": "PLAYS.parquet",
         "rejected": [rejected],
@@ -117,7 +117,7 @@ def test_by_play_needs_plays_and_the_order_by_difficulty(play_pack, curate_plays
 
 def test_a_curation_without_play_records_writes_its_manifest_as_before(play_pack):
     assert curate(play_pack, "old-style").exit_code == 0
-    path = play_pack.with_name("old-style") / "manifest.json"
+    path = play_pack.with_name("old-style") / "_manifest.json"
     found = json.loads(path.read_text())
     assert "plays" not in found["curation"]  # as before play records existed, byte for byte
     manifest = Manifest.from_json(path.read_text(), source=str(path))

@@ -395,7 +395,7 @@ def test_a_damaged_or_foreign_file_is_refused_in_one_line(play_test, curated_pac
     damaged.write_text(text[: len(text) // 2], encoding="utf-8")
     assert ": not JSON (" in refusal(curated_pack, damaged, tmp_path)
     foreign = tmp_path / "manifest.json"
-    foreign.write_text((curated_pack / "manifest.json").read_text(encoding="utf-8"), encoding="utf-8")
+    foreign.write_text((curated_pack / "_manifest.json").read_text(encoding="utf-8"), encoding="utf-8")
     assert ': not a plays export (no "format": "blackhole-plays" at its top level)' in refusal(
         curated_pack, foreign, tmp_path
     )
