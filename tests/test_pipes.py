@@ -207,7 +207,7 @@ def test_report_json_is_one_object_of_the_pack_s_description(pack, pack_rows, tm
     assert list(document["thresholds"]) == ["player", "figure", "medium", "hard", "expert"]
     assert document["metrics"]["difficulty"]["median"] == described.metrics["difficulty"].median
     assert list(document["players"]) == ["easy", "medium", "hard", "expert"]
-    assert list(document["players"]["easy"]["tips"]["win_chance"]) == [
+    assert list(document["players"]["easy"]["tips"]["win_probability"]) == [
         "count",
         "min",
         "q1",

@@ -290,7 +290,8 @@ def description_json(description: PackDescription) -> dict[str, Any]:
     :data:`SPREAD_METRICS` over the solvable deals graded exactly, as
     ``count``, ``min``, ``q1``, ``median``, ``q3``, ``max`` (null without values);
     ``players``: by solvable tier, then by player model (``random``, ``tips``,
-    ``lookahead-2``...), its ``win_chance`` and ``dead_ends`` spread the same way.
+    ``lookahead-2``...), its ``win_probability`` (the columns ``<player>_win_probability``) and
+    ``dead_ends`` spread the same way.
 
     >>> document = description_json(describe_pack(pa.table({
     ...     "verdict": ["solved", "unsolvable"], "grade_status": ["exact", "exact"], "tier": ["easy", "unsolvable"],
@@ -299,7 +300,7 @@ def description_json(description: PackDescription) -> dict[str, Any]:
     >>> document["deals"], document["verdicts"], document["win_rate"]["rate"], document["metrics"]["traps"]["median"]
     (2, {'solved': 1, 'unsolvable': 1, 'unknown': 0}, 0.5, 2.0)
     >>> list(document["players"]["easy"]["tips"])
-    ['win_chance', 'dead_ends']
+    ['win_probability', 'dead_ends']
     """
     rate, published, thresholds = description.win_rate, description.published, description.thresholds
     return {
@@ -325,7 +326,7 @@ def description_json(description: PackDescription) -> dict[str, Any]:
         "players": {
             tier: {
                 player.value: {
-                    "win_chance": _distribution_json(spread.win_chance),
+                    "win_probability": _distribution_json(spread.win_chance),
                     "dead_ends": _distribution_json(spread.dead_ends),
                 }
                 for player, spread in players.items()
