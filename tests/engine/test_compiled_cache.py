@@ -160,3 +160,26 @@ def test_the_notice_says_where_the_cache_is_and_why_there() -> None:
     )
     temporary = CacheFolder(Path("/tmp/blackhole-engine-1"), lasting=False)
     assert "for this command only: set NUMBA_CACHE_DIR" in compiling_line(temporary, None)
+
+
+CYCLE_LEFT_TO_EXIT = """\
+import gc, sys
+if sys.argv[1] == "engine":
+    from pipeline.engine import kernel
+class Noisy:
+    def __del__(self):
+        print("collected")
+gc.disable()
+cycle = [Noisy()]
+cycle.append(cycle)
+del cycle
+"""
+
+
+def test_once_the_engine_is_loaded_the_exit_collects_no_garbage() -> None:
+    def leftover(imports: str) -> str:
+        command = [sys.executable, "-c", CYCLE_LEFT_TO_EXIT, imports]
+        return subprocess.run(command, cwd=REPOSITORY, capture_output=True, text=True, check=True).stdout
+
+    assert leftover("plain") == "collected\n"  # Python's last collection, as it exits
+    assert leftover("engine") == ""  # frozen instead: the process ends without walking Numba's objects
