@@ -11,10 +11,10 @@ stream goes on past it; so does an input that cannot be opened.
 
 :func:`read_boards` reads lazily, a line at a time, and :func:`solve_boards`
 answers in input order as soon as each board's answer and those before it
-are known: in this process with one job, or on the worker pool
-(:func:`pipeline.workers.unordered`) in batches of consecutive boards with
-more, the answers put back in order, so they never depend on the number of
-jobs.
+are known: in this process with one job (no worker pool loaded), or with
+more on the worker pool the solve stage uses, in batches of consecutive
+boards, the answers put back in order (:func:`pipeline.workers.in_order`),
+so they never depend on the number of jobs.
 
 >>> from pipeline.game.deal import EXAMPLE_BOARD
 >>> items = read_boards(["-"], stdin=[*EXAMPLE_BOARD.splitlines(), "", "Foundations: AS", "JD KS"])
@@ -25,6 +25,7 @@ jobs.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
@@ -34,7 +35,7 @@ from typing import TypeVar
 from pipeline.engine import solver
 from pipeline.files import STANDARD_STREAM, STDIN_SOURCE
 from pipeline.game.deal import BoardError, Deal, boards_or_errors
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.settings import SolveSettings
 
@@ -227,38 +228,29 @@ def _solve(deal: Deal, settings: SolveSettings) -> SolveResult:
 def _solved_on_workers(
     items: Iterable[BoardItem], settings: SolveSettings, jobs: int, backend: str, batch_size: int
 ) -> Iterator[Answer]:
-    """:func:`solve_boards` on the worker pool: batches out in any order, answers back in input order."""
+    """:func:`solve_boards` on the worker pool: the boards read go out in batches (the solve stage's worker
+    task, :func:`~pipeline.stages.face_solve.solve_batch`) and their results come back in input order
+    (:func:`~pipeline.workers.in_order`); a board that could not be read waits its turn among them."""
     from joblib import delayed
 
-    from pipeline.workers import unordered
+    from pipeline.stages.face_solve import solve_batch
+    from pipeline.workers import in_order
 
-    sent: dict[int, list[BoardItem]] = {}  # batches out, by number, until answered
+    waiting: deque[BoardItem] = deque()  # read, in input order, not answered yet
 
     def tasks() -> Iterator[object]:
-        pending = iter(items)
-        for number in range(2**62):
-            batch = list(islice(pending, batch_size))
-            if not batch:
-                return
-            sent[number] = batch
+        pending, start = iter(items), 0
+        while batch := list(islice(pending, batch_size)):
+            waiting.extend(batch)  # before its task goes out, so before its results come back
             deals = [item.found for item in batch if isinstance(item.found, Deal)]
-            game = deals[0].game.name if deals else BLACK_HOLE.name
-            yield delayed(solve_board_batch)(number, [deal.to_board_text() for deal in deals], settings, game)
+            if deals:
+                boards = [deal.to_board_text() for deal in deals]
+                yield delayed(solve_batch)(start, boards, settings, deals[0].game.name)
+                start += len(deals)
 
-    done: dict[int, list[SolveResult]] = {}
-    following = 0
-    for number, results in unordered(tasks(), jobs=jobs, backend=backend):
-        done[number] = results
-        while following in done:
-            solved = iter(done.pop(following))
-            for item in sent.pop(following):
-                yield Answer(item, None if isinstance(item.found, BoardError) else next(solved))
-            following += 1
-
-
-def solve_board_batch(
-    number: int, boards: list[str], settings: SolveSettings, game: str
-) -> tuple[int, list[SolveResult]]:
-    """Solve ``boards`` (board text of the game named ``game``); the worker side of :func:`solve_boards`."""
-    played = game_named(game)
-    return number, [_solve(Deal.from_board_text(board, game=played), settings) for board in boards]
+    for result in in_order(tasks(), jobs=jobs, backend=backend):
+        while isinstance(waiting[0].found, BoardError):
+            yield Answer(waiting.popleft(), None)
+        yield Answer(waiting.popleft(), result)
+    while waiting:
+        yield Answer(waiting.popleft(), None)
