@@ -252,7 +252,7 @@ class _Counts:
             unknown=self.verdicts[Verdict.UNKNOWN],
         )
         # A curated pack's deals are chosen wins: its rate says nothing of the game's, so no comparison.
-        published = None if origin.kind is PackKind.CURATED else published_win_rate(origin.played)
+        published = None if origin.kind == PackKind.CURATED else published_win_rate(origin.played)
         inside = None if published is None else rate.contains(published)
         record = WinRateRecord(rate.rate, rate.low, rate.high, published, inside)
         deals = sum(self.tiers.values())

@@ -471,7 +471,7 @@ def report_pack(
     else:
         manifest = read_manifest(pack)
         # A curated pack's deals are chosen wins: its rate is no sample of the game's, so nothing to compare.
-        published = None if manifest.kind is PackKind.CURATED else published_win_rate(manifest.played)
+        published = None if manifest.kind == PackKind.CURATED else published_win_rate(manifest.played)
     description = dataclasses.replace(tally.description(), published=published)
     drawn = (
         draw_pack_charts(tally, blocks, folder, published=published) if folder is not None and draw else []

@@ -105,7 +105,7 @@ def manifest_table(title: str, manifest: Manifest) -> Table:
     for verdict, count in manifest.verdicts.items():
         table.add_row(verdict, f"{count} ({count / total if total else 0:.2%})")
     rate = manifest.win_rate
-    if rate is not None and manifest.kind is PackKind.CURATED:
+    if rate is not None and manifest.kind == PackKind.CURATED:
         shown = "n/a" if rate.rate is None else f"{rate.rate:.2%}"
         table.add_row("win rate", f"{shown}: chosen wins, not a sample of the game's deals")
     elif rate is not None:

@@ -7,7 +7,13 @@ from types import SimpleNamespace
 from pipeline.config import RunConfig
 from pipeline.game.players import Player
 from pipeline.packs.labels import GradeStatus
-from pipeline.reports.tables import STATUS_LABELS, run_title, thresholds_line, tier_meaning_lines
+from pipeline.reports.tables import (
+    STATUS_LABELS,
+    manifest_table,
+    run_title,
+    thresholds_line,
+    tier_meaning_lines,
+)
 from pipeline.stages.tiers import Difficulty, Figure, Tiers
 
 
@@ -46,3 +52,22 @@ def test_the_tiers_are_said_in_the_reference_player_s_words():
         thresholds_line(attempts)
         == "thresholds (attempts of tips, without undo): medium 200, hard 600, expert 2000"
     )
+
+
+def _rendered(table) -> str:
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(table)
+    return console.export_text()
+
+
+def test_a_curated_pack_s_win_rate_is_said_to_be_chosen_wins_and_compared_with_nothing():
+    from tests.packs.test_manifest import CURATED, PACK
+
+    assert CURATED.win_rate.published_inside is True  # as format 1 wrote it: it must not be repeated
+    curated = _rendered(manifest_table("curated", CURATED))
+    assert "100.00%: chosen wins, not a sample of the game's deals" in curated
+    assert "published" not in curated and "interval" not in curated
+    pack = _rendered(manifest_table("pack", PACK))
+    assert "published (PySol FC)" in pack and "86.94%, inside the interval" in pack
