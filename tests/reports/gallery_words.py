@@ -157,7 +157,9 @@ def slips_text(share: float) -> str:
     return f"Most slips can be mended: {where}{share_text(share)} can still be won."
 
 
-def ways_text(solution_count: str) -> str:
+def ways_text(solution_count: str | int) -> str:
+    """The ways to win of a count as the gallery shows it (as decimal text) or a pack holds it (an int)."""
+    solution_count = str(solution_count)
     if solution_count == "1":
         return "One way to win: the solution is the only order of the 51 moves that plays every card."
     shown = count_text(solution_count)
