@@ -505,3 +505,15 @@ def test_a_run_without_longest_plays_leaves_them_null_and_says_so(tmp_path):
     assert "longest_play" not in read_manifest(default.pack).origin.config["solve"]
     by_id = {row["deal_id"]: row for row in read_pack_folder(default.pack).to_pylist()}
     assert all(by_id[row["deal_id"]]["max_cards_played"] is not None for row in losses)
+
+
+def test_a_run_with_workers_compiles_its_games_engine_in_the_parent_before_they_start(tmp_path, monkeypatch):
+    warmed = []
+    monkeypatch.setattr("pipeline.runs.warm", lambda games: warmed.append([game.name for game in games]))
+    config = load_config(config_file(tmp_path)).with_settings(["run.count=2", "run.shard_size=2"])
+
+    run(config)
+    assert warmed == [["black_hole"]]  # once, here: the workers load what it compiled
+
+    run(config.with_overrides(jobs=1), fresh=True)
+    assert warmed == [["black_hole"]]  # no workers: the run compiles as it goes, in this process
