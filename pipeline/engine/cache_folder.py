@@ -16,10 +16,11 @@ The last always works where a temporary file can be written; when even
 that fails, :class:`NoCacheFolder` says so in one line. Nothing here imports
 Numba: :mod:`pipeline.engine.compiled_cache` applies the choice.
 
->>> import os, tempfile
+>>> import shutil
 >>> asked = tempfile.mkdtemp()
 >>> choose({"NUMBA_CACHE_DIR": asked}) == CacheFolder(Path(asked), asked=True)
 True
+>>> shutil.rmtree(asked)
 """
 
 from __future__ import annotations
