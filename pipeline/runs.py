@@ -127,7 +127,8 @@ def run(config: RunConfig, *, progress: bool = False, fresh: bool = False) -> Ru
         _check_targets(config, fresh=fresh)
         if fresh:
             _delete_work_folder(config.work_directory)
-        return _run_locked(config, settings, progress=progress, began=began, taken_over=taken_over)
+        with quiet_compiling(not progress):  # without progress, not even the line that says it compiles
+            return _run_locked(config, settings, progress=progress, began=began, taken_over=taken_over)
 
 
 def _check_targets(config: RunConfig, *, fresh: bool) -> None:
@@ -164,8 +165,7 @@ def _run_locked(
     )
     done = sum(_shard_rows(config, shard) for shard in finished)
     if config.jobs > 1 and not config.scheduler:  # workers on this machine, which share its engine cache
-        with quiet_compiling(not progress):
-            warm([config.played])  # here, once: the workers then load the compiled engine, none compiles it
+        warm([config.played])  # here, once: the workers then load the compiled engine, none compiles it
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes, busy in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)
