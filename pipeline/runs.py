@@ -37,7 +37,7 @@ import pyarrow.compute as pc
 from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.engine.compiled_cache import quiet_compiling
-from pipeline.engine.warm import warm
+from pipeline.engine.warm import warm_before_workers
 from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
 from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, seeded_scheme
@@ -165,7 +165,7 @@ def _run_locked(
     )
     done = sum(_shard_rows(config, shard) for shard in finished)
     if config.jobs > 1 and not config.scheduler:  # workers on this machine, which share its engine cache
-        warm([config.played])  # here, once: the workers then load the compiled engine, none compiles it
+        warm_before_workers([config.played])  # here, once: the workers then load the engine, none compiles it
     with backend, progress_bar(config.count, label="deals", enabled=progress, completed=done) as advance:
         for shard, deals, outcomes, busy in _stream(config, settings, todo):
             table = outcome_table(deals, outcomes, settings, timings=config.timings)

@@ -47,7 +47,8 @@ from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, CacheFolde
 from pipeline.files import replacing
 
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
-COMPILED_PATTERNS = ("*.nbi", "*.nbc")  # Numba's index and compiled code files
+COMPILED_PATTERNS = ("*.nbi", "*.nbc", "warmed-*")  # Numba's index and compiled code files, warm's marks
+WARMED_PREFIX = "warmed-"  # warm's mark of a game whose every compiled function is in the cache
 # what the engine is compiled from: its own modules, and the game's, whose constants it reads
 SOURCE_FOLDERS = (Path(__file__).parent, Path(__file__).parents[1] / "game")
 

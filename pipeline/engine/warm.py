@@ -17,14 +17,16 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 
 from numba.core import event
 
-from pipeline.engine.compiled_cache import cache_folder_of, keep_in_step
+from pipeline.engine.compiled_cache import WARMED_PREFIX, cache_folder_of, keep_in_step
 from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import tree_of, warm_growth
 from pipeline.engine.reference import reference_solve
 from pipeline.engine.solver import solve
+from pipeline.files import replacing
 from pipeline.game.games import BLACK_HOLE, GAMES, Game
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
@@ -54,10 +56,37 @@ def warm(games: Iterable[Game] = GAMES) -> bool:
     return bool(compiled.buffer)
 
 
+def warmed_mark(game: Game) -> Path | None:
+    """The file whose presence says ``game``'s engine is in the cache (emptied with it); None without a cache."""
+    folder = cache_folder_of(keep_in_step)
+    return None if folder is None else folder / f"{WARMED_PREFIX}{game.name}"
+
+
+def warm_before_workers(games: Iterable[Game]) -> None:
+    """Compile here, once, what workers about to start would each compile: the engine of each of ``games``
+    not yet marked as cached; then mark it.
+
+    Costs a glance at the cache folder when it is warm (as ``make setup``
+    leaves it), and spares each worker of a first run the same compiling.
+    """
+    for game in games:
+        mark = warmed_mark(game)
+        if mark is None or mark.exists():
+            continue
+        warm([game])
+        with replacing(mark) as sink:
+            sink.write(b"")
+
+
 def main() -> None:
     """``python -m pipeline.engine.warm``: warm every game's engine and say how long it took and where it is cached."""
     began = time.perf_counter()
     compiled = warm()
+    for game in GAMES:
+        mark = warmed_mark(game)
+        if mark is not None:
+            with replacing(mark) as sink:
+                sink.write(b"")
     seconds = time.perf_counter() - began
     done = f"compiled in {seconds:.0f} s" if compiled else f"already compiled (loaded in {seconds:.1f} s)"
     print(

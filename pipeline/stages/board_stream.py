@@ -233,6 +233,7 @@ def _solved_on_workers(
     (:func:`~pipeline.workers.in_order`); a board that could not be read waits its turn among them."""
     from joblib import delayed
 
+    from pipeline.engine.warm import warm_before_workers
     from pipeline.stages.face_solve import solve_batch
     from pipeline.workers import in_order
 
@@ -244,6 +245,7 @@ def _solved_on_workers(
             waiting.extend(batch)  # before its task goes out, so before its results come back
             deals = [item.found for item in batch if isinstance(item.found, Deal)]
             if deals:
+                warm_before_workers({deal.game for deal in deals})  # here once, not in each worker
                 boards = [deal.to_board_text() for deal in deals]
                 yield delayed(solve_batch)(start, boards, settings, deals[0].game.name)
                 start += len(deals)

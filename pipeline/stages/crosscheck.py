@@ -43,6 +43,7 @@ import pyarrow as pa
 
 from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
+from pipeline.engine.warm import warm_before_workers
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import Verdict
@@ -182,6 +183,8 @@ def crosscheck_pack(
     def work(batch: PackBatch) -> tuple[pa.Table, CrosscheckOutcome]:
         table = batch.table
         played = same_game(pack_game(table, source=str(source)), game, source=str(source))
+        if options.jobs > 1:
+            warm_before_workers([played])  # compiled here once, not in each worker
         ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
         chosen = [
             row

@@ -85,6 +85,15 @@ def checked_rows(
         raise ValueError(f"more {extra_name}s than the {index + 1} deals")
 
 
+def _warmed(game: Game) -> bool:
+    """True, once ``game``'s engine is compiled in this process (:func:`warm_before_workers`), before a
+    chunk of it goes to workers, which then load it rather than each compile it."""
+    from pipeline.engine.warm import warm_before_workers  # the engine whole: only for workers
+
+    warm_before_workers([game])
+    return True
+
+
 def stream_deals(
     rows: Iterable[tuple[Deal, Any]],
     make_task: ChunkTask,
@@ -104,6 +113,7 @@ def stream_deals(
     tasks = (
         make_task(start, chunk[0][0].game, chunk)
         for start, chunk in chunked(rows, size, key=lambda row: row[0].game.name)
+        if jobs == 1 or _warmed(chunk[0][0].game)
     )
     return in_order(tasks, jobs=jobs, progress=progress, label=label, total=total)
 

@@ -47,6 +47,7 @@ import pyarrow as pa
 
 from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkStatus, tree_of
+from pipeline.engine.warm import warm_before_workers
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.players import PLAYERS, Player, PlayerFigures, figures_by_name
@@ -305,6 +306,8 @@ def grade_pack(
     def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
         table = batch.table
         same_game(pack_game(table, source=str(source)), played, source=str(source))
+        if options.jobs > 1:
+            warm_before_workers([played])  # compiled here once, not in each worker
         found = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
         ids = table.column("deal_id").to_pylist()
         chosen = [

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from pipeline.engine.warm import warm_before_workers
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.stats import Summary, win_rate
@@ -133,6 +134,8 @@ def solve_pack(
 
     def work(batch: PackBatch) -> tuple[pa.Table, SolveTally]:
         played = same_game(pack_game(batch.table, source=str(source)), game, source=str(source))
+        if options.jobs > 1:
+            warm_before_workers([played])  # compiled here once, not in each worker
         boards = [deal.to_board_text() for deal in batch.deals]
         results: list[SolveResult] = map_rows(
             batch, solve_batch, boards, settings, played.name, options=options

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -54,3 +55,36 @@ def test_after_a_warm_up_a_games_deals_go_through_every_stage_compiling_nothing(
     )
 
     assert done.stdout.strip() == "[]"  # nothing compiled, nor loaded from the cache, after the warm-up
+
+
+def test_before_workers_a_game_is_warmed_once_and_marked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pipeline.engine import warm as warming
+    from pipeline.game.games import BLACK_HOLE, game_named
+
+    golf = game_named("golf")
+    warmed: list[list[str]] = []
+    monkeypatch.setattr(warming, "cache_folder_of", lambda function: tmp_path)
+    monkeypatch.setattr(warming, "warm", lambda games: warmed.append([game.name for game in games]) or True)
+    warming.warm_before_workers([BLACK_HOLE, golf])
+    warming.warm_before_workers([BLACK_HOLE])  # marked: only a glance at the folder
+    assert warmed == [["black_hole"], ["golf"]]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["warmed-black_hole", "warmed-golf"]
+
+
+def test_a_changed_engine_loses_its_warmed_marks(tmp_path: Path) -> None:
+    from pipeline.engine.compiled_cache import refresh
+
+    (tmp_path / "warmed-black_hole").write_bytes(b"")
+    assert refresh(tmp_path, "another engine")
+    assert not (tmp_path / "warmed-black_hole").exists()
+
+
+def test_without_a_cache_folder_nothing_is_warmed_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pipeline.engine import warm as warming
+    from pipeline.game.games import BLACK_HOLE
+
+    monkeypatch.setattr(warming, "cache_folder_of", lambda function: None)
+    monkeypatch.setattr(warming, "warm", lambda games: pytest.fail("warmed without a cache to keep it"))
+    warming.warm_before_workers([BLACK_HOLE])
