@@ -509,7 +509,9 @@ def test_a_run_without_longest_plays_leaves_them_null_and_says_so(tmp_path):
 
 def test_a_run_with_workers_compiles_its_games_engine_in_the_parent_before_they_start(tmp_path, monkeypatch):
     warmed = []
-    monkeypatch.setattr("pipeline.runs.warm_before_workers", lambda games: warmed.append([game.name for game in games]))
+    monkeypatch.setattr(
+        "pipeline.runs.warm_before_workers", lambda games: warmed.append([game.name for game in games])
+    )
     config = load_config(config_file(tmp_path)).with_settings(["run.count=2", "run.shard_size=2"])
 
     run(config)
