@@ -77,7 +77,10 @@ def commands(bin_folder: Path, boards: dict[int, Path], label: str) -> list[tupl
     blackhole, python = str(bin_folder / "blackhole"), str(bin_folder / "python")
     return [
         (f"{label}blackhole --help", [blackhole, "--help"]),
-        *((f"{label}blackhole solve-board (deal {n})", [blackhole, "solve-board", str(boards[n])]) for n in boards),
+        *(
+            (f"{label}blackhole solve-board (deal {n})", [blackhole, "solve-board", str(boards[n])])
+            for n in boards
+        ),
         (f'{label}python -c "{LIBRARY_CALL}"', [python, "-c", LIBRARY_CALL]),
     ]
 

@@ -34,7 +34,9 @@ def timed(name: str, command: list[str], folder: Path) -> None:
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - began
     if done.returncode != 0:
-        raise SystemExit(f"{name} failed (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+        raise SystemExit(
+            f"{name} failed (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
     print(f"{name:<40} {wall:8.1f} {children_cpu() - cpu:8.1f}", flush=True)
 
 

@@ -50,7 +50,7 @@ class WholeHelpLines(TyperGroup):
     """A command group whose ``--help`` lists each command with the first sentence of its help whole,
     wrapped to the terminal, where Click cuts it at the width ("seeded...")."""
 
-    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_commands(self, ctx: Any, formatter: Any) -> None:  # Click's Context, vendored by Typer
         rows = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
