@@ -250,7 +250,7 @@ def test_the_command_writes_the_gallery_and_says_where(curated_pack, tmp_path):
         ["gallery", str(curated_pack), "--out", str(tmp_path / "g"), "--tier", "easy", "--limit", "1"],
     )
     assert result.exit_code == 0, result.output
-    assert "wrote a gallery of 1 deals" in result.stderr and "index.html" in result.stderr
+    assert "wrote a gallery of 1 deal to" in result.stderr and "index.html" in result.stderr
     assert [d["tier"] for d in deals_of(tmp_path / "g")] == ["easy"]
 
 
