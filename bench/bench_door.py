@@ -57,10 +57,14 @@ def run_once(command: list[str]) -> tuple[float, float, float]:
             [GNU_TIME, "-f", "%U %S %M", "-o", report.name, *command],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
+            cwd=tempfile.gettempdir(),  # not a checkout, whose pipeline/ python -c would import instead
             check=False,
         )
         wall = time.perf_counter() - began
-        user, system, peak_kib = report.read().split()[-3:]
+        lines = report.read().splitlines()
+    if any(line.endswith(("status 126", "status 127")) for line in lines):  # GNU time's word for it
+        raise SystemExit(f"could not start {' '.join(command)}")
+    user, system, peak_kib = lines[-1].split()
     return float(user) + float(system), wall, int(peak_kib) / 1024
 
 
