@@ -237,6 +237,7 @@ def _show(*renderables: RenderableType) -> None:
     from rich.console import Console
 
     console = Console()
+    console.on_broken_pipe = _reader_gone  # type: ignore[method-assign]  # rich's own exits 1
     for renderable in renderables:
         console.print(renderable)
 

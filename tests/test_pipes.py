@@ -341,6 +341,13 @@ def test_a_reader_that_stops_early_ends_the_export_quietly(tmp_path):
     assert (tmp_path / "err.txt").read_text() == ""
 
 
+def test_a_report_whose_reader_is_gone_ends_quietly(pack, tmp_path):
+    """``true`` reads nothing and is gone long before the report is ready to print its tables."""
+    done = shell(f"blackhole report '{pack}' -q 2>err.txt | true; " + 'echo "${PIPESTATUS[0]}"', tmp_path)
+    assert int(done.stdout) == ExitCode.BROKEN_PIPE
+    assert (tmp_path / "err.txt").read_text() == ""
+
+
 def test_boards_through_a_pipe_into_import(tmp_path):
     command = (
         "blackhole generate --seed 5 -n 3 --out d.parquet -q && "
