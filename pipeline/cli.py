@@ -109,7 +109,21 @@ MaxPositions = Annotated[
         "Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
     ),
 ]
-Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar and no messages on stderr.")]
+
+
+def _quiet_everywhere(quiet: bool) -> bool:
+    """With --quiet, not even the engine's notice that it compiles, in this process or its workers."""
+    if quiet:
+        os.environ["BLACKHOLE_QUIET"] = "1"  # pipeline.engine.compiled_cache.QUIET_ENVIRONMENT: no Numba here
+    return quiet
+
+
+Quiet = Annotated[
+    bool,
+    typer.Option(
+        "--quiet", "-q", callback=_quiet_everywhere, help="No progress bar and no messages on stderr."
+    ),
+]
 LongestPlay = Annotated[
     bool,
     typer.Option(

@@ -69,3 +69,10 @@ def failing_rename(monkeypatch):
         raise OSError("rename failed")
 
     monkeypatch.setattr(files.os, "replace", rename)
+
+
+@pytest.fixture(autouse=True)
+def _loud_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts, and leaves, without the BLACKHOLE_QUIET that a command's --quiet sets in the
+    process (for its workers): a test after a quiet command still hears the engine say it compiles."""
+    monkeypatch.delenv("BLACKHOLE_QUIET", raising=False)

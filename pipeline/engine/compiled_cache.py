@@ -46,6 +46,7 @@ from numba.core.caching import FunctionCache
 from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, CacheFolder, choose
 from pipeline.files import replacing
 
+QUIET_ENVIRONMENT = "BLACKHOLE_QUIET"  # set (by a command's --quiet): no notice here nor in the workers
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
 COMPILED_PATTERNS = ("*.nbi", "*.nbc", "warmed-*")  # Numba's index and compiled code files, warm's marks
 WARMED_PREFIX = "warmed-"  # warm's mark of a game whose every compiled function is in the cache
@@ -159,7 +160,7 @@ class CompilingNotice(event.Listener):
         self.told = False
 
     def on_start(self, started: event.Event) -> None:
-        if not self.told and not CompilingNotice.silenced:
+        if not self.told and not CompilingNotice.silenced and not os.environ.get(QUIET_ENVIRONMENT):
             self.told = True
             print(self.line, file=sys.stderr, flush=True)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -148,6 +149,25 @@ def test_the_compiling_notice_is_said_once_and_not_while_quiet(capsys: pytest.Ca
         numba.njit(lambda x: x + 2)(1)
         numba.njit(lambda x: x + 3)(1)
     assert capsys.readouterr().err == "compiling now\n"
+
+
+def test_a_quiet_command_and_its_workers_say_nothing_of_compiling(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+    from pipeline.engine.compiled_cache import QUIET_ENVIRONMENT
+
+    monkeypatch.delenv(QUIET_ENVIRONMENT, raising=False)
+    assert CliRunner().invoke(app, ["show", "pysol-1", "--quiet"]).exit_code == 0
+    assert os.environ[QUIET_ENVIRONMENT] == "1"  # inherited by every worker the command starts
+    numba.njit(lambda x: x - 4)(1)
+    capsys.readouterr()
+    notice = CompilingNotice("compiling now")
+    with event.install_listener("numba:compile", notice):
+        numba.njit(lambda x: x + 4)(1)
+    assert capsys.readouterr().err == ""
 
 
 def test_the_notice_says_where_the_cache_is_and_why_there() -> None:
