@@ -133,13 +133,17 @@ def unordered(tasks: Iterable[Any], *, jobs: int, backend: str) -> Iterator[Any]
     :func:`dask_cluster`. Workers on this machine are capped at its CPUs
     (:func:`usable_jobs`).
     """
+    yield from _parallel(jobs, backend, "generator_unordered")(tasks)
+
+
+def _parallel(jobs: int, backend: str, return_as: str) -> Any:
+    """joblib's Parallel on ``jobs`` workers (capped at this machine's CPUs) of ``backend``, giving ``return_as``."""
     from joblib import Parallel
 
     # The dask backend is taken from dask_cluster's parallel_config: naming it here makes
     # joblib 1.6 pass its nesting level on to every task as an argument.
     chosen = None if backend == Backend.DASK else backend
-    workers = usable_jobs(jobs, backend)
-    yield from Parallel(n_jobs=workers, backend=chosen, return_as="generator_unordered")(tasks)
+    return Parallel(n_jobs=usable_jobs(jobs, backend), backend=chosen, return_as=return_as)
 
 
 def batch_size_for(total: int | None, jobs: int, *, largest: int, backend: str = "loky") -> int:
@@ -193,11 +197,7 @@ def in_order(
     the tasks run here, one after the other. Closing the iterator early stops
     the workers' remaining tasks.
     """
-    from joblib import Parallel
-
-    chosen = None if backend == Backend.DASK else backend
-    workers = usable_jobs(jobs, backend)
-    results = Parallel(n_jobs=workers, backend=chosen, return_as="generator")(tasks)
+    results = _parallel(jobs, backend, "generator")(tasks)
     try:
         with progress_bar(total, label=label, enabled=progress) as advance:
             for _, batch in results:

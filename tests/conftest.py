@@ -9,7 +9,10 @@ import pyarrow as pa
 import pytest
 from hypothesis import HealthCheck, settings
 
-from pipeline import files
+from pipeline import __version__, files
+from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.packs.folders import write_pack_folder
+from pipeline.packs.manifest import Origin
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import StageSettings, outcome_table, process_span
 from pipeline.stages.settings import CrosscheckSettings
@@ -69,6 +72,17 @@ def failing_rename(monkeypatch):
         raise OSError("rename failed")
 
     monkeypatch.setattr(files.os, "replace", rename)
+
+
+@pytest.fixture(scope="module")
+def pack(tmp_path_factory: pytest.TempPathFactory, pack_rows: pa.Table) -> Path:
+    """A pack folder of the 20 deals of :func:`pack_rows`, one for each test module that asks (a module's
+    own ``pack`` fixture, where it has one, stands instead)."""
+    folder = tmp_path_factory.mktemp("output") / "packs" / "p"
+    write_pack_folder(
+        folder, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
+    )
+    return folder
 
 
 @pytest.fixture(autouse=True)

@@ -11,14 +11,13 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from pipeline import __version__
 from pipeline.cli import app
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS, Player
 from pipeline.game.rules import replay
-from pipeline.game.shuffles import SEEDED_SCHEME, seeded_deal
-from pipeline.packs.folders import read_pack_folder, write_pack_folder
-from pipeline.packs.manifest import Origin, read_manifest
+from pipeline.game.shuffles import seeded_deal
+from pipeline.packs.folders import read_pack_folder
+from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
 from pipeline.reports import charts
 from pipeline.reports import picture as drawing
@@ -40,16 +39,6 @@ def fails(*args, pattern: str):
     [line] = result.stderr.splitlines()
     assert line.startswith("error: ") and pattern in line, line
     return result
-
-
-@pytest.fixture(scope="module")
-def pack(tmp_path_factory, pack_rows) -> Path:
-    """A pack folder of the 20 deals of seed 77 (tests/conftest.py)."""
-    folder = tmp_path_factory.mktemp("output") / "packs" / "p"
-    write_pack_folder(
-        folder, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
-    )
-    return folder
 
 
 def png_size(path: Path) -> tuple[int, int]:

@@ -22,9 +22,8 @@ from pipeline import __version__
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import Deal
-from pipeline.game.shuffles import SEEDED_SCHEME, pysol_deal
-from pipeline.packs.folders import read_pack_folder, write_pack_folder
-from pipeline.packs.manifest import Origin
+from pipeline.game.shuffles import pysol_deal
+from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.parquet import read_pack_file
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 from pipeline.reports import charts
@@ -56,16 +55,6 @@ def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run ``command`` in bash (``pipefail`` on), ``blackhole`` being this environment's."""
     script = f"set -o pipefail; blackhole() {{ '{BLACKHOLE}' \"$@\"; }}; {command}"
     return subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=300)
-
-
-@pytest.fixture(scope="module")
-def pack(tmp_path_factory, pack_rows) -> Path:
-    """A pack folder of the 20 deals of seed 77 (tests/conftest.py)."""
-    folder = tmp_path_factory.mktemp("output") / "packs" / "p"
-    write_pack_folder(
-        folder, [pack_rows], origin=Origin("p", "pack", __version__, SEEDED_SCHEME), provenance={}
-    )
-    return folder
 
 
 @pytest.fixture(scope="module")

@@ -81,7 +81,6 @@ from pipeline.packs.parquet import (
     BATCH_ROWS,
     PackError,
     metadata,
-    pack_file_game,
     pack_file_schema,
     read_pack_file_batches,
 )
@@ -458,7 +457,7 @@ def export_pack_file(
     batches = read_pack_file_batches(pack, batch_rows=batch_rows, columns=columns)
     rows = _first(_rows(_of_tier(batches, tier)), limit)
     reference = reference_player(metadata(found.empty_table()))
-    game = pack_file_game(pack)
+    game = pack_game(found, source=str(pack))
     return _write_rows(path, fmt, rows, has_level=has_level, reference=reference, game=game)
 
 

@@ -32,11 +32,11 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
-from pipeline.engine import solver
 from pipeline.files import STANDARD_STREAM, STDIN_SOURCE
 from pipeline.game.deal import BoardError, Deal, boards_or_errors
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.verdicts import SolveResult
+from pipeline.stages.face_solve import solve
 from pipeline.stages.settings import SolveSettings
 
 Each = TypeVar("Each")
@@ -215,14 +215,10 @@ def solve_boards(
     if jobs <= 1:
         for item in items:
             found = item.found
-            result = None if isinstance(found, BoardError) else _solve(found, settings)
+            result = None if isinstance(found, BoardError) else solve(found, settings)
             yield Answer(item, result)
         return
     yield from _solved_on_workers(items, settings, jobs, backend, batch_size)
-
-
-def _solve(deal: Deal, settings: SolveSettings) -> SolveResult:
-    return solver.solve(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
 
 
 def _solved_on_workers(
@@ -240,12 +236,14 @@ def _solved_on_workers(
     waiting: deque[BoardItem] = deque()  # read, in input order, not answered yet
 
     def tasks() -> Iterator[object]:
-        pending, start = iter(items), 0
+        pending, start, warmed = iter(items), 0, set()
         while batch := list(islice(pending, batch_size)):
             waiting.extend(batch)  # before its task goes out, so before its results come back
             deals = [item.found for item in batch if isinstance(item.found, Deal)]
             if deals:
-                warm_before_workers({deal.game for deal in deals})  # here once, not in each worker
+                if deals[0].game.name not in warmed:  # its engine compiled here once, not in each worker
+                    warm_before_workers([deals[0].game])
+                    warmed.add(deals[0].game.name)
                 boards = [deal.to_board_text() for deal in deals]
                 yield delayed(solve_batch)(start, boards, settings, deals[0].game.name)
                 start += len(deals)

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
+from pipeline.game.verdicts import SolveResult
 from pipeline.workers import MAX_JOBS, batch_size_for, chunked, in_order
 
 Result = TypeVar("Result")
@@ -85,37 +86,45 @@ def checked_rows(
         raise ValueError(f"more {extra_name}s than the {index + 1} deals")
 
 
-def _warmed(game: Game) -> bool:
-    """True, once ``game``'s engine is compiled in this process (:func:`warm_before_workers`), before a
-    chunk of it goes to workers, which then load it rather than each compile it."""
-    from pipeline.engine.warm import warm_before_workers  # the engine whole: only for workers
-
-    warm_before_workers([game])
-    return True
-
-
 def stream_deals(
-    rows: Iterable[tuple[Deal, Any]],
+    deals: Iterable[Any],
+    results: Iterable[Any] | None,
     make_task: ChunkTask,
     *,
     jobs: int,
     progress: bool,
     label: str,
     largest: int,
-    total: int | None,
 ) -> Iterator[Any]:
-    """The results of ``rows`` (``(deal, extra)`` pairs), one at a time in input order: chunks of at most
-    ``largest`` rows of one game, each sent to a worker as ``make_task(start, game, chunk)``.
+    """The results of ``make_task`` over ``deals`` (each with its solve result from ``results``; None: none),
+    one at a time in input order: ``jobs`` checked, each row checked as it is drawn (:func:`checked_rows`),
+    chunks of at most ``largest`` rows of one game, each sent to a worker as ``make_task(start, game, chunk)``.
 
-    ``total`` (None for a stream) sizes the chunks and the progress bar.
+    A list's length sizes the chunks and the progress bar (a stream has none).
+    Before the first chunk of a game goes to workers, its engine is compiled
+    here, once (:func:`~pipeline.engine.warm.warm_before_workers`), so that
+    they load it rather than each compile it.
     """
-    size = batch_size_for(total, jobs, largest=largest)
-    tasks = (
-        make_task(start, chunk[0][0].game, chunk)
-        for start, chunk in chunked(rows, size, key=lambda row: row[0].game.name)
-        if jobs == 1 or _warmed(chunk[0][0].game)
-    )
-    return in_order(tasks, jobs=jobs, progress=progress, label=label, total=total)
+    check_jobs(jobs)
+    total = length_of(deals)
+    rows = checked_rows(deals, results, "result", SolveResult)
+
+    def tasks() -> Iterator[Any]:
+        warmed: set[str] = set()
+        for start, chunk in chunked(rows, batch_size_for(total, jobs, largest=largest), key=_game_name):
+            game = chunk[0][0].game
+            if jobs > 1 and game.name not in warmed:
+                from pipeline.engine.warm import warm_before_workers  # the engine whole: only for workers
+
+                warm_before_workers([game])
+                warmed.add(game.name)
+            yield make_task(start, game, chunk)
+
+    return in_order(tasks(), jobs=jobs, progress=progress, label=label, total=total)
+
+
+def _game_name(row: tuple[Deal, Any]) -> str:
+    return row[0].game.name
 
 
 def length_of(items: Iterable[Any]) -> int | None:

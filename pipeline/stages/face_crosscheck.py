@@ -22,11 +22,9 @@ from pipeline.game.verdicts import SolveResult
 from pipeline.stages.crosscheck import Check, check_batch, check_deal
 from pipeline.stages.face_batches import (
     boards_of,
-    check_jobs,
     check_settings,
     checked_rows,
     extras_of,
-    length_of,
     stream_deals,
 )
 from pipeline.stages.settings import CrosscheckSettings
@@ -62,7 +60,6 @@ def crosscheck_many(
     Every deal given is checked (``settings.sample`` chooses deals in a pack's
     pass, not here). ``progress`` shows a bar on stderr.
     """
-    check_jobs(jobs)
     check_settings(settings, CrosscheckSettings)
 
     def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
@@ -75,12 +72,12 @@ def crosscheck_many(
         return delayed(check_batch)(start, claims, settings.time_limit, settings.reference_nodes, game.name)
 
     checks: Iterator[Check] = stream_deals(
-        checked_rows(deals, results, "result", SolveResult),
+        deals,
+        results,
         task,
         jobs=jobs,
         progress=progress,
         label="cross-checking",
         largest=CROSSCHECK_CHUNK,
-        total=length_of(deals),
     )
     return checks

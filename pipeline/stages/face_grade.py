@@ -21,11 +21,9 @@ from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.face_batches import (
     boards_of,
-    check_jobs,
     check_settings,
     checked_rows,
     extras_of,
-    length_of,
     stream_deals,
 )
 from pipeline.stages.grade import Grade, grade_batch, grade_deal
@@ -67,7 +65,6 @@ def grade_many(
     tiers files are read once per game, before the first deal of that game is
     sent. ``progress`` shows a bar on stderr.
     """
-    check_jobs(jobs)
     check_settings(settings, GradeSettings)
     loaded: dict[str, Tiers] = {}
 
@@ -86,12 +83,12 @@ def grade_many(
         )
 
     grades: Iterator[Grade] = stream_deals(
-        checked_rows(deals, results, "result", SolveResult),
+        deals,
+        results,
         task,
         jobs=jobs,
         progress=progress,
         label="grading",
         largest=GRADE_CHUNK,
-        total=length_of(deals),
     )
     return grades

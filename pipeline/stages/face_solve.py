@@ -22,10 +22,7 @@ from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.face_batches import (
     boards_of,
-    check_jobs,
     check_settings,
-    checked_rows,
-    length_of,
     stream_deals,
 )
 from pipeline.stages.settings import SolveSettings
@@ -61,7 +58,6 @@ def solve_many(
     sits in memory whole. ``progress`` shows a bar on stderr. A non-Deal
     among ``deals`` is a TypeError when it is reached.
     """
-    check_jobs(jobs)
     check_settings(settings, SolveSettings)
 
     def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
@@ -70,13 +66,13 @@ def solve_many(
         return delayed(solve_batch)(start, boards_of(rows), settings, game.name)
 
     results: Iterator[SolveResult] = stream_deals(
-        checked_rows(deals, None, "result", SolveResult),
+        deals,
+        None,
         task,
         jobs=jobs,
         progress=progress,
         label="solving",
         largest=SOLVE_CHUNK,
-        total=length_of(deals),
     )
     return results
 
