@@ -114,7 +114,9 @@ MaxPositions = Annotated[
 def _quiet_everywhere(quiet: bool) -> bool:
     """With --quiet, not even the engine's notice that it compiles, in this process or its workers."""
     if quiet:
-        os.environ["BLACKHOLE_QUIET"] = "1"  # pipeline.engine.compiled_cache.QUIET_ENVIRONMENT: no Numba here
+        from pipeline.engine.cache_folder import QUIET_ENVIRONMENT  # light: no Numba
+
+        os.environ[QUIET_ENVIRONMENT] = "1"
     return quiet
 
 

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from pipeline import __version__, files
+from pipeline.engine.cache_folder import QUIET_ENVIRONMENT
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import write_pack_folder
 from pipeline.packs.manifest import Origin
@@ -89,4 +90,4 @@ def pack(tmp_path_factory: pytest.TempPathFactory, pack_rows: pa.Table) -> Path:
 def _loud_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test starts, and leaves, without the BLACKHOLE_QUIET that a command's --quiet sets in the
     process (for its workers): a test after a quiet command still hears the engine say it compiles."""
-    monkeypatch.delenv("BLACKHOLE_QUIET", raising=False)
+    monkeypatch.delenv(QUIET_ENVIRONMENT, raising=False)

@@ -33,6 +33,8 @@ from pathlib import Path
 from pipeline.errors import BlackholeError
 
 ENVIRONMENT = "NUMBA_CACHE_DIR"  # Numba's own setting, read when Numba is imported and when it compiles
+# set by a command's --quiet: no compiling notice, in its process nor in its workers
+QUIET_ENVIRONMENT = "BLACKHOLE_QUIET"
 PACKAGE_FOLDER = Path(__file__).parent / "__pycache__"  # where Numba caches the engine by default
 TEMPORARY_PREFIX = "blackhole-engine-"
 

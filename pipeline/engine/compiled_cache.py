@@ -43,10 +43,9 @@ import numba
 from numba.core import event
 from numba.core.caching import FunctionCache
 
-from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, CacheFolder, choose
+from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, QUIET_ENVIRONMENT, CacheFolder, choose
 from pipeline.files import replacing
 
-QUIET_ENVIRONMENT = "BLACKHOLE_QUIET"  # set (by a command's --quiet): no notice here nor in the workers
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
 COMPILED_PATTERNS = ("*.nbi", "*.nbc", "warmed-*")  # Numba's index and compiled code files, warm's marks
 WARMED_PREFIX = "warmed-"  # warm's mark of a game whose every compiled function is in the cache

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pipeline.engine.solver import solve as solve_from
+from pipeline.engine import solver
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import SolveResult
@@ -40,7 +40,7 @@ def solve(deal: Deal, settings: SolveSettings = SolveSettings()) -> SolveResult:
     if not isinstance(deal, Deal):
         raise TypeError(f"deal must be a Deal, got {type(deal).__name__}")
     check_settings(settings, SolveSettings)
-    return solve_from(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
+    return solver.solve(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
 
 
 def solve_many(
@@ -84,7 +84,7 @@ def solve_batch(
     :func:`solve_many` and of the solve stage's passes (:func:`pipeline.stages.solve.solve_deals`)."""
     played = game_named(game)
     return start, [
-        solve_from(
+        solver.solve(
             Deal.from_board_text(board, game=played),
             max_nodes=settings.max_nodes,
             longest_play=settings.longest_play,

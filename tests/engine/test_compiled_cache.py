@@ -157,7 +157,7 @@ def test_a_quiet_command_and_its_workers_say_nothing_of_compiling(
     from typer.testing import CliRunner
 
     from pipeline.cli import app
-    from pipeline.engine.compiled_cache import QUIET_ENVIRONMENT
+    from pipeline.engine.cache_folder import QUIET_ENVIRONMENT
 
     monkeypatch.delenv(QUIET_ENVIRONMENT, raising=False)
     assert CliRunner().invoke(app, ["show", "pysol-1", "--quiet"]).exit_code == 0
