@@ -48,7 +48,17 @@ if TYPE_CHECKING:
 
 class WholeHelpLines(TyperGroup):
     """A command group whose ``--help`` lists each command with the first sentence of its help whole,
-    wrapped to the terminal, where Click cuts it at the width ("seeded...")."""
+    wrapped to the terminal, where Click cuts it at the width ("seeded..."), and whose commands end any
+    exception that is not the user's (whatever its class) as a bug: its traceback, a line saying so,
+    exit code INTERNAL_ERROR (70), never Typer's default."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # Click itself ends its own exceptions (a usage error, Exit, Abort) inside main: what comes out is a bug.
+        try:
+            return super().main(*args, **kwargs)
+        except Exception as bug:  # noqa: BLE001 - every exception that gets here is a bug in blackhole
+            _print_bug(bug)
+            sys.exit(ExitCode.INTERNAL_ERROR)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:  # Click's Context, vendored by Typer
         rows = []
@@ -169,18 +179,31 @@ def interruptible(message: str = "interrupted") -> Iterator[None]:
     try:
         yield
     except InternalError as bug:
-        typer.echo("".join(traceback.format_exception(bug)), err=True, nl=False)
-        typer.echo(
-            f"internal error: {' '.join(str(bug).split())}\n"
-            "This is a bug in blackhole, not in your input: please report it with the lines above.",
-            err=True,
-        )
-        raise typer.Exit(ExitCode.INTERNAL_ERROR) from None
+        _report_bug(bug)
     except (KeyboardInterrupt, SystemError) as error:
         if not _from_ctrl_c(error):
             raise
         typer.echo(message, err=True)
         raise typer.Exit(ExitCode.INTERRUPTED) from None
+
+
+def _report_bug(bug: BaseException) -> None:
+    """Print ``bug`` as :func:`_print_bug` does and exit INTERNAL_ERROR (70)."""
+    _print_bug(bug)
+    raise typer.Exit(ExitCode.INTERNAL_ERROR) from None
+
+
+def _print_bug(bug: BaseException) -> None:
+    """Print ``bug``'s traceback and the line saying it is a bug in blackhole, not in the input."""
+    typer.echo("".join(traceback.format_exception(bug)), err=True, nl=False)
+    problem = " ".join(str(bug).split())
+    if not isinstance(bug, InternalError):
+        problem = f"{type(bug).__name__}: {problem}" if problem else type(bug).__name__
+    typer.echo(
+        f"internal error: {problem}\n"
+        "This is a bug in blackhole, not in your input: please report it with the lines above.",
+        err=True,
+    )
 
 
 def _from_ctrl_c(error: BaseException | None) -> bool:
