@@ -792,7 +792,8 @@ def test_ctrl_c_inside_compiled_code_exits_130_too(tmp_path, monkeypatch):
     assert result.exit_code == 130 and result.stderr.startswith("interrupted: "), result.output
     other = SystemError("a real one")
     result = _invoke_raising(monkeypatch, tmp_path, "solve", other)
-    assert result.exception is other
+    assert result.exit_code == ExitCode.INTERNAL_ERROR == 70, result.output
+    assert result.stderr.splitlines()[-2] == "internal error: SystemError: a real one"
 
 
 @pytest.mark.parametrize("command", COMMANDS)
