@@ -19,6 +19,11 @@ each with an example)::
     pack = blackhole.open_pack("output/packs/default")
     entry = pack.find("seed-20261129-0")             # a PackEntry: deal, result, grade
 
+Every call checks its arguments where they enter: a value of the wrong type is a
+``TypeError`` naming the parameter, a value out of range an ``ArgumentError``
+(or the call's own error: ``BoardError``, ``CardError``, ``PackError``...), all of
+them ``BlackholeError`` but the ``TypeError``.
+
 Each name is loaded on first use, and each call loads only what it needs:
 ``import pipeline`` and ``blackhole --help`` stay quick, and ``solve`` loads
 the engine (compiled with Numba) but neither OR-Tools nor Arrow nor pandas.
@@ -40,6 +45,7 @@ _FACE = {
     # deals
     "Game": "pipeline.game.games",
     "game_named": "pipeline.game.games",
+    "UnknownGame": "pipeline.game.games",
     "Deal": "pipeline.game.deal",
     "BoardError": "pipeline.game.deal",
     "seeded_deal": "pipeline.game.shuffles",
@@ -87,16 +93,18 @@ _FACE = {
     "PackError": "pipeline.packs.parquet",
     # errors
     "BlackholeError": "pipeline.errors",
+    "ArgumentError": "pipeline.errors",
+    "ConfigError": "pipeline.toml_files",
     "InternalError": "pipeline.errors",
 }
 
 __all__ = ["__version__", *_FACE]
 
 if TYPE_CHECKING:
-    from pipeline.errors import BlackholeError, InternalError
+    from pipeline.errors import ArgumentError, BlackholeError, InternalError
     from pipeline.game.cards import CardError, card_name, parse_card
     from pipeline.game.deal import BoardError, Deal
-    from pipeline.game.games import Game, game_named
+    from pipeline.game.games import Game, UnknownGame, game_named
     from pipeline.game.players import Player, PlayerFigures, PolicyError, played_out, policy
     from pipeline.game.rules import IllegalMove, Position, replay
     from pipeline.game.shuffles import deal_of_id, pysol_deal, seeded_deal
@@ -112,6 +120,7 @@ if TYPE_CHECKING:
     from pipeline.stages.pack_entries import Pack, PackEntry, open_pack
     from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
     from pipeline.stages.tiers import Difficulty, Figure, Tiers, load_tiers
+    from pipeline.toml_files import ConfigError
 
 
 def __getattr__(name: str) -> Any:

@@ -15,11 +15,18 @@ exits with :attr:`ExitCode.INTERNAL_ERROR`.
 (3, True)
 >>> issubclass(InternalError, BlackholeError), int(ExitCode.INTERNAL_ERROR)
 (False, 70)
+>>> whole_number(-1, "seed", lowest=0, highest=9, where="seeded_deal")
+Traceback (most recent call last):
+...
+pipeline.errors.ArgumentError: seeded_deal: seed must be from 0 to 9, got -1
 """
 
 from __future__ import annotations
 
+import math
+import operator
 from enum import IntEnum
+from typing import Any
 
 
 class ExitCode(IntEnum):
@@ -51,6 +58,15 @@ class BlackholeError(Exception):
     exit_code: ExitCode = ExitCode.BAD_INPUT
 
 
+class ArgumentError(BlackholeError, ValueError):
+    """A value a call of the Python face cannot take: a number out of its range, a settings field out of
+    the bounds the command line sets, a solve result that is not of the deal it is given with.
+
+    Its message names the call (or settings object) and the parameter: ``WHERE: problem``. A value of
+    the wrong type is a :class:`TypeError` naming the parameter, not this.
+    """
+
+
 class InternalError(Exception):
     """A bug in this program, never the user's input: for example a solution the solver found that the rules reject.
 
@@ -63,3 +79,115 @@ def located(problem: str, *, source: str, line: int = 0) -> str:
     """``problem`` prefixed by where it was found: ``source:line:`` (or ``source:`` without a line)."""
     where = f"{source}:{line}" if line else source
     return f"{where}: {problem}"
+
+
+def shown_value(value: Any) -> str:
+    """``value`` as an error shows it: its repr (control characters escaped), an integer too long to
+    print said by its size, anything too long cut.
+
+    >>> print(shown_value(-1), shown_value(chr(27) + "[31m"), shown_value(2**20000))
+    -1 '\\x1b[31m' an integer of 6021 digits
+    """
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"an integer of {math.floor(value.bit_length() * math.log10(2)) + 1} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def kind_name(value: Any) -> str:
+    """The name of ``value``'s type, as a TypeError names it (``str``, ``NoneType``, ``float``)."""
+    return type(value).__name__
+
+
+def whole_number(
+    value: Any,
+    name: str,
+    *,
+    lowest: int | None = None,
+    highest: int | None = None,
+    where: str,
+) -> int:
+    """``value`` as an int when it is a whole number from ``lowest`` to ``highest`` (None: unbounded).
+
+    An int or a NumPy integer is a whole number; a bool, a float or anything else is a
+    :class:`TypeError` naming ``name``; a number out of range an :class:`ArgumentError` naming
+    ``where`` (the call) and ``name``.
+
+    >>> whole_number(True, "jobs", where="solve_many")
+    Traceback (most recent call last):
+    ...
+    TypeError: jobs must be an int, got bool
+    """
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, got {kind_name(value)}")
+    try:
+        number = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, got {kind_name(value)}") from None
+    if (lowest is not None and number < lowest) or (highest is not None and number > highest):
+        raise ArgumentError(
+            located(f"{name} must be {_range(lowest, highest)}, got {shown_value(number)}", source=where)
+        )
+    return number
+
+
+def real_number(
+    value: Any,
+    name: str,
+    *,
+    lowest: float | None = None,
+    highest: float | None = None,
+    where: str,
+) -> float:
+    """``value`` as a float when it is a finite number from ``lowest`` to ``highest`` (None: unbounded).
+
+    An int or a float (NumPy's too) is a number; a bool or anything else is a :class:`TypeError`
+    naming ``name``; NaN, an infinity, an integer past the floats or a number out of range an
+    :class:`ArgumentError`.
+
+    >>> real_number(float("nan"), "time_limit", lowest=0.01, where="CrosscheckSettings")
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.ArgumentError: CrosscheckSettings: time_limit must be a finite number, got nan
+    """
+    if isinstance(value, bool | str | bytes | complex) or not hasattr(value, "__float__"):
+        raise TypeError(f"{name} must be a number, got {kind_name(value)}")
+    try:
+        number = float(value)
+    except OverflowError:
+        raise ArgumentError(
+            located(f"{name} must be a finite number, got {shown_value(value)}", source=where)
+        ) from None
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a number, got {kind_name(value)}") from None
+    if not math.isfinite(number):
+        raise ArgumentError(located(f"{name} must be a finite number, got {number}", source=where))
+    if (lowest is not None and number < lowest) or (highest is not None and number > highest):
+        raise ArgumentError(
+            located(f"{name} must be {_range(lowest, highest)}, got {shown_value(value)}", source=where)
+        )
+    return number
+
+
+def _range(lowest: float | None, highest: float | None) -> str:
+    if lowest is None:
+        return f"at most {highest}"
+    if highest is None:
+        return f"at least {lowest}"
+    return f"from {lowest} to {highest}"
+
+
+def of_type(value: Any, kind: type | tuple[type, ...], name: str, what: str = "") -> None:
+    """Refuse ``value`` with a :class:`TypeError` naming ``name`` unless it is a ``kind``
+    (``what`` says what is wanted when the type's name does not, e.g. ``a Game (game_named('golf'))``).
+
+    >>> of_type("golf", object, "game"), of_type(None, str, "deal_id")
+    Traceback (most recent call last):
+    ...
+    TypeError: deal_id must be a str, got NoneType
+    """
+    if not isinstance(value, kind):
+        wanted = what or " or ".join(
+            f"a {each.__name__}" for each in (kind if isinstance(kind, tuple) else (kind,))
+        )
+        raise TypeError(f"{name} must be {wanted}, got {kind_name(value)}")

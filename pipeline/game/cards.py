@@ -13,7 +13,7 @@ for A, 2, ..., K and ``suit`` is ``0..3`` for H, C, D, S (the order of docs/rule
 
 from __future__ import annotations
 
-from pipeline.errors import BlackholeError
+from pipeline.errors import BlackholeError, of_type, shown_value, whole_number
 
 RANKS = "A23456789TJQK"
 SUITS = "HCDS"
@@ -52,10 +52,13 @@ def card_name(card: int) -> str:
 
     >>> card_name(0)
     'AH'
+
+    A number outside 0..51 is a CardError; anything but a whole number (a bool, a float, a text) a TypeError.
     """
-    if not 0 <= card < NUM_CARDS:
-        raise CardError(f"no card has number {card}")
-    return CARD_NAMES[card]
+    number = whole_number(card, "card", where="card_name")
+    if not 0 <= number < NUM_CARDS:
+        raise CardError(f"no card has number {shown_value(number)}")
+    return CARD_NAMES[number]
 
 
 def parse_card(text: str) -> int:
@@ -68,6 +71,7 @@ def parse_card(text: str) -> int:
     ...
     pipeline.game.cards.CardError: unknown card '1H'
     """
+    of_type(text, str, "text")
     name = text.strip()
     if len(name) < 2:
         raise CardError(f"unknown card {text!r}")

@@ -17,13 +17,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from pipeline.errors import BlackholeError, located
+from pipeline.errors import ArgumentError, BlackholeError, located, of_type, shown_value
 from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError, card_name, parse_card
-from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
+from pipeline.game.games import BLACK_HOLE, GAMES, FoundationStart, Game
 
 NUM_PILES = BLACK_HOLE.num_piles  # Black Hole's layout, which the compiled engine is built for
 PILE_SIZE = BLACK_HOLE.pile_size
@@ -67,6 +68,36 @@ class BoardError(BlackholeError, ValueError):
         super().__init__(located(problem, source=source, line=line))
 
 
+def check_game(game: Any, name: str = "game") -> None:
+    """Refuse ``game`` with a TypeError naming ``name`` unless it is a :class:`~pipeline.game.games.Game`;
+    a game's name is not one (``game_named`` gives the game of a name).
+
+    >>> check_game("golf")
+    Traceback (most recent call last):
+    ...
+    TypeError: game must be a Game, got str 'golf' (game_named('golf') is the game of a name)
+    """
+    if isinstance(game, str):
+        raise TypeError(
+            f"{name} must be a Game, got str {shown_value(game)} (game_named({shown_value(game)}) is the game of a name)"
+        )
+    of_type(game, Game, name)
+    if not any(game is known for known in GAMES):
+        raise ArgumentError(
+            located(
+                f"{game.name!r} is a Game made by hand: game_named(NAME) gives each of the family's",
+                source=name,
+            )
+        )
+
+
+def _tupled(value: Any, name: str, what: str) -> tuple[Any, ...]:
+    """``value`` as a tuple when it is a tuple or a list; else a TypeError naming ``name``."""
+    if not isinstance(value, tuple | list):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    return tuple(value)
+
+
 def board_lines(game: Game) -> int:
     """Lines of one board of ``game``: the talon's line if it has one, the foundation's, a line per pile.
 
@@ -100,6 +131,18 @@ class Deal:
     deal_id: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        check_game(self.game)
+        if self.deal_id is not None:
+            of_type(self.deal_id, str, "deal_id", "a str or None")
+        piles = _tupled(self.piles, "piles", "a tuple of piles (tuples of cards)")
+        if piles is not self.piles or not all(isinstance(pile, tuple) for pile in piles):
+            piles = tuple(
+                _tupled(pile, f"piles[{number}]", "a tuple of cards") for number, pile in enumerate(piles)
+            )
+            object.__setattr__(self, "piles", piles)
+        talon: Any = self.talon  # whatever the caller gave
+        if not isinstance(talon, tuple):
+            object.__setattr__(self, "talon", _tupled(talon, "talon", "a tuple of cards"))
         problem = (
             deal_problem(self.piles)
             if self.game is BLACK_HOLE and self.foundation == ACE_OF_SPADES and not self.talon
@@ -153,6 +196,10 @@ class Deal:
         >>> card_name(deal.piles[0][-1]), card_name(deal.foundation), card_name(deal.talon[0])
         ('2H', '9S', 'TH')
         """
+        given: Any = cards  # whatever the caller gave
+        if isinstance(given, str | bytes) or not isinstance(given, Sequence):
+            raise TypeError(f"cards must be a sequence of cards, got {type(given).__name__}")
+        check_game(game)
         size, piled = game.pile_size, game.pile_cards
         if game is BLACK_HOLE:  # every card in a pile: a 52nd card is an error the deal names
             piled_all = tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
@@ -166,7 +213,14 @@ class Deal:
 
     @classmethod
     def from_board_text(cls, text: str, *, source: str = "<board>", game: Game = BLACK_HOLE) -> Deal:
-        """Parse exactly one board of ``game``; errors name ``source`` and the line."""
+        """Parse exactly one board of ``game``; errors name ``source`` and the line.
+
+        ``text`` and ``source`` are str and ``game`` a :class:`~pipeline.game.games.Game` (not its
+        name: :func:`~pipeline.game.games.game_named` gives it), else TypeError.
+        """
+        of_type(text, str, "text")
+        of_type(source, str, "source")
+        check_game(game)
         deals = list(iter_boards(text, source=source, game=game))
         if len(deals) != 1:
             raise BoardError(f"expected one board, found {len(deals)}", source=source)
@@ -182,8 +236,8 @@ def deal_problem(piles: tuple[tuple[int, ...], ...]) -> str | None:
         if len(pile) != PILE_SIZE:
             return f"pile {number} has {len(pile)} cards, expected {PILE_SIZE}"
         for card in pile:
-            if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-                return f"pile {number} holds {card!r}, which is not a card"
+            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
+                return f"pile {number} holds {shown_value(card)}, which is not a card"
             if card == ACE_OF_SPADES:
                 return f"pile {number} holds AS, which is the foundation"
             if card in seen:
@@ -213,8 +267,8 @@ def family_deal_problem(deal: Deal) -> str | None:
         if len(pile) != game.pile_size:
             return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
     for place, card in laid_out:
-        if not isinstance(card, int) or not 0 <= card < NUM_CARDS:
-            return f"{place} holds {card!r}, which is not a card"
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
+            return f"{place} holds {shown_value(card)}, which is not a card"
         if card in seen:
             return f"duplicate card {card_name(card)}"
         seen.add(card)

@@ -155,6 +155,8 @@ def game_named(name: str | GameName) -> Game:
     ...
     pipeline.game.games.UnknownGame: unknown game 'klondike': the games are black_hole, all_in_a_row, dead_king_golf, golf, relaxed_golf
     """
+    if not isinstance(name, str):  # a GameName is one too
+        raise TypeError(f"name must be a str, got {type(name).__name__}")
     key = name.value if isinstance(name, GameName) else name
     game = _GAME_OF_NAME.get(key)
     if game is None:

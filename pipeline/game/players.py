@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from pipeline.errors import BlackholeError
+from pipeline.errors import BlackholeError, of_type, shown_value
 from pipeline.game.cards import rank_of, ranks_adjacent
 from pipeline.game.games import Game
 from pipeline.game.rules import Position
@@ -174,20 +174,43 @@ def check_distribution(position: Position, chances: Mapping[int, float]) -> None
     ...
     pipeline.game.players.PolicyError: the probabilities sum to 1.4, not 1
     """
+    if not isinstance(chances, Mapping):
+        raise PolicyError(
+            f"the policy gives {type(chances).__name__}, not a mapping of moves to probabilities"
+        )
     legal = set(position.legal_moves())
-    if set(chances) != legal:
-        raise PolicyError(f"the policy gives moves {sorted(chances)}, the legal moves are {sorted(legal)}")
+    if set(chances) != legal or any(isinstance(move, bool) for move in chances):
+        given = ", ".join(sorted(shown_value(move) for move in chances))
+        raise PolicyError(f"the policy gives moves [{given}], the legal moves are {sorted(legal)}")
     for move, chance in chances.items():
-        if not (math.isfinite(chance) and chance >= 0):
-            raise PolicyError(f"move {move} has probability {chance}, not a number from 0 to 1")
+        if not _probability(chance):
+            raise PolicyError(f"move {move} has probability {shown_value(chance)}, not a number from 0 to 1")
     total = math.fsum(chances.values())
     if abs(total - 1.0) > DISTRIBUTION_TOLERANCE:
         raise PolicyError(f"the probabilities sum to {total:g}, not 1")
 
 
+def _probability(chance: object) -> bool:
+    """Whether ``chance`` is a finite number of at least 0 (a bool is not a number here)."""
+    if isinstance(chance, bool) or not isinstance(chance, int | float):
+        return False
+    try:
+        return math.isfinite(chance) and chance >= 0
+    except OverflowError:  # an integer past the floats
+        return False
+
+
 def policy(player: Player, position: Position) -> dict[int, float]:
-    """``player``'s probability of each legal move of ``position`` (which has one), in any game of the family."""
+    """``player``'s probability of each legal move of ``position`` (which has one), in any game of the family.
+
+    ``player`` is a :class:`Player` and ``position`` a :class:`~pipeline.game.rules.Position` (else
+    TypeError); a position with no legal move (won or lost) is a PolicyError.
+    """
+    of_type(player, Player, "player")
+    of_type(position, Position, "position")
     moves = position.legal_moves()
+    if not moves:
+        raise PolicyError("the position has no legal move: no player chooses one")
     if player is Player.RANDOM:
         return {move: 1 / len(moves) for move in moves}
     weights = tip_weights(position)
@@ -303,8 +326,12 @@ def played_out(position: Position, chances_of: Policy) -> PlayerFigures:
     """The figures of the policy ``chances_of`` from ``position``, by playing out every line (small positions only).
 
     Every distribution the policy gives is checked (PolicyError). The dead
-    ends are infinite from a position with no win.
+    ends are infinite from a position with no win. ``position`` is a
+    :class:`~pipeline.game.rules.Position` and ``chances_of`` a callable (else TypeError).
     """
+    of_type(position, Position, "position")
+    if not callable(chances_of):
+        raise TypeError(f"chances_of must be a callable (a policy), got {type(chances_of).__name__}")
     win_probability, winnable, _ = _play_out(position, chances_of)
     if not winnable:
         return PlayerFigures(win_probability, math.inf)

@@ -21,9 +21,11 @@ talon card onto the foundation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
+from typing import Any
 
-from pipeline.errors import BlackholeError
+from pipeline.errors import ArgumentError, BlackholeError, of_type, shown_value, whole_number
 from pipeline.game.cards import NUM_RANKS, RANKS, card_name, rank_of, ranks_adjacent
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
 from pipeline.game.games import BLACK_HOLE, fits
@@ -47,10 +49,17 @@ class Position:
     talon_dealt: int = 0
 
     def __post_init__(self) -> None:
+        of_type(self.deal, Deal, "deal")
+        heights = moves_of(self.heights, "heights")
+        if heights is not self.heights:
+            object.__setattr__(self, "heights", heights)
+        if self.foundation_rank is not None:
+            whole_number(self.foundation_rank, "foundation_rank", where="Position")
+        whole_number(self.talon_dealt, "talon_dealt", where="Position")
         game = self.deal.game
         piles, size = game.num_piles, game.pile_size
         if len(self.heights) != piles or min(self.heights) < 0 or max(self.heights) > size:
-            raise ValueError(f"heights must be {piles} numbers from 0 to {size}")
+            raise ArgumentError(f"heights must be {piles} numbers from 0 to {size}")
         if self.foundation_rank is None:
             if (
                 game is BLACK_HOLE
@@ -58,15 +67,16 @@ class Position:
                 or self.talon_dealt
                 or self.cards_played
             ):
-                raise ValueError("only All in a Row's opening position has an empty foundation")
+                raise ArgumentError("only All in a Row's opening position has an empty foundation")
         elif not 0 <= self.foundation_rank < NUM_RANKS:
-            raise ValueError(f"foundation rank must be 0..{NUM_RANKS - 1}")
+            raise ArgumentError(f"foundation rank must be 0..{NUM_RANKS - 1}")
         if not 0 <= self.talon_dealt <= game.talon_size:
-            raise ValueError(f"talon cards dealt must be 0..{game.talon_size}")
+            raise ArgumentError(f"talon cards dealt must be 0..{game.talon_size}")
 
     @classmethod
     def start(cls, deal: Deal) -> Position:
         """The opening position: every pile full, the foundation as the game starts it."""
+        of_type(deal, Deal, "deal")
         game = deal.game
         if game is BLACK_HOLE:
             return cls(deal, (PILE_SIZE,) * NUM_PILES, 0)
@@ -77,7 +87,7 @@ class Position:
     def after(cls, deal: Deal, moves: list[int] | tuple[int, ...]) -> Position:
         """The position reached by playing ``moves`` from the start of ``deal``."""
         position = cls.start(deal)
-        for move in moves:
+        for move in moves_of(moves, "moves"):
             position = position.play(move)
         return position
 
@@ -119,7 +129,11 @@ class Position:
         return (*piles, game.talon_move) if self.talon_left else piles
 
     def play(self, pile: int) -> Position:
-        """The position after moving the free card of ``pile`` to the foundation (or dealing the talon's next card)."""
+        """The position after moving the free card of ``pile`` to the foundation (or dealing the talon's next card).
+
+        A move the rules do not allow here is IllegalMove; a ``pile`` that is no whole number a TypeError.
+        """
+        pile = whole_number(pile, "pile", where="play")
         game = self.deal.game
         if game.has_talon and pile == game.talon_move:
             if not self.talon_left:
@@ -127,7 +141,7 @@ class Position:
             dealt = self.deal.talon[self.talon_dealt]
             return Position(self.deal, self.heights, rank_of(dealt), self.talon_dealt + 1)
         if not 0 <= pile < game.num_piles:
-            raise IllegalMove(f"there is no pile {pile}")
+            raise IllegalMove(f"there is no pile {shown_value(pile)}")
         card = self.top_card(pile)
         if card is None:
             raise IllegalMove(f"pile {pile} is empty")
@@ -144,13 +158,39 @@ class Position:
 def replay(deal: Deal, solution: list[int] | tuple[int, ...], start: Position | None = None) -> Position:
     """Play ``solution`` from ``start`` (default: the deal's opening); raise
     IllegalMove naming the step when a move breaks the rules or the moves
-    run out before every pile is empty."""
+    run out before every pile is empty.
+
+    ``solution`` is a tuple or list of whole numbers (a move that is not one is a TypeError naming it);
+    ``start`` must be a position of ``deal`` (ArgumentError).
+    """
+    of_type(deal, Deal, "deal")
+    moves = moves_of(solution, "solution")
+    if start is not None:
+        of_type(start, Position, "start", "a Position or None")
+        if start.deal != deal or start.deal.game is not deal.game:
+            raise ArgumentError("replay: start is a position of another deal")
     position = start or Position.start(deal)
-    for step, pile in enumerate(solution):
+    for step, pile in enumerate(moves):
         try:
-            position = position.play(int(pile))
+            position = position.play(pile)
         except IllegalMove as error:
             raise IllegalMove(f"move {step + 1}: {error}") from None
     if not position.is_won:
-        raise IllegalMove(f"after {len(solution)} moves {sum(position.heights)} cards are left")
+        raise IllegalMove(f"after {len(moves)} moves {sum(position.heights)} cards are left")
     return position
+
+
+def moves_of(moves: Any, name: str) -> tuple[int, ...]:
+    """``moves`` (a tuple, list, NumPy array or other ordered iterable of whole numbers) as a tuple of
+    ints; else a TypeError naming ``name`` (or the move that is no whole number).
+
+    >>> moves_of([1, 2], "solution"), moves_of("12", "solution")
+    Traceback (most recent call last):
+    ...
+    TypeError: solution must be a sequence of moves (ints), got str
+    """
+    if isinstance(moves, str | bytes | Mapping | Set) or not isinstance(moves, Iterable):
+        raise TypeError(f"{name} must be a sequence of moves (ints), got {type(moves).__name__}")
+    if isinstance(moves, tuple) and all(type(move) is int for move in moves):
+        return moves
+    return tuple(whole_number(move, f"{name}[{step}]", where=name) for step, move in enumerate(moves))

@@ -41,8 +41,9 @@ import struct
 from collections.abc import Iterator
 from enum import Enum
 
+from pipeline.errors import ArgumentError, located, of_type, shown_value, whole_number
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS
-from pipeline.game.deal import BoardError, Deal
+from pipeline.game.deal import BoardError, Deal, check_game
 from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
 
 
@@ -103,11 +104,19 @@ def pysol_id(number: int) -> str:
 
 def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
     """Deal ``index`` of root seed ``seed`` of ``game`` under the pinned scheme above, named
-    :func:`seeded_id` (``deal.deal_id``)."""
-    if not 0 <= seed <= MAX_SEED:
-        raise ValueError(f"seed must be from 0 to {MAX_SEED}, got {seed}")
-    if not 0 <= index <= MAX_SEED:
-        raise ValueError(f"deal index must be from 0 to {MAX_SEED}, got {index}")
+    :func:`seeded_id` (``deal.deal_id``).
+
+    ``seed`` and ``index`` are whole numbers from 0 to :data:`MAX_SEED` (else ArgumentError; a bool
+    or a float is a TypeError), ``game`` a :class:`~pipeline.game.games.Game` (TypeError).
+
+    >>> seeded_deal(-1, 0)
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.ArgumentError: seeded_deal: seed must be from 0 to 18446744073709551615, got -1
+    """
+    seed = whole_number(seed, "seed", lowest=0, highest=MAX_SEED, where="seeded_deal")
+    index = whole_number(index, "index", lowest=0, highest=MAX_SEED, where="seeded_deal")
+    check_game(game)
     if game.foundation_start is FoundationStart.ACE_OF_SPADES:
         cards = [card for card in range(NUM_CARDS) if card != ACE_OF_SPADES]
         words = _words(seed, index)
@@ -127,15 +136,23 @@ def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
 
 def pysol_deal(number: int, game: Game = BLACK_HOLE) -> Deal:
     """PySol FC's deal ``number`` of ``game``, as PySol FC (and the ``pysol_cards`` package) deals it,
-    named :func:`pysol_id` (``deal.deal_id``).
+    named :func:`pysol_id` (``deal.deal_id``). A ``number`` outside 1 to :data:`MAX_PYSOL_DEAL` is an
+    ArgumentError, one that is no whole number (a bool, a float) a TypeError.
 
     The dealing is this project's port, :mod:`pipeline.game.pysol` (tests check it
     against ``pysol_cards``); it is imported here, not at the top, because it loads numpy.
     """
     from pipeline.game.pysol import pysol_deal_cards
 
+    number = whole_number(number, "number", where="pysol_deal")
     if not 1 <= number <= MAX_PYSOL_DEAL:
-        raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {number}")
+        raise ArgumentError(
+            located(
+                f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}, got {shown_value(number)}",
+                source="pysol_deal",
+            )
+        )
+    check_game(game)
     return Deal.from_cards(pysol_deal_cards(number, game), game, deal_id=pysol_id(number))
 
 
@@ -150,6 +167,8 @@ def deal_of_id(deal_id: str, game: Game = BLACK_HOLE) -> Deal:
     >>> deal_of_id("seed-7-0").deal_id, pysol_deal(5).deal_id
     ('seed-7-0', 'pysol-5')
     """
+    of_type(deal_id, str, "deal_id")
+    check_game(game)
     seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
     if seeded:
         # past 20 digits a number is out of range: int() is not asked (it refuses past 4,300 digits)

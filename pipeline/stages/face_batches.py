@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import Any, TypeVar
 
+from pipeline.errors import ArgumentError, located, of_type, whole_number
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
@@ -31,18 +32,34 @@ _END = object()  # what an exhausted input of extras gives
 
 ChunkTask = Callable[[int, Game, list[tuple[Deal, Any]]], Any]
 """Builds the joblib task of one chunk: ``make(start, game, rows)`` gives ``delayed(batch_task)(...)``."""
+RowCheck = Callable[[Deal, Any, int], None]
+"""Checks one row where it enters: ``check(deal, extra, index)`` raises when the extra is not of the deal."""
 
 
-def check_jobs(jobs: int) -> None:
-    """Refuse ``jobs`` unless it is a whole number of workers from 1 to :data:`~pipeline.workers.MAX_JOBS`.
+def check_jobs(jobs: int, where: str = "jobs") -> int:
+    """``jobs`` when it is a whole number of workers from 1 to :data:`~pipeline.workers.MAX_JOBS`:
+    else TypeError (not a whole number) or ArgumentError (out of range), naming ``where``, the call.
 
-    >>> check_jobs(0)
+    >>> check_jobs(0, "solve_many")
     Traceback (most recent call last):
     ...
-    ValueError: jobs must be from 1 to 1024, got 0
+    pipeline.errors.ArgumentError: solve_many: jobs must be from 1 to 1024, got 0
     """
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
-        raise ValueError(f"jobs must be from 1 to {MAX_JOBS}, got {jobs!r}")
+    return whole_number(jobs, "jobs", lowest=1, highest=MAX_JOBS, where=where)
+
+
+def check_iterable(items: object, name: str) -> None:
+    """Refuse ``items`` with a TypeError naming ``name`` unless it is an iterable (a text is not one here).
+
+    >>> check_iterable("Foundations: AS", "deals")
+    Traceback (most recent call last):
+    ...
+    TypeError: deals must be an iterable of Deals, got str
+    """
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        raise TypeError(
+            f"{name} must be an iterable of {'Deals' if name == 'deals' else 'SolveResults'}, got {type(items).__name__}"
+        )
 
 
 def check_settings(settings: object, kind: type) -> None:
@@ -63,12 +80,38 @@ def _a(kind: type) -> str:
 
 
 def checked_rows(
-    deals: Iterable[Any], extras: Iterable[Any] | None, extra_name: str, extra_type: type
+    deals: Iterable[Any],
+    extras: Iterable[Any] | None,
+    extra_name: str,
+    extra_type: type,
+    check: RowCheck | None = None,
+    *,
+    where: str = "",
 ) -> Iterator[tuple[Deal, Any]]:
     """``(deal, extra)`` pairs drawn one at a time from ``deals`` and ``extras`` (None: each extra None),
     each checked as it is drawn: TypeError naming the first item that is not a Deal (or not an
-    ``extra_type``), ValueError when the two inputs differ in length."""
-    others: Iterator[Any] | None = None if extras is None else iter(extras)
+    ``extra_type``), ArgumentError (a ValueError) naming ``where`` (the call) when the two inputs
+    differ in length, and what ``check(deal, extra, index)`` raises. Inputs that are not iterables
+    are refused at once, before any is drawn."""
+    check_iterable(deals, "deals")
+    if extras is not None:
+        check_iterable(extras, f"{extra_name}s")
+    return _checked_rows(
+        iter(deals), None if extras is None else iter(extras), extra_name, extra_type, check, where
+    )
+
+
+def _checked_rows(
+    deals: Iterator[Any],
+    others: Iterator[Any] | None,
+    extra_name: str,
+    extra_type: type,
+    check: RowCheck | None,
+    where: str,
+) -> Iterator[tuple[Deal, Any]]:
+    def refused(problem: str) -> ArgumentError:
+        return ArgumentError(located(problem, source=where) if where else problem)
+
     index = -1
     for index, deal in enumerate(deals):
         if not isinstance(deal, Deal):
@@ -78,12 +121,14 @@ def checked_rows(
             continue
         extra = next(others, _END)
         if extra is _END:
-            raise ValueError(f"no {extra_name} for deal {index}: fewer {extra_name}s than deals")
+            raise refused(f"no {extra_name} for deal {index}: fewer {extra_name}s than deals")
         if not isinstance(extra, extra_type):
             raise TypeError(f"{extra_name} {index} is {_a(type(extra))}, not {_a(extra_type)}")
+        if check is not None:
+            check(deal, extra, index)
         yield deal, extra
     if others is not None and next(others, _END) is not _END:
-        raise ValueError(f"more {extra_name}s than the {index + 1} deals")
+        raise refused(f"more {extra_name}s than the {index + 1} deals")
 
 
 def stream_deals(
@@ -95,6 +140,8 @@ def stream_deals(
     progress: bool,
     label: str,
     largest: int,
+    where: str,
+    check: RowCheck | None = None,
 ) -> Iterator[Any]:
     """The results of ``make_task`` over ``deals`` (each with its solve result from ``results``; None: none),
     one at a time in input order: ``jobs`` checked, each row checked as it is drawn (:func:`checked_rows`),
@@ -105,9 +152,10 @@ def stream_deals(
     here, once (:func:`~pipeline.engine.warm.warm_before_workers`), so that
     they load it rather than each compile it.
     """
-    check_jobs(jobs)
+    check_jobs(jobs, where)
+    of_type(progress, bool, "progress")
+    rows = checked_rows(deals, results, "result", SolveResult, check, where=where)
     total = length_of(deals)
-    rows = checked_rows(deals, results, "result", SolveResult)
 
     def tasks() -> Iterator[Any]:
         warmed: set[str] = set()

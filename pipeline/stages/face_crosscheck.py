@@ -22,11 +22,13 @@ from pipeline.game.verdicts import SolveResult
 from pipeline.stages.crosscheck import Check, check_batch, check_deal
 from pipeline.stages.face_batches import (
     boards_of,
+    check_iterable,
     check_settings,
     checked_rows,
     extras_of,
     stream_deals,
 )
+from pipeline.stages.face_results import check_result
 from pipeline.stages.settings import CrosscheckSettings
 
 CROSSCHECK_CHUNK = 4
@@ -38,9 +40,14 @@ def crosscheck(deal: Deal, result: SolveResult, settings: CrosscheckSettings = C
 
     ``check.agrees_with(result.verdict)`` says whether the check confirms the
     verdict (None when neither check could tell within ``settings``' budgets).
+
+    ``result`` must be of ``deal`` as far as it shows (:func:`~pipeline.stages.face_results.check_result`:
+    its fields in range, a win's solution replays on it): else ArgumentError. A claimed loss is not
+    solved again: a wrong verdict is what the check answers (``agrees_with`` false).
     """
     (deal, result), *_ = checked_rows([deal], [result], "result", SolveResult)
     check_settings(settings, CrosscheckSettings)
+    check_result(deal, result, where="crosscheck", losses=False)
     return check_deal(
         deal, result.verdict, time_limit=settings.time_limit, reference_nodes=settings.reference_nodes
     )
@@ -58,9 +65,15 @@ def crosscheck_many(
     workers: an iterator of the checks in input order, each as :func:`crosscheck` gives it.
 
     Every deal given is checked (``settings.sample`` chooses deals in a pack's
-    pass, not here). ``progress`` shows a bar on stderr.
+    pass, not here). ``progress`` shows a bar on stderr. Each result is checked as
+    :func:`crosscheck` checks it, when it is drawn.
     """
     check_settings(settings, CrosscheckSettings)
+    check_iterable(deals, "deals")
+    check_iterable(results, "results")
+
+    def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
+        check_result(deal, result, where="crosscheck_many", name=f"result {index}", losses=False)
 
     def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
         from joblib import delayed
@@ -79,5 +92,7 @@ def crosscheck_many(
         progress=progress,
         label="cross-checking",
         largest=CROSSCHECK_CHUNK,
+        where="crosscheck_many",
+        check=of_deal,
     )
     return checks

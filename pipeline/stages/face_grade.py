@@ -16,16 +16,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from pipeline.errors import of_type
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.face_batches import (
     boards_of,
+    check_iterable,
     check_settings,
     checked_rows,
     extras_of,
     stream_deals,
 )
+from pipeline.stages.face_results import check_result
 from pipeline.stages.grade import Grade, grade_batch, grade_deal
 from pipeline.stages.settings import GradeSettings, tiers_for
 from pipeline.stages.tiers import Tiers, load_tiers
@@ -42,9 +45,14 @@ def grade(
     ``tiers`` default to those of ``settings.tiers`` (the default standing for the deal's game's own:
     :func:`~pipeline.stages.settings.tiers_for`; ConfigError naming the file when it is bad); a walk
     past ``settings.max_positions`` gives the status ``out_of_budget`` and no metrics.
+
+    ``result`` must be of ``deal`` (:func:`~pipeline.stages.face_results.check_result`: a win's
+    solution replays on it, a claimed loss is solved again): else ArgumentError.
     """
     (deal, result), *_ = checked_rows([deal], [result], "result", SolveResult)
     check_settings(settings, GradeSettings)
+    of_type(tiers, (Tiers, type(None)), "tiers", "a Tiers or None")
+    check_result(deal, result, where="grade", losses=True)
     chosen = load_tiers(tiers_for(settings.tiers, deal.game)) if tiers is None else tiers
     return grade_deal(deal, result, max_positions=settings.max_positions, tiers=chosen)
 
@@ -63,9 +71,17 @@ def grade_many(
 
     ``solve_many``'s iterator may be passed as ``results`` while it runs. The
     tiers files are read once per game, before the first deal of that game is
-    sent. ``progress`` shows a bar on stderr.
+    sent. ``progress`` shows a bar on stderr. Each result is checked as :func:`grade` checks it,
+    when it is drawn (ArgumentError naming its index).
     """
     check_settings(settings, GradeSettings)
+    of_type(tiers, (Tiers, type(None)), "tiers", "a Tiers or None")
+    check_iterable(deals, "deals")
+    check_iterable(results, "results")
+
+    def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
+        check_result(deal, result, where="grade_many", name=f"result {index}", losses=True)
+
     loaded: dict[str, Tiers] = {}
 
     def tiers_of(game: Game) -> Tiers:
@@ -90,5 +106,7 @@ def grade_many(
         progress=progress,
         label="grading",
         largest=GRADE_CHUNK,
+        where="grade_many",
+        check=of_deal,
     )
     return grades

@@ -17,11 +17,13 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from pipeline.engine import solver
+from pipeline.errors import of_type
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import SolveResult
 from pipeline.stages.face_batches import (
     boards_of,
+    check_iterable,
     check_settings,
     stream_deals,
 )
@@ -37,8 +39,7 @@ def solve(deal: Deal, settings: SolveSettings = SolveSettings()) -> SolveResult:
     ``settings.max_nodes`` bounds the search; past it the verdict is unknown, never a guess. With
     ``settings.longest_play`` false a loss's ``max_cards_played`` is None (not sought).
     """
-    if not isinstance(deal, Deal):
-        raise TypeError(f"deal must be a Deal, got {type(deal).__name__}")
+    of_type(deal, Deal, "deal")
     check_settings(settings, SolveSettings)
     return solver.solve(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
 
@@ -55,10 +56,12 @@ def solve_many(
 
     The deals are drawn as workers free up and each result is yielded as soon
     as it and those before it are done, so a long generator of deals never
-    sits in memory whole. ``progress`` shows a bar on stderr. A non-Deal
+    sits in memory whole. ``progress`` shows a bar on stderr. Arguments of the wrong type are a
+    TypeError naming them, ``jobs`` out of 1 to 1024 an ArgumentError, at the call; a non-Deal
     among ``deals`` is a TypeError when it is reached.
     """
     check_settings(settings, SolveSettings)
+    check_iterable(deals, "deals")
 
     def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
         from joblib import delayed
@@ -73,6 +76,7 @@ def solve_many(
         progress=progress,
         label="solving",
         largest=SOLVE_CHUNK,
+        where="solve_many",
     )
     return results
 

@@ -11,6 +11,7 @@ grader's (:data:`pipeline.packs.schema.GRADE_FIELDS`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from pipeline.errors import of_type, shown_value
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.verdicts import SolveResult
@@ -100,12 +102,14 @@ class Pack:
         return self.manifest.deals
 
     def find(self, deal_id: str) -> PackEntry:
-        """The deal with id ``deal_id``; PackError naming the folder and the id when the pack has none."""
+        """The deal with id ``deal_id`` (a str, else TypeError); PackError naming the folder and the id
+        when the pack has none."""
+        of_type(deal_id, str, "deal_id")
         for batch in pack_folder_batches(self.folder):
             found = batch.filter(pc.equal(batch.column("deal_id"), deal_id))
             if found.num_rows:
                 return next(self._entries(found))
-        raise PackError(f"{self.folder}: no deal {deal_id!r}")
+        raise PackError(f"{self.folder}: no deal {shown_value(deal_id)}")
 
     def _entries(self, table: pa.Table) -> Iterator[PackEntry]:
         for row in table.to_pylist():
@@ -113,6 +117,12 @@ class Pack:
 
 
 def open_pack(folder: Path | str) -> Pack:
-    """The pack folder ``folder`` (``output/packs/NAME``), its manifest read and checked (PackError when it is not a pack)."""
+    """The pack folder ``folder`` (``output/packs/NAME``), its manifest read and checked (PackError when it is not a pack).
+
+    ``folder`` is a path or its text (else TypeError).
+    """
+    of_type(folder, (str, os.PathLike), "folder", "a path")
+    if "\x00" in str(folder):  # which the OS refuses with a ValueError
+        raise PackError(f"{str(folder)!r}: not a pack folder (a path cannot hold a NUL character)")
     folder = Path(folder)
     return Pack(folder, read_manifest(folder))

@@ -4,8 +4,10 @@ A stage pass takes its settings (what it computes) and :class:`PassOptions`
 (how the pass runs: workers, backend, progress, timings), each whole:
 ``solve_pack(source, target, SolveSettings(), PassOptions(jobs=2))``. A
 numeric setting declares its bounds once, as field metadata
-(:func:`bounds_of`), and the command line's options and the config reader
-both take them from there.
+(:func:`bounds_of`), and the command line's options, the config reader and
+the settings objects themselves take them from there: a settings object the
+command line would refuse cannot be made (:func:`checked_fields`: TypeError
+naming a field of the wrong type, ArgumentError one out of its bounds).
 
 This module imports nothing heavy (no Numba, OR-Tools or Arrow), so the
 command line and the config reader can use the defaults without loading the
@@ -15,11 +17,16 @@ engine.
 (0.05, 10)
 >>> bounds_of(SolveSettings, "max_nodes").lowest
 1
+>>> SolveSettings(max_nodes=0)
+Traceback (most recent call last):
+...
+pipeline.errors.ArgumentError: SolveSettings: max_nodes must be from 1 to 4611686018427387904, got 0
 """
 
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path, PosixPath
@@ -33,6 +40,7 @@ from pipeline.engine.budgets import (
     MAX_BUDGET,
     MAX_TIME_LIMIT,
 )
+from pipeline.errors import of_type, real_number, whole_number
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.shuffles import MAX_SEED
 from pipeline.workers import MAX_JOBS, Backend
@@ -121,6 +129,50 @@ def bounds_of(settings: type, name: str) -> Bounds:
     raise KeyError(f"{settings.__name__} has no field {name!r}")
 
 
+def checked_fields(settings: Any) -> None:
+    """Refuse the settings object ``settings`` unless each field is of its type and within its bounds.
+
+    An ``int`` field takes a whole number (a bool is not one), a ``float`` field any finite number
+    (stored as a float), a ``bool`` field a bool, a ``Path`` field a path or its text (stored as a
+    Path): else a TypeError naming the field. A number outside the field's :class:`Bounds` (the
+    command line's ``min`` and ``max``), NaN or an infinity is an ArgumentError naming the settings
+    and the field. Every settings class calls it from ``__post_init__``.
+
+    >>> GradeSettings(max_positions=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: max_positions must be an int, got bool
+    >>> CrosscheckSettings(time_limit=float("nan"))
+    Traceback (most recent call last):
+    ...
+    pipeline.errors.ArgumentError: CrosscheckSettings: time_limit must be a finite number, got nan
+    """
+    where = type(settings).__name__
+    for declared in dataclasses.fields(settings):
+        name, value, bounds = declared.name, getattr(settings, declared.name), field_bounds(declared)
+        fixed: Any = value
+        if declared.type == "int":
+            lowest, highest = bounds.lowest, bounds.highest
+            fixed = whole_number(
+                value,
+                name,
+                lowest=None if lowest is None else int(lowest),
+                highest=None if highest is None else int(highest),
+                where=where,
+            )
+        elif declared.type == "float":
+            fixed = real_number(value, name, lowest=bounds.lowest, highest=bounds.highest, where=where)
+        elif declared.type == "bool":
+            of_type(value, bool, name)
+        elif declared.type == "Path":
+            of_type(value, (str, os.PathLike), name, "a path")
+            fixed = value if isinstance(value, Path) else Path(value)
+        elif declared.type == "Backend":
+            of_type(value, Backend, name)
+        if fixed is not value:
+            object.__setattr__(settings, name, fixed)
+
+
 @dataclass(frozen=True)
 class SolveSettings:
     """The exact solver's node budget per deal (past it the verdict is ``unknown``), and whether a lost
@@ -133,6 +185,9 @@ class SolveSettings:
 
     max_nodes: int = bounded(DEFAULT_MAX_NODES, 1, MAX_BUDGET)
     longest_play: bool = True
+
+    def __post_init__(self) -> None:
+        checked_fields(self)
 
     def metadata(self) -> dict[str, str]:
         """The settings as a pack's schema metadata; ``longest_play`` only when false, so default packs keep their bytes.
@@ -154,6 +209,9 @@ class CrosscheckSettings:
     time_limit: float = bounded(DEFAULT_TIME_LIMIT, 0.01, MAX_TIME_LIMIT)  # CP-SAT deterministic seconds
     reference_nodes: int = bounded(DEFAULT_REFERENCE_NODES, 1, MAX_BUDGET)  # when CP-SAT cannot tell
 
+    def __post_init__(self) -> None:
+        checked_fields(self)
+
 
 @dataclass(frozen=True)
 class GradeSettings:
@@ -167,6 +225,9 @@ class GradeSettings:
     tiers: Path = DEFAULT_TIERS
     sample: float = bounded(1.0, 0.0, 1.0)
     seed: int = bounded(0, 0, MAX_SEED)
+
+    def __post_init__(self) -> None:
+        checked_fields(self)
 
 
 @dataclass(frozen=True)
@@ -221,3 +282,6 @@ class PassOptions:
     progress: bool = False
     timings: bool = True
     batch_rows: int | None = None
+
+    def __post_init__(self) -> None:
+        checked_fields(self)

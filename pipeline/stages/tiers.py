@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import os
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -59,7 +60,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import BlackholeError
+from pipeline.errors import ArgumentError, BlackholeError, located, of_type, real_number
 from pipeline.files import check_writable, replacing
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.packs.labels import Tier
@@ -104,6 +105,10 @@ class Difficulty:
     player: Player = Player.LOOKAHEAD_4
     figure: Figure = Figure.ATTEMPTS
 
+    def __post_init__(self) -> None:
+        of_type(self.player, Player, "player")
+        of_type(self.figure, Figure, "figure")
+
     def of(self, players: Sequence[PlayerFigures]) -> float:
         """The difficulty of a winnable deal with these figures (one per player of the ladder)."""
         return self.figure.of(players[PLAYERS.index(self.player)])
@@ -111,12 +116,28 @@ class Difficulty:
 
 @dataclass(frozen=True)
 class Tiers:
-    """The reference difficulty and the fewest of it of the medium, hard and expert tiers."""
+    """The reference difficulty and the fewest of it of the medium, hard and expert tiers.
+
+    The thresholds are finite numbers above 0 that rise from medium to expert, as a tiers file's
+    must (else ArgumentError; a threshold that is no number, or a ``difficulty`` that is no
+    :class:`Difficulty`, is a TypeError).
+    """
 
     medium: float
     hard: float
     expert: float
     difficulty: Difficulty = Difficulty()
+
+    def __post_init__(self) -> None:
+        values = [real_number(getattr(self, name), name, where="Tiers") for name in THRESHOLDS]
+        of_type(self.difficulty, Difficulty, "difficulty")
+        if values[0] <= 0:
+            raise ArgumentError(located(f"medium must be above 0, got {values[0]}", source="Tiers"))
+        for (lower, low), (higher, high) in pairwise(zip(THRESHOLDS, values, strict=True)):
+            if not high > low:
+                raise ArgumentError(
+                    located(f"{higher} must be above {lower} ({low}), got {high}", source="Tiers")
+                )
 
     def tier_of(self, difficulty: float) -> Tier:
         """The tier of a solvable deal with this ``difficulty``: the highest whose threshold it reaches."""
@@ -223,9 +244,13 @@ def calibrated(difficulty: Difficulty, difficulties: Sequence[float]) -> Tiers:
     return Tiers(medium, hard, expert, difficulty)
 
 
-def load_tiers(path: Path) -> Tiers:
-    """The tiers in the TOML file at ``path``."""
-    return parse_tiers(read_text(path), source=str(path))
+def load_tiers(path: Path | str) -> Tiers:
+    """The tiers in the TOML file at ``path`` (a path or its text, else TypeError): ConfigError naming the
+    file and line when they are not tiers, OSError naming it when it cannot be read."""
+    of_type(path, (str, os.PathLike), "path", "a path")
+    if "\x00" in str(path):  # which the OS refuses with a ValueError
+        raise ConfigError("a path cannot hold a NUL character", source=repr(str(path)))
+    return parse_tiers(read_text(Path(path)), source=str(path))
 
 
 def parse_tiers(text: str, *, source: str = "<tiers>") -> Tiers:
