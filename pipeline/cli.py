@@ -13,6 +13,7 @@ budgets and settings); each command imports what it needs when it runs, so
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import traceback
@@ -229,7 +230,17 @@ def user_errors(*, interrupted: str = "interrupted") -> Iterator[None]:
         except BrokenPipeError:
             _reader_gone()
         except OSError as error:
-            _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error), ExitCode.BAD_INPUT)
+            _fail(_os_error_line(error), ExitCode.BAD_INPUT)
+
+
+def _os_error_line(error: OSError) -> str:
+    """``FILE: problem`` for an OSError that reached a command; a full or read-only disk said in words."""
+    from pipeline.files import PLAIN_WORDS, WRITE_ERRNOS, os_problem
+
+    problem = os_problem(error) if error.errno in PLAIN_WORDS else (error.strerror or str(error))
+    if error.errno in WRITE_ERRNOS - {errno.EIO}:
+        problem = f"could not write: {problem}"
+    return f"{error.filename}: {problem}" if error.filename else problem
 
 
 def _reader_gone() -> None:
@@ -246,13 +257,19 @@ def _reader_gone() -> None:
 
 
 def _fail(message: str, code: ExitCode) -> None:
-    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    """Print ``message`` as one ``error:`` line, control characters escaped (a deal id or name from a file
+    may hold any), and exit with ``code``."""
+    from pipeline.free_text import printable
+
+    typer.echo(f"error: {printable(' '.join(message.split()))}", err=True)
     raise typer.Exit(code)
 
 
 def _note(message: str, quiet: bool) -> None:
     if not quiet:
-        typer.echo(message, err=True)
+        from pipeline.free_text import printable
+
+        typer.echo("\n".join(map(printable, message.split("\n"))), err=True)
 
 
 def _counted(count: int, one: str) -> str:

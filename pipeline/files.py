@@ -16,6 +16,13 @@ path that is this process's standard output (``/dev/stdout``):
 (Parquet, TOML, PNG) is never written to standard output: :func:`check_writable`
 refuses it in one line.
 
+A write that fails (a full disk, a read-only one, no permission) raises
+:class:`WriteError`, whose one line names the file or folder asked for, never
+its hidden staging name, and says in words what the system said
+(:func:`os_problem`); the staged file or folder is deleted first, so nothing
+half-written stays behind. :func:`naming_write_errors` does this for writers
+that stage their own files.
+
 >>> import tempfile
 >>> folder = Path(tempfile.mkdtemp())
 >>> with replacing(folder / "a.txt") as sink:
@@ -26,12 +33,13 @@ refuses it in one line.
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import sys
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import BinaryIO
 
@@ -42,10 +50,106 @@ class DestinationError(BlackholeError, ValueError):
     """An output that cannot be written where it was asked for; the message names the path."""
 
 
+PLAIN_WORDS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk is full (your quota on it is used up)",
+    errno.EROFS: "the disk is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EFBIG: "the file is too large for this disk",
+    errno.EIO: "the disk failed to read or write (an input/output error)",
+}
+"""What an OS error number means, in words, for the errors a write meets most."""
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EFBIG, errno.EIO})
+"""Errors that only writing meets (or an input/output error): taken as a write's even when the system names no file."""
+
+
+def os_problem(error: OSError) -> str:
+    """What ``error`` says, in words for the usual ones, then its symbol and the system's own text.
+
+    >>> os_problem(OSError(errno.ENOSPC, "Error writing bytes to file"))
+    'the disk is full (ENOSPC: No space left on device)'
+    >>> os_problem(OSError(errno.EMFILE, "Too many open files"))
+    'EMFILE: Too many open files'
+    >>> os_problem(OSError("no number"))
+    'no number'
+    """
+    if error.errno is None:
+        return " ".join(str(error).split())
+    symbol = errno.errorcode.get(error.errno, f"errno {error.errno}")
+    detail = f"{symbol}: {os.strerror(error.errno)}"
+    words = PLAIN_WORDS.get(error.errno)
+    return f"{words} ({detail})" if words else detail
+
+
+class WriteError(BlackholeError):
+    """A file or folder that could not be written: the disk is full or read-only, permission denied...
+
+    Its message is one line naming the destination asked for (the file, or
+    the folder replaced whole), never a hidden staging name, and what went
+    wrong in words (:func:`os_problem`); ``destination`` and ``cause`` (the
+    OSError) are kept for programs.
+
+    >>> str(WriteError(Path("out/deals.parquet"), OSError(errno.ENOSPC, "No space left on device")))
+    'out/deals.parquet: could not write: the disk is full (ENOSPC: No space left on device)'
+    """
+
+    def __init__(self, destination: Path | str, cause: OSError) -> None:
+        self.destination, self.cause = destination, cause
+        super().__init__(f"{destination}: could not write: {os_problem(cause)}")
+
+    def __reduce__(self) -> tuple[type[WriteError], tuple[Path | str, OSError]]:
+        return (WriteError, (self.destination, self.cause))  # back from a worker process whole
+
+
+@contextmanager
+def naming_write_errors(destination: Path | str, *staged: Path) -> Iterator[None]:
+    """Turn an OSError of writing ``destination``, or the hidden ``staged`` files and folders standing in for
+    it, into a :class:`WriteError` naming ``destination``; so too a WriteError naming one of ``staged``.
+
+    An error is a write's when the system names ``destination``, one of
+    ``staged`` or a path inside one, or names no file and is one only writing
+    meets (:data:`WRITE_ERRNOS`: a full disk, for one, comes from ``write``
+    and ``fsync``, which name none). Other errors, a reader's among them,
+    pass unchanged, and so does a broken pipe (a reader gone: not a write's fault).
+    """
+    try:
+        yield
+    except (WriteError, OSError) as error:
+        named = as_write_error(error, destination, *staged)
+        if named is None:
+            raise
+        raise named from (error.cause if isinstance(error, WriteError) else error)
+
+
+def as_write_error(error: BaseException, destination: Path | str, *staged: Path) -> WriteError | None:
+    """``error`` as a :class:`WriteError` naming ``destination`` when it is an error of writing it or
+    ``staged`` (:func:`naming_write_errors` says which errors are); None when it is another error."""
+    places = (Path(destination), *map(Path, staged))
+    if isinstance(error, WriteError):
+        ours = _names_one_of(str(error.destination), places[1:])
+        return WriteError(destination, error.cause) if ours else None
+    if not isinstance(error, OSError) or isinstance(error, BrokenPipeError):
+        return None
+    named = [name for name in (error.filename, error.filename2) if isinstance(name, str | Path)]
+    ours = any(_names_one_of(str(name), places) for name in named)
+    if not ours and (named or error.errno not in WRITE_ERRNOS):
+        return None
+    return WriteError(destination, error)
+
+
+def _names_one_of(name: str, places: Iterable[Path]) -> bool:
+    """Whether the path ``name`` is one of ``places`` or lies inside one (as spelled, not resolved)."""
+    path = Path(name)
+    return any(path == place or place in path.parents for place in places)
+
+
 STANDARD_STREAM = "-"
 """The name that means standard input to a command that reads text, standard output to one that writes it."""
 STDIN_SOURCE = "<stdin>"
 """How messages name standard input (``<stdin>:3: unknown card 'XX'``)."""
+STANDARD_OUTPUT = "standard output"
+"""How messages name standard output (``standard output: could not write: the disk is full (...)``)."""
 
 
 def is_standard_stream(path: Path | str) -> bool:
@@ -78,9 +182,10 @@ def writing(path: Path) -> Iterator[BinaryIO]:
     streamed as written and flushed at the end; else ``path``, replaced whole (:func:`replacing`)."""
     if names_standard_output(path):
         sys.stdout.flush()  # text printed before goes first
-        sink = sys.stdout.buffer
-        yield sink
-        sink.flush()
+        with naming_write_errors(STANDARD_OUTPUT):
+            sink = sys.stdout.buffer
+            yield sink
+            sink.flush()
         return
     with replacing(path) as sink:
         yield sink
@@ -196,8 +301,46 @@ def check_folder_writable(folder: Path, *, replaced: bool = False) -> Path:
             raise DestinationError(f"{folder}: not a folder; cannot write files in it")
         raise DestinationError(f"{folder}: cannot make the folder, {str(existing)!r} is not a folder")
     if existing.exists() and not os.access(existing, os.W_OK | os.X_OK):
-        raise DestinationError(f"{folder}: cannot write in {str(existing)!r} (permission denied)")
+        why = "the disk is read-only" if _on_read_only_disk(existing) else "permission denied"
+        raise DestinationError(f"{folder}: cannot write in {str(existing)!r} ({why})")
     return folder
+
+
+def _on_read_only_disk(path: Path) -> bool:
+    """Whether ``path`` lies on a file system mounted read-only."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+@contextmanager
+def made_folder(folder: Path) -> Iterator[Path]:
+    """``folder``, made with its parents when missing, to write files in; on any error what this made is
+    deleted again (a folder that was there stays, with what the block wrote in it).
+
+    >>> import tempfile
+    >>> base = Path(tempfile.mkdtemp())
+    >>> try:
+    ...     with made_folder(base / "a" / "b"):
+    ...         raise OSError("full")
+    ... except OSError:
+    ...     sorted(base.iterdir())
+    []
+    """
+    folder = Path(folder)
+    first_made = None
+    for place in (folder, *folder.parents):
+        if place.exists():
+            break
+        first_made = place
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        yield folder
+    except BaseException:
+        if first_made is not None:
+            shutil.rmtree(first_made, ignore_errors=True)
+        raise
 
 
 @contextmanager
@@ -209,14 +352,22 @@ def replacing(path: Path) -> Iterator[BinaryIO]:
     """
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
-        with open(temporary, "wb") as sink:
-            yield sink
-            sink.flush()
-            os.fsync(sink.fileno())
-        os.replace(temporary, path)
+        with naming_write_errors(path, temporary):
+            with open(temporary, "wb") as sink:
+                yield sink
+                sink.flush()
+                os.fsync(sink.fileno())
+            os.replace(temporary, path)
     except BaseException:
-        temporary.unlink(missing_ok=True)
+        discard(temporary)
         raise
+
+
+def discard(path: Path) -> None:
+    """Delete the file ``path`` if it is there, after an error: one that this fails too (a read-only disk
+    answers an unlink with EROFS even when there is nothing to delete) is let go, for the first says what is wrong."""
+    with suppress(OSError):
+        path.unlink(missing_ok=True)
 
 
 @contextmanager
@@ -232,11 +383,13 @@ def replacing_folder(target: Path) -> Iterator[Path]:
     target = check_replaceable_folder(target)
     _remove_stale(target)
     staging = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    retired = _retired(target)
     try:
-        staging.mkdir()
-        yield staging
-        _fsync_tree(staging)
-        _swap_into_place(staging, target)
+        with naming_write_errors(target, staging, retired):
+            staging.mkdir()
+            yield staging
+            _fsync_tree(staging)
+            _swap_into_place(staging, target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -258,7 +411,7 @@ def _swap_into_place(staging: Path, target: Path) -> None:
     if not target.exists():
         os.replace(staging, target)
         return
-    retired = target.with_name(f".{target.name}.old-{os.getpid()}")
+    retired = _retired(target)
     os.replace(target, retired)
     try:
         os.replace(staging, target)
@@ -266,6 +419,11 @@ def _swap_into_place(staging: Path, target: Path) -> None:
         os.replace(retired, target)
         raise
     shutil.rmtree(retired)
+
+
+def _retired(target: Path) -> Path:
+    """Where the old ``target`` waits while the new one is renamed in."""
+    return target.with_name(f".{target.name}.old-{os.getpid()}")
 
 
 def _remove_stale(target: Path) -> None:

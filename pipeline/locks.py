@@ -35,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 
 from pipeline.errors import BlackholeError
+from pipeline.files import naming_write_errors
 
 
 class LockedError(BlackholeError):
@@ -115,8 +116,9 @@ def _held(path: Path, what: str) -> Iterator[Holder | None]:
             "if it has stopped, delete this file and start again"
         )
     try:
-        os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, me.to_text().encode(), 0)
+        with naming_write_errors(path):  # a full disk: pwrite names no file
+            os.ftruncate(descriptor, 0)
+            os.pwrite(descriptor, me.to_text().encode(), 0)
     except BaseException:
         _let_go(descriptor, path, delete=True)
         raise

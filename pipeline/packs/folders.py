@@ -39,17 +39,18 @@ import hashlib
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline.files import replacing_folder
+from pipeline.free_text import folder_name_problem
 from pipeline.game.deal import Deal
 from pipeline.game.stats import published_win_rate, win_rate
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.family import pack_game
+from pipeline.packs.family import GameMixError, pack_game
 from pipeline.packs.labels import PACK_TIERS, UNGRADED, PackKind
 from pipeline.packs.manifest import (
     MANIFEST,
@@ -62,10 +63,13 @@ from pipeline.packs.manifest import (
 )
 from pipeline.packs.parquet import (
     BATCH_ROWS,
+    READ_ERRORS,
     PackError,
+    abandon_writer,
     batches_of,
     check_rows,
     metadata,
+    metadata_problem,
     unreadable,
     upgraded,
     upgraded_schema,
@@ -96,10 +100,15 @@ def write_pack_folder(
 
     ``tables`` come in pack order, each with a ``tier`` column (null meaning
     ungraded) and the same other columns; they are read once, one at a time.
-    ``origin`` opens the manifest (name, kind, config...); ``provenance`` goes
+    ``origin`` opens the manifest (name, kind, config...): PackError, before
+    anything is written, when a name in it is one its readers would refuse
+    (:func:`~pipeline.free_text.folder_name_problem`); ``provenance`` goes
     into every file's schema metadata.
     """
     target = Path(target)
+    for name in (origin.name, origin.curated_from):  # the rule every reader of the manifest keeps to
+        if name is not None and (problem := folder_name_problem(name)) is not None:
+            raise PackError(f"{target}: pack name {name!r} is not a folder name ({problem})")
     target.parent.mkdir(parents=True, exist_ok=True)
     with replacing_folder(target) as staging:
         files = {tier: _TierFile(staging, tier, provenance) for tier in PACK_TIERS}
@@ -130,6 +139,7 @@ class _TierFile:
         self.relative = f"tier={tier}/{DATA_FILE}"
         self.tier, self.provenance = tier, provenance
         self.writer: pq.ParquetWriter | None = None
+        self.sink: BinaryIO | None = None  # ours to close: a writer that fails part-way leaves its own open
         self.buffered: list[pa.Table] = []
         self.buffered_rows = self.rows = 0
 
@@ -137,7 +147,8 @@ class _TierFile:
         if self.writer is None:
             self.path.parent.mkdir()
             schema = file_schema(data.schema).with_metadata(metadata(data) | self.provenance)
-            self.writer = pq.ParquetWriter(self.path, schema, compression="zstd")
+            self.sink = open(self.path, "wb")
+            self.writer = pq.ParquetWriter(self.sink, schema, compression="zstd")
         self.buffered.append(data.replace_schema_metadata(self.writer.schema.metadata))
         self.buffered_rows += data.num_rows
         self.rows += data.num_rows
@@ -150,12 +161,16 @@ class _TierFile:
             return None
         self._flush()
         self.writer.close()
-        self.writer = None
+        if self.sink is not None:
+            self.sink.close()
+        self.writer = self.sink = None
         return FileEntry(self.relative, self.tier, self.rows, sha256_of(self.path))
 
     def abandon(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
+        """Close the file after an error (:func:`~pipeline.packs.parquet.abandon_writer`); its folder is
+        deleted with the staging folder."""
+        abandon_writer(self.writer, self.sink)
+        self.writer = self.sink = None
 
     def _flush(self) -> None:
         if self.buffered:
@@ -259,6 +274,12 @@ class _Counts:
         return Manifest(origin, deals, self.verdicts, self.tiers, record, files, self.thresholds)
 
 
+def _thresholds_text(thresholds: TierThresholds | None) -> str:
+    if thresholds is None:
+        return "none"
+    return f"{thresholds.figure} of {thresholds.player}: {thresholds.medium:g}, {thresholds.hard:g}, {thresholds.expert:g}"
+
+
 def sha256_of(path: Path) -> str:
     """The SHA-256 of the file at ``path``, in hex."""
     digest = hashlib.sha256()
@@ -282,11 +303,11 @@ def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Ta
     for entry in manifest.files:
         path = data_path(folder, entry)
         data = _checked_bytes(path, entry)
-        _checked_parquet(path, entry, pa.BufferReader(data))
+        _checked_parquet(path, entry, pa.BufferReader(data), manifest)
         try:
             table = pq.read_table(pa.BufferReader(data), columns=_read_columns(columns, entry))
-        except (pa.ArrowInvalid, OSError) as error:
-            raise unreadable(path, error) from None
+        except READ_ERRORS as error:
+            raise unreadable(path, error, checksummed=True) from None
         table = _with_tier(upgraded(table, source=str(path)), entry.tier)
         _check(table, path, entry)
         _replayed.add(entry.sha256)
@@ -319,7 +340,7 @@ def pack_folder_batches(
     _check_listed(folder, manifest)
     for entry in manifest.files:
         path = data_path(folder, entry)
-        parquet = _checked_parquet(path, entry, _checked_file(path, entry))
+        parquet = _checked_parquet(path, entry, _checked_file(path, entry), manifest)
         start = 0
         try:
             for batch in batches_of(parquet, batch_rows=batch_rows, columns=_read_columns(columns, entry)):
@@ -327,8 +348,8 @@ def pack_folder_batches(
                 _check(table, path, entry, start=start)
                 start += table.num_rows
                 yield _picked(table, columns)
-        except (pa.ArrowInvalid, OSError) as error:
-            raise unreadable(path, error) from None
+        except READ_ERRORS as error:
+            raise unreadable(path, error, checksummed=True) from None
         _replayed.add(entry.sha256)  # every batch read and checked
 
 
@@ -386,20 +407,37 @@ def _picked(table: pa.Table, columns: list[str] | None) -> pa.Table:
     return table if columns is None else table.select([*dict.fromkeys(columns), _TIER.name])
 
 
-def _checked_parquet(path: Path, entry: FileEntry, source: Path | pa.BufferReader) -> pq.ParquetFile:
+def _checked_parquet(
+    path: Path, entry: FileEntry, source: Path | pa.BufferReader, manifest: Manifest
+) -> pq.ParquetFile:
     """The Parquet file at ``path`` (read from ``source``), once it has the manifest ``entry``'s
-    row count and the pack file schema; PackError naming the file otherwise."""
+    row count, the pack file schema, sound schema metadata (:func:`~pipeline.packs.parquet.metadata_problem`)
+    and the pack's game and tiers as ``manifest`` says them; PackError (GameMixError for another game)
+    naming the file otherwise."""
     try:
         parquet = pq.ParquetFile(source)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
-        raise unreadable(path, error) from None
+    except READ_ERRORS as error:
+        raise unreadable(path, error, checksummed=True) from None
     rows = parquet.metadata.num_rows
     if rows != entry.rows:
         raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
     problem = file_schema_problem(upgraded_schema(parquet.schema_arrow))
     if problem is not None:
         raise PackError(f"{path}: not a pack file: {problem}")
-    pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
+    problem = metadata_problem(parquet.schema_arrow)
+    if problem is not None:
+        raise PackError(f"{path}: {problem}")
+    graded_with = TierThresholds.from_metadata(metadata(parquet.schema_arrow.empty_table()))
+    if manifest.format_version > 1 and graded_with != manifest.tier_thresholds:
+        raise PackError(
+            f"{path}: graded with other tiers than the manifest's tier_thresholds "
+            f"({_thresholds_text(graded_with)}, not {_thresholds_text(manifest.tier_thresholds)})"
+        )
+    found = pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
+    if found is not manifest.played:
+        raise GameMixError(
+            f"{path}: {found.a_title} file in {manifest.played.a_title} pack: games are never mixed in a pack"
+        )
     return parquet
 
 
@@ -450,11 +488,17 @@ def find_deal(folder: Path, deal_id: str) -> Deal:
 
 def pack_metadata(folder: Path) -> dict[str, str]:
     """The schema metadata of the pack folder ``folder``'s first file, the provenance every file repeats
-    (its manifest checked, no rows read); empty for a pack with no file."""
-    files = read_manifest(folder).files
-    if not files:
+    (its manifest checked, and the file as :func:`pack_folder_batches` checks it before its rows; no rows
+    read); empty for a pack with no file."""
+    folder = Path(folder)
+    manifest = read_manifest(folder)
+    if not manifest.files:
         return {}
-    schema = pq.read_schema(data_path(Path(folder), files[0]))
+    _check_listed(folder, manifest)
+    path = data_path(folder, manifest.files[0])
+    schema = _checked_parquet(
+        path, manifest.files[0], _checked_file(path, manifest.files[0]), manifest
+    ).schema_arrow
     return {
         key.decode(): value.decode() for key, value in (schema.metadata or {}).items() if key != b"pandas"
     }

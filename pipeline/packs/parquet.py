@@ -22,17 +22,19 @@ each stage that ran (``max_nodes``, ...).
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.errors import BlackholeError
-from pipeline.files import check_writable, replacing
+from pipeline.files import check_writable, discard, naming_write_errors, replacing
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.packs.family import pack_game
@@ -44,13 +46,73 @@ class PackError(BlackholeError, ValueError):
     """A pack file or folder this package cannot read; the message names the file."""
 
 
-def unreadable(path: Path, error: Exception) -> PackError:
-    """The PackError of the file at ``path``, which Arrow or the system (``error``) could not read as Parquet."""
+READ_ERRORS = (pa.ArrowException, OSError)
+"""What reading a damaged Parquet file can raise: any of Arrow's errors (a bad footer, a page that will not
+decompress or decode, a size past memory) or the system's (a file cut short); :func:`unreadable` words it."""
+
+
+def unreadable(path: Path, error: Exception, *, checksummed: bool = False) -> PackError:
+    """The PackError of the file at ``path``, which Arrow or the system (``error``) could not read as Parquet;
+    ``checksummed``: a pack folder's file whose SHA-256 is its manifest's, so damaged when it was signed.
+
+    >>> print(unreadable(Path("p/tier=easy/part-0.parquet"), OSError("Couldn't deserialize thrift"), checksummed=True))
+    p/tier=easy/part-0.parquet: a damaged file: its SHA-256 is the manifest's, but it is not readable Parquet (Couldn't deserialize thrift)
+    """
     reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if checksummed:
+        return PackError(
+            f"{path}: a damaged file: its SHA-256 is the manifest's, but it is not readable Parquet ({reason})"
+        )
     return PackError(f"{path}: not a readable Parquet file ({reason})")
 
 
 _TODAYS_TYPES = {field.name: field.type for field in GRADE_FIELDS if field.name in FORMAT_1_TYPES}
+
+
+GRADED_WITH = ("difficulty_player", "difficulty_figure", "tier_medium", "tier_hard", "tier_expert")
+"""The schema metadata that records the tiers a pack's deals were graded with (the grade stage writes it)."""
+
+
+def metadata_problem(schema: pa.Schema) -> str | None:
+    """What the schema metadata of a pack file says that it may not, naming the entry; None when nothing.
+
+    The tiers it was graded with (:data:`GRADED_WITH`), when it records a
+    player: all five entries, a player of the ladder, and thresholds that are
+    finite numbers above 0 rising from medium to expert; what a reader would
+    otherwise use as they are. (A file graded in the old units, with
+    thresholds and no player, has none of them read.)
+
+    >>> metadata_problem(pa.schema([]).with_metadata({"difficulty_player": "tips", "difficulty_figure": "attempts",
+    ...     "tier_medium": "nan", "tier_hard": "8", "tier_expert": "20"}))
+    "schema metadata tier_medium: 'nan' is not a finite number above 0"
+    """
+    from pipeline.game.players import PLAYERS
+
+    entries = {
+        key.decode(errors="replace"): value.decode(errors="replace")
+        for key, value in (schema.metadata or {}).items()
+    }
+    if "difficulty_player" not in entries and "difficulty_figure" not in entries:
+        return None
+    missing = [key for key in GRADED_WITH if key not in entries]
+    if missing:
+        return f"schema metadata: {missing[0]} missing beside difficulty_player and difficulty_figure"
+    if entries["difficulty_player"] not in {player.value for player in PLAYERS}:
+        return f"schema metadata difficulty_player: {entries['difficulty_player'][:40]!r} is no player of the ladder"
+    thresholds = []
+    for key in GRADED_WITH[2:]:
+        try:
+            value = float(entries[key])
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value > 0):
+            return f"schema metadata {key}: {entries[key][:40]!r} is not a finite number above 0"
+        thresholds.append(value)
+    if not thresholds[0] < thresholds[1] < thresholds[2]:
+        return "schema metadata: tier_medium, tier_hard and tier_expert do not rise ({}, {}, {})".format(
+            *thresholds
+        )
+    return None
 
 
 def upgraded_schema(schema: pa.Schema) -> pa.Schema:
@@ -79,7 +141,7 @@ def upgraded(table: pa.Table, *, source: str) -> pa.Table:
         return table
     try:
         return table.cast(schema)
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as error:
+    except pa.ArrowException as error:
         reason = str(error).splitlines()[0]
         raise PackError(
             f"{source}: a column of an earlier pack format will not read as today's ({reason})"
@@ -136,14 +198,10 @@ def read_pack_file(path: Path, schema: pa.Schema = DEALS_SCHEMA) -> pa.Table:
     may not (:func:`check_rows`). An empty ``schema``
     reads a file unchecked (a stage's own temporary files).
     """
-    path = Path(path)
-    if path.is_dir():
-        raise PackError(f"{path}: is a directory, expected a Parquet file")
+    parquet = _open_parquet(path)
     try:
-        table = pq.ParquetFile(path).read()
-    except FileNotFoundError:
-        raise PackError(f"{path}: no such file") from None
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
+        table = parquet.read()
+    except READ_ERRORS as error:
         raise unreadable(path, error) from None
     table = upgraded(table, source=str(path))
     for field in schema:
@@ -224,7 +282,7 @@ def read_pack_file_batches(
                 check_rows(table, source=str(path), start=start)
                 start += table.num_rows
             yield table if len(read) == len(wanted) else table.select(wanted)
-    except (pa.ArrowInvalid, OSError) as error:
+    except READ_ERRORS as error:
         raise unreadable(path, error) from None
 
 
@@ -262,15 +320,21 @@ def pack_file_game(path: Path) -> Game:
 
 
 def _open_parquet(path: Path) -> pq.ParquetFile:
+    """The Parquet file at ``path``, once its footer reads and its schema metadata says nothing it may not
+    (:func:`metadata_problem`); PackError naming the file otherwise."""
     path = Path(path)
     if path.is_dir():
         raise PackError(f"{path}: is a directory, expected a Parquet file")
     try:
-        return pq.ParquetFile(path)
+        parquet = pq.ParquetFile(path)
     except FileNotFoundError:
         raise PackError(f"{path}: no such file") from None
-    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as error:
+    except READ_ERRORS as error:
         raise unreadable(path, error) from None
+    problem = metadata_problem(parquet.schema_arrow)
+    if problem is not None:
+        raise PackError(f"{path}: {problem}")
+    return parquet
 
 
 @contextmanager
@@ -287,23 +351,36 @@ def writing_pack_file(path: Path) -> Iterator[Callable[[pa.Table], None]]:
     path = check_writable(path)
     temporary = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     writer: pq.ParquetWriter | None = None
+    staged: BinaryIO | None = None
 
     def write(table: pa.Table) -> None:
-        nonlocal writer
+        nonlocal writer, staged
         if writer is None:
-            writer = pq.ParquetWriter(temporary, table.schema, compression="zstd")
+            staged = open(temporary, "wb")  # ours to close: a writer that fails part-way leaves its own open
+            writer = pq.ParquetWriter(staged, table.schema, compression="zstd")
         writer.write_table(table.cast(writer.schema), row_group_size=BATCH_ROWS)
 
     try:
-        yield write
-        if writer is not None:
-            writer.close()
-            writer = None
-            with open(temporary, "rb") as staged:
+        with naming_write_errors(path, temporary):
+            yield write
+            if writer is not None and staged is not None:
+                writer.close()
+                staged.flush()
                 os.fsync(staged.fileno())
-            os.replace(temporary, path)
+                staged.close()
+                os.replace(temporary, path)
     except BaseException:
-        if writer is not None:
-            writer.close()
-        temporary.unlink(missing_ok=True)
+        abandon_writer(writer, staged)
+        discard(temporary)
         raise
+
+
+def abandon_writer(writer: pq.ParquetWriter | None, sink: BinaryIO | None) -> None:
+    """Close ``writer`` and the file ``sink`` it wrote to, after an error: what fails in closing them (a full
+    disk fails again) is let go, for the error being raised says what went wrong; the file is closed all the same."""
+    if writer is not None:
+        with suppress(OSError, ValueError):
+            writer.close()
+    if sink is not None:
+        with suppress(OSError):
+            sink.close()

@@ -44,7 +44,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.files import check_folder_writable, check_outside_inputs, check_writable, replacing, resolved
+from pipeline.files import (
+    check_folder_writable,
+    check_outside_inputs,
+    check_writable,
+    made_folder,
+    replacing,
+    resolved,
+)
 from pipeline.game.players import PLAYERS, Player
 from pipeline.game.stats import PUBLISHED_WIN_RATE, published_win_rate, wilson_interval
 from pipeline.game.verdicts import Verdict
@@ -121,13 +128,12 @@ def draw_pack_charts(
 ) -> list[Path]:
     """The charts of a pack's ``tally`` and ``blocks`` into ``folder`` (made if missing), as :func:`chart_paths`
     names them; ``published`` is the game's published win rate (None: none to draw)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = chart_paths(folder)
-    difficulty_histogram(tally, paths[0])
-    solutions_vs_odds(tally, paths[1])
-    win_chance_by_tier(tally, paths[2])
-    win_rate_by_block(blocks, paths[3], published=published)
+    paths = chart_paths(Path(folder))
+    with made_folder(Path(folder)):  # a folder made here goes again if a chart cannot be written
+        difficulty_histogram(tally, paths[0])
+        solutions_vs_odds(tally, paths[1])
+        win_chance_by_tier(tally, paths[2])
+        win_rate_by_block(blocks, paths[3], published=published)
     return paths
 
 

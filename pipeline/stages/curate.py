@@ -29,7 +29,15 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline import __version__
-from pipeline.files import check_folder_writable, check_replaceable_folder, resolved
+from pipeline.files import (
+    WriteError,
+    as_write_error,
+    check_folder_writable,
+    check_replaceable_folder,
+    naming_write_errors,
+    resolved,
+)
+from pipeline.free_text import folder_name_problem
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import (
@@ -95,6 +103,10 @@ def curate_folder(
     (``.NAME.curating-*``), deleted afterwards, also on error; one that a
     killed curation left is deleted first.
     """
+    target = Path(target)
+    problem = folder_name_problem(target.name)  # before any work: the manifest's name, read by this rule
+    if problem is not None:
+        raise CurationError(f"{target}: curated pack name {target.name!r} is not a folder name ({problem})")
     source_manifest = read_manifest(source)
     source_origin = source_manifest.origin
     order = checked_order(order)
@@ -104,11 +116,11 @@ def curate_folder(
         )
     rejected = plays.rejected if plays is not None else frozenset()
     selection = Selection(checked_quotas(per_tier), rejected, source_manifest.played)
-    target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     for stale in target.parent.glob(f".{target.name}.curating-*"):  # left by a curation that was killed
         shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.curating-", dir=target.parent))
+    with naming_write_errors(target):
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.curating-", dir=target.parent))
     try:
         kept = staging / "kept.parquet"
         schema_metadata = _select(source, kept, selection, batch_rows=batch_rows)
@@ -142,6 +154,11 @@ def curate_folder(
         return write_pack_folder(
             target, _numbered(rows, schema_metadata), origin=origin, provenance=files_metadata
         )
+    except (OSError, WriteError) as error:  # the temporary files' too: the user asked for target
+        named = as_write_error(error, target, staging)
+        if named is None:
+            raise
+        raise named from error
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -191,7 +208,8 @@ def _numbered(tables: Iterable[pa.Table], schema_metadata: dict[bytes, bytes] | 
 def curated_folder(pack: Path, name: str) -> Path:
     """Where the curated pack ``name`` of the pack folder ``pack`` goes: beside it, in the same folder.
 
-    ``name`` is a pack name, not a path; CurationError when it is not, or
+    ``name`` is a pack name (:func:`~pipeline.free_text.folder_name_problem`, the rule its manifest is
+    read by); CurationError when it is not, or
     when the folder it names is ``pack`` itself, lies inside it or holds it,
     however the paths are spelled (compared once resolved: ``.`` in a pack
     folder, a link to the pack). Beside ``.`` or ``..`` means beside the
@@ -200,8 +218,9 @@ def curated_folder(pack: Path, name: str) -> Path:
     >>> curated_folder(Path("output/packs/default"), "best")
     PosixPath('output/packs/best')
     """
-    if not name or name in (".", "..") or "/" in name or "\\" in name:
-        raise CurationError(f"curated pack name {name!r}: expected a pack name, not a path")
+    problem = folder_name_problem(name)
+    if problem is not None:
+        raise CurationError(f"curated pack name {name!r} is not a folder name ({problem})")
     pack = Path(pack)
     target = (pack.parent if pack.name not in ("", "..") else resolved(pack).parent) / name
     read, written = resolved(pack), resolved(target)
