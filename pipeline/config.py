@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ExitCode
+from pipeline.free_text import folder_name_problem
 from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
 from pipeline.limits import MAX_INT64
@@ -362,14 +363,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     if spec.choices is not None and value not in {choice.value for choice in spec.choices}:
         expected = " or ".join(choice.value for choice in spec.choices)
         raise ConfigError(f"{name} must be {expected}, got {value!r}", source=source, line=line)
-    if key == "name" and (not value or value in (".", "..") or "/" in value or "\\" in value):
-        raise ConfigError(f"[run] name {value!r} is not a folder name", source=source, line=line)
-    if key == "name" and any(not character.isprintable() for character in value):
-        raise ConfigError(
-            f"[run] name {value!r} is not a folder name (it holds a control character)",
-            source=source,
-            line=line,
-        )
+    if key == "name" and (problem := folder_name_problem(value)) is not None:  # the rule manifests are read by
+        raise ConfigError(f"[run] name {value!r} is not a folder name ({problem})", source=source, line=line)
     if key == "scheduler" and value and not _is_address(value):
         raise ConfigError(
             f"[run] scheduler {value!r} is not an address: PROTOCOL://HOST:PORT, e.g. tcp://127.0.0.1:8786",
@@ -420,6 +415,13 @@ def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfi
         raise ConfigError(
             f"[run] name {config.name!r} ends in {CURATED_SUFFIX}, which names run "
             f"{config.name.removesuffix(CURATED_SUFFIX)!r}'s curated pack; choose another name",
+            source=source,
+            line=line,
+        )
+    if (problem := folder_name_problem(config.name + CURATED_SUFFIX)) is not None:  # too long, with -curated
+        raise ConfigError(
+            f"[run] name {config.name!r} is not a folder name for its curated pack "
+            f"{config.name + CURATED_SUFFIX!r} ({problem})",
             source=source,
             line=line,
         )

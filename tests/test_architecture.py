@@ -15,6 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 FLOORS = {
     "errors": 0,
     "files": 0,
+    "free_text": 0,
     "limits": 0,
     "locks": 0,
     "strict_json": 0,

@@ -37,6 +37,7 @@ from pipeline.cli import app
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import sha256_of, write_pack_folder
 from pipeline.packs.manifest import Origin
+from pipeline.packs.parquet import metadata
 from pipeline.packs.schema import SOLVED_SCHEMA, bare
 from pipeline.stages.curate import curate_folder
 
@@ -452,6 +453,90 @@ PACK_CASES = [
 # fmt: on
 
 
+def relabelled(**entries: str) -> Callable[[pa.Table], bytes]:
+    """A tier file's rows as they are, its schema metadata given ``entries`` (bytes: written as they are)."""
+    return lambda table: _parquet_bytes(table.replace_schema_metadata({**metadata(table), **entries}))
+
+
+def zeroed_middle(table: pa.Table) -> bytes:
+    """A tier file whose middle half is zeros: its footer reads, its pages do not."""
+    data = _parquet_bytes(table)
+    return data[:100] + bytes(len(data) // 2) + data[100 + len(data) // 2 :]
+
+
+def graded_file(scratch: Scratch, **entries: str) -> str:
+    """The solved pack file with tier thresholds in its schema metadata, changed by ``entries``."""
+    good = {
+        "difficulty_player": "tips",
+        "difficulty_figure": "attempts",
+        "tier_medium": "3",
+        "tier_hard": "8",
+        "tier_expert": "20",
+    }
+    return scratch.table(
+        "solved.parquet", lambda t: t.replace_schema_metadata({**metadata(t), **good, **entries})
+    )
+
+
+def show(pack: Callable[[Scratch], str]) -> Callable[[Scratch], Args]:
+    return lambda s: ["show", "seed-77-8", "--pack", pack(s)]
+
+
+def gallery(pack: Callable[[Scratch], str]) -> Callable[[Scratch], Args]:
+    return lambda s: ["gallery", pack(s), "--out", "site"]
+
+
+def curate(pack: Callable[[Scratch], str]) -> Callable[[Scratch], Args]:
+    return lambda s: ["curate", pack(s), "--out", "best"]
+
+
+# Issue 39: one game per pack, files damaged but signed, numbers of a file or manifest out of range, names.
+READERS = {
+    "report": report,
+    "report-json": lambda pack: lambda s: ["report", pack(s), "--json"],
+    "export-json": export,
+    "export-csv": lambda pack: export(pack, "csv"),
+    "curate": curate,
+    "gallery": gallery,
+    "show": show,
+}
+GOLF_IN_BLACK_HOLE = (
+    r"packs/p/tier=hard/part-0\.parquet: a Golf file in a Black Hole pack: games are never mixed"
+)
+DAMAGED = r"packs/p/tier=hard/part-0\.parquet: a damaged file: its SHA-256 is the manifest's, but it is not readable Parquet \(.+\)$"
+# fmt: off
+MIXED_AND_DAMAGED_CASES = [
+    case
+    for command, reader in READERS.items()
+    for case in (
+        Case(f"{command}-a-golf-file-in-a-black-hole-pack", reader(lambda s: s.tier_file("hard", relabelled(game="golf"))), GOLF_IN_BLACK_HOLE),
+        Case(f"{command}-garbage-signed", reader(lambda s: s.tier_file("hard", lambda t: b"garbage, not Parquet\n")), DAMAGED),
+        Case(f"{command}-footer-cut-signed", reader(lambda s: s.tier_file("hard", lambda t: _parquet_bytes(t)[:-3])), DAMAGED),
+        Case(f"{command}-pages-zeroed-signed", reader(lambda s: s.tier_file("hard", zeroed_middle)), DAMAGED),
+        Case(f"{command}-tier-medium-nan", reader(lambda s: s.tier_file("hard", relabelled(difficulty_player="tips", difficulty_figure="attempts", tier_medium="nan", tier_hard="8", tier_expert="20"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata tier_medium: 'nan' is not a finite number above 0"),
+    )
+]
+NUMBER_AND_NAME_CASES = [
+    Case("report-a-black-hole-file-in-a-golf-pack", report(lambda s: s.manifest(setting("game", "golf"))), r"packs/p/tier=\w+/part-0\.parquet: a Black Hole file in a Golf pack"),
+    Case("export-tier-hard-below-medium", export(lambda s: s.tier_file("hard", relabelled(difficulty_player="tips", difficulty_figure="attempts", tier_medium="8", tier_hard="3", tier_expert="20"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata: tier_medium, tier_hard and tier_expert do not rise \(8\.0, 3\.0, 20\.0\)"),
+    Case("export-tier-expert-1e999", export(lambda s: s.tier_file("hard", relabelled(difficulty_player="tips", difficulty_figure="attempts", tier_medium="3", tier_hard="8", tier_expert="1e999"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata tier_expert: '1e999' is not a finite"),
+    Case("gallery-player-banana", gallery(lambda s: s.tier_file("hard", relabelled(difficulty_player="banana", difficulty_figure="attempts", tier_medium="3", tier_hard="8", tier_expert="20"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata difficulty_player: 'banana' is no player of the ladder"),
+    Case("report-tiers-other-than-the-manifests", report(lambda s: s.tier_file("hard", relabelled(tier_medium="150.0"))), r"packs/p/tier=hard/part-0\.parquet: graded with other tiers than the manifest's tier_thresholds"),
+    Case("report-manifest-thresholds-do-not-rise", report(lambda s: s.manifest(lambda m: {**m, "tier_thresholds": {**m["tier_thresholds"], "hard": 1.0}})), r"packs/p/_manifest\.json: tier_thresholds: medium, hard and expert do not rise"),
+    Case("report-manifest-thresholds-player-banana", report(lambda s: s.manifest(lambda m: {**m, "tier_thresholds": {**m["tier_thresholds"], "player": "banana"}})), r"packs/p/_manifest\.json: tier_thresholds\.player: \"banana\" is no player"),
+    Case("report-manifest-interval-upside-down", report(lambda s: s.manifest(lambda m: {**m, "win_rate": {**m["win_rate"], "low": 0.99, "high": 0.5}})), r"packs/p/_manifest\.json: win_rate: low 0\.99 is above high 0\.5"),
+    Case("report-manifest-name-dot-dot", report(lambda s: s.manifest(setting("name", ".."))), r"packs/p/_manifest\.json: name: \"\.\.\" is not a folder name"),
+    Case("report-manifest-name-right-to-left", report(lambda s: s.manifest(setting("name", "evil\u202etxt"))), r"packs/p/_manifest\.json: name: \"evil\\u202etxt\" is not a folder name \(it holds a control character\)"),
+    Case("report-pack-file-tier-medium-negative", report(lambda s: graded_file(s, tier_medium="-3")), r"solved\.parquet: schema metadata tier_medium: '-3' is not a finite number above 0"),
+    Case("export-pack-file-tier-hard-missing", lambda s: ["export", graded_file(s, tier_hard="x"), "-f", "csv", "--out", "d.csv"], r"solved\.parquet: schema metadata tier_hard: 'x' is not a finite number"),
+    Case("curate-out-an-escape-sequence", lambda s: ["curate", s.fixture(PACK), "--out", "\x1b[31mred"], r"curated pack name '\\x1b\[31mred' is not a folder name \(it holds a control character\)"),
+    Case("curate-out-a-tab", lambda s: ["curate", s.fixture(PACK), "--out", "a\tb"], r"curated pack name 'a\\tb' is not a folder name \(it holds a control character\)"),
+    Case("curate-out-right-to-left", lambda s: ["curate", s.fixture(PACK), "--out", "evil\u202etxt"], r"curated pack name 'evil\\u202etxt' is not a folder name \(it holds a control character\)"),
+    Case("curate-out-too-long", lambda s: ["curate", s.fixture(PACK), "--out", "x" * 201], r"curated pack name 'x+' is not a folder name \(longer than 200 bytes in UTF-8\)"),
+]
+# fmt: on
+
+
 INSIDE = r"(is inside|inside) .*(input|pack)"
 
 # fmt: off
@@ -482,10 +567,10 @@ OUTPUT_CASES = [
     Case("calibrate-out-a-folder", lambda s: ["calibrate", "--out", s.folder_named("t.toml"), "--seed", "1", "-n", "4"], r"'t\.toml' is a directory", code=2),
     Case("calibrate-out-in-a-missing-folder", lambda s: ["calibrate", "--out", "nowhere/t.toml", "--seed", "1", "-n", "4"], r"nowhere/t\.toml: cannot write, no directory"),
     Case("calibrate-out-a-symlink", lambda s: ["calibrate", "--out", s.link("t.toml", s.fixture("tiers.toml")), "--seed", "1", "-n", "4"], r"t\.toml: is a symbolic link"),
-    Case("curate-out-a-path", lambda s: ["curate", s.fixture(PACK), "--out", "a/b"], r"curated pack name 'a/b': expected a pack name, not a path"),
-    Case("curate-out-dot-dot", lambda s: ["curate", s.fixture(PACK), "--out", ".."], r"curated pack name '\.\.': expected a pack name, not a path"),
-    Case("curate-out-empty", lambda s: ["curate", s.fixture(PACK), "--out", ""], r"curated pack name '': expected a pack name"),
-    Case("curate-out-backslash", lambda s: ["curate", s.fixture(PACK), "--out", "a\\b"], r"curated pack name 'a\\\\b': expected a pack name, not a path"),
+    Case("curate-out-a-path", lambda s: ["curate", s.fixture(PACK), "--out", "a/b"], r"curated pack name 'a/b' is not a folder name \(expected a pack name, not a path\)"),
+    Case("curate-out-dot-dot", lambda s: ["curate", s.fixture(PACK), "--out", ".."], r"curated pack name '\.\.' is not a folder name \(expected a pack name, not a path\)"),
+    Case("curate-out-empty", lambda s: ["curate", s.fixture(PACK), "--out", ""], r"curated pack name '' is not a folder name \(expected a pack name"),
+    Case("curate-out-backslash", lambda s: ["curate", s.fixture(PACK), "--out", "a\\b"], r"curated pack name 'a\\\\b' is not a folder name \(expected a pack name, not a path\)"),
     Case("curate-out-its-own-name", lambda s: ["curate", s.fixture(PACK), "--out", "p"], r"curated pack name 'p': would replace the pack it curates"),
     Case("curate-out-an-existing-file", lambda s: ["curate", PACK, "--out", _beside_pack(s, lambda best: best.write_text("keep me"))], r"packs/best: .*(not a (pack|folder)|refus|exists)"),
     Case("curate-out-a-folder-that-is-not-a-pack", lambda s: ["curate", PACK, "--out", _beside_pack(s, lambda best: (best.mkdir(), (best / "notes.txt").write_text("keep me")))], r"packs/best: .*(not a pack|refus|manifest)"),
@@ -547,7 +632,9 @@ OPTION_CASES = [
 STDIN = {"solve-board-stdin-garbage": "\x00\x01 garbage \x7f\n"}
 
 
-CASES = PARQUET_CASES + PACK_CASES + OUTPUT_CASES + OPTION_CASES
+CASES = (
+    PARQUET_CASES + PACK_CASES + MIXED_AND_DAMAGED_CASES + NUMBER_AND_NAME_CASES + OUTPUT_CASES + OPTION_CASES
+)
 
 
 def _committed_cases() -> list[Case]:

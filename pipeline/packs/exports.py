@@ -35,7 +35,10 @@ batch and written as it is read, so memory holds a batch whatever the pack's siz
   ``difficulty``, ``level`` (when the pack has it), ``verdict``, ``board``,
   ``solution``, then :data:`EXPORTED_METRICS`. The board is one line: its line breaks
   written as ``|`` (:func:`board_cell`); the solution is pile numbers
-  separated by spaces; a null is an empty cell.
+  separated by spaces; a null is an empty cell. A text cell that a spreadsheet
+  would run as a formula (one starting with ``=``, ``+``, ``-``, ``@``, a tab or a
+  carriage return: a deal id such as ``=HYPERLINK(...)``) is written with a ``'``
+  before it (:func:`spreadsheet_cell`); numbers are written as numbers, negative ones too.
 
 :data:`EXPORTED_METRICS` lists each player's win chance and dead ends
 columns (made from :data:`~pipeline.game.players.PLAYERS`) and ``tree_score``
@@ -388,6 +391,25 @@ def _canonical_board(row: dict[str, Any], game: Game) -> str:
     return Deal.from_board_text(row["board"], source=str(row["deal_id"]), game=game).to_board_text()
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""The first characters that make a spreadsheet (Excel, LibreOffice, Google Sheets) run a text cell as a
+formula: OWASP's list for CSV injection."""
+
+
+def spreadsheet_cell(value: Any) -> Any:
+    """``value`` as a CSV cell no spreadsheet runs: text starting with one of :data:`FORMULA_STARTS` gets a
+    ``'`` before it, which makes a spreadsheet take the cell for text; anything else, numbers included, as it is.
+
+    >>> spreadsheet_cell("=HYPERLINK(1)"), spreadsheet_cell("@SUM(1)"), spreadsheet_cell("-5")
+    ("'=HYPERLINK(1)", "'@SUM(1)", "'-5")
+    >>> spreadsheet_cell("seed-1-0"), spreadsheet_cell(-5), spreadsheet_cell(-0.25), spreadsheet_cell(None)
+    ('seed-1-0', -5, -0.25, None)
+    """
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _write_csv(
     text: TextIO, rows: Iterable[dict[str, Any]], *, has_level: bool, reference: Player | None, game: Game
 ) -> int:
@@ -404,7 +426,9 @@ def _write_csv(
             "board": board_cell(_canonical_board(row, game)),
             "solution": " ".join(str(pile) for pile in row.get("solution") or ()),
         }
-        writer.writerow([cells[name] if name in cells else row.get(name) for name in header])
+        writer.writerow(
+            [spreadsheet_cell(cells[name] if name in cells else row.get(name)) for name in header]
+        )
         written += 1
     return written
 

@@ -60,7 +60,9 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import strict_json
+from pipeline.free_text import folder_name_problem
 from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.players import PLAYERS
 from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
 
@@ -393,7 +395,25 @@ def _explained(error: Any, found: Any) -> tuple[tuple[str | int, ...], str]:
 
 
 def _check_counts(found: dict[str, Any]) -> None:
-    """Refuse what the schema cannot say: a file outside its tier's folder, a path twice, counts that disagree."""
+    """Refuse what the schema cannot say: a name its writers would refuse (:func:`folder_name_problem`),
+    tier thresholds of no player or that do not rise, an interval upside down, a file outside its tier's
+    folder, a path twice, counts that disagree."""
+    for key in ("name", "curated_from"):
+        name = found.get(key)
+        if name is not None and (problem := folder_name_problem(name)) is not None:
+            raise _Invalid(key, f"{_short(name)} is not a folder name ({problem})")
+    thresholds = found.get("tier_thresholds")
+    if thresholds is not None:
+        if thresholds["player"] not in {player.value for player in PLAYERS}:
+            raise _Invalid(
+                "tier_thresholds.player", f"{_short(thresholds['player'])} is no player of the ladder"
+            )
+        if not thresholds["medium"] < thresholds["hard"] < thresholds["expert"]:
+            rising = ", ".join(f"{thresholds[key]:g}" for key in ("medium", "hard", "expert"))
+            raise _Invalid("tier_thresholds", f"medium, hard and expert do not rise ({rising})")
+    rate = found["win_rate"]
+    if rate is not None and rate["low"] > rate["high"]:
+        raise _Invalid("win_rate", f"low {rate['low']} is above high {rate['high']}")
     rows = dict.fromkeys(found["tiers"], 0)
     paths: dict[str, int] = {}
     for number, entry in enumerate(found["files"]):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from pipeline.free_text import printable
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
@@ -90,7 +91,8 @@ def result_json(result: SolveResult) -> str:
 
 
 def disagreement_text(disagreement: Disagreement) -> str:
-    """A disagreeing deal: its id and row, both verdicts and which check decided, then its board.
+    """A disagreeing deal: its id (shown escaped: :func:`~pipeline.free_text.printable`) and row, both
+    verdicts and which check decided, then its board.
 
     >>> from pipeline.stages.crosscheck import Check, Disagreement
     >>> check = Check(Verdict.SOLVED, 0.5, "cpsat", Verdict.SOLVED)
@@ -101,6 +103,6 @@ def disagreement_text(disagreement: Disagreement) -> str:
     check = disagreement.check
     assert check.verdict is not None  # a check that disagrees has decided
     return (
-        f"DISAGREEMENT {disagreement.deal_id} (row {disagreement.row}): the pack says {disagreement.verdict}, "
+        f"DISAGREEMENT {printable(disagreement.deal_id)} (row {disagreement.row}): the pack says {disagreement.verdict}, "
         f"{check.checked_by} says {check.verdict.value}\n{disagreement.board.rstrip()}"
     )

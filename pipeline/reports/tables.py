@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pipeline.free_text import printable
 from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.reports.words import counted
@@ -168,7 +169,7 @@ def curated_line(folder: Path, manifest: Manifest) -> str:
     'curated pack packs/best: 3 deals (easy 2, expert 1)'
     """
     tiers = ", ".join(f"{tier} {count}" for tier, count in manifest.tiers.items() if count)
-    return f"curated pack {folder}: {counted(manifest.deals, 'deal')} ({tiers or 'none'})"
+    return f"curated pack {printable(str(folder))}: {counted(manifest.deals, 'deal')} ({tiers or 'none'})"
 
 
 def shortfall_warnings(shortfalls: Mapping[str, tuple[int, int]], *, what: str = "tier") -> list[str]:
@@ -224,13 +225,13 @@ def run_title(config: RunConfig, outcome: RunOutcome) -> str:
 
 
 def run_disagreement_lines(rows: Iterable[Mapping[str, Any]]) -> list[str]:
-    """One line per pack row whose cross-check contradicts its verdict.
+    """One line per pack row whose cross-check contradicts its verdict, its deal id shown escaped.
 
     >>> run_disagreement_lines([{"deal_id": "seed-1-3", "verdict": "unsolvable", "checked_by": "cpsat"}])
     ['DISAGREEMENT seed-1-3: the pack says unsolvable, cpsat disagrees']
     """
     return [
-        f"DISAGREEMENT {row['deal_id']}: the pack says {row['verdict']}, {row['checked_by']} disagrees"
+        f"DISAGREEMENT {printable(row['deal_id'])}: the pack says {row['verdict']}, {row['checked_by']} disagrees"
         for row in rows
     ]
 

@@ -19,6 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline import __version__
+from pipeline.free_text import folder_name_problem
+from pipeline.game.players import PLAYERS
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder, write_pack_folder
@@ -367,6 +369,19 @@ def _delete(*path: str | int) -> Callable[[dict[str, Any]], None]:
         (PACK, _set("curation", to=None), "curation: not a key of a pack manifest"),
         (PACK, _set("name", to=""), 'name: "" is not a folder name'),
         (PACK, _set("name", to="a/b"), 'name: "a/b" is not a folder name'),
+        (PACK, _set("name", to=".."), 'name: ".." is not a folder name (expected a pack name, not a path)'),
+        (
+            PACK,
+            _set("name", to="evil\u202etxt"),
+            'name: "evil\\u202etxt" is not a folder name (it holds a control',
+        ),
+        (
+            PACK,
+            _set("name", to="x" * 201),
+            f'name: "{"x" * 36}... is not a folder name (longer than 200 bytes in UTF-8)',
+        ),
+        (CURATED, _set("curated_from", to="."), 'curated_from: "." is not a folder name'),
+        (PACK, _set("win_rate", "low", to=0.99), "win_rate: low 0.99 is above high"),
         (PACK, _set("name", to=7), "name: expected string, found integer"),
         (PACK, _set("Name", to="x"), "Name: unexpected key"),
         (PACK, _set("x" * 200, to=1), '["' + "x" * 36 + "...]: unexpected key"),
@@ -455,6 +470,21 @@ def test_a_manifest_of_another_format_is_one_line():
     )
 
 
+def test_tier_thresholds_of_no_player_or_that_do_not_rise_are_refused():
+    graded = dataclasses.replace(
+        PACK, tier_thresholds=TierThresholds("lookahead-4", "attempts", 200, 500, 1500)
+    )
+    assert problem_of(damaged(graded, _set("tier_thresholds", "player", to="banana"))) == (
+        'tier_thresholds.player: "banana" is no player of the ladder'
+    )
+    assert problem_of(damaged(graded, _set("tier_thresholds", "hard", to=100.0))) == (
+        "tier_thresholds: medium, hard and expert do not rise (200, 100, 1500)"
+    )
+    assert problem_of(damaged(graded, _set("tier_thresholds", "expert", to=500.0))).startswith(
+        "tier_thresholds: medium, hard and expert do not rise"
+    )
+
+
 def test_a_folder_of_format_1_has_its_manifest_read_under_the_old_name(tmp_path):
     old = json.loads(PACK.to_json())
     del old["format_version"], old["tier_thresholds"]
@@ -483,7 +513,7 @@ def test_a_manifest_that_is_no_utf8_text_or_no_file(tmp_path):
 
 _NAMES = st.text(
     st.characters(exclude_categories=("Cc", "Cs", "Zl", "Zp"), exclude_characters="/\\"), min_size=1
-)
+).filter(lambda name: folder_name_problem(name) is None)  # the rule a pack's name is written by
 _COUNTS = st.integers(0, 2**63 - 1)
 _RATES = st.floats(0, 1)
 _CONFIGS = st.none() | st.dictionaries(st.text(max_size=8), json_values(), max_size=4)
@@ -507,8 +537,10 @@ def manifests(draw: st.DrawFn) -> Manifest:
         for tier, count in rows.items()
         if count
     )
+    low, high = sorted(draw(st.tuples(_RATES, _RATES)))
     rate = draw(
-        st.none() | st.builds(WinRateRecord, _RATES | st.none(), _RATES, _RATES, _RATES, st.booleans())
+        st.none()
+        | st.builds(WinRateRecord, _RATES | st.none(), st.just(low), st.just(high), _RATES, st.booleans())
     )
     scheme = draw(st.none() | st.text(min_size=1))
     if draw(st.sampled_from(KINDS)) == "pack":
@@ -533,8 +565,12 @@ def manifests(draw: st.DrawFn) -> Manifest:
         )
     version = draw(st.sampled_from([1, FORMAT_VERSION]))  # format 1 has no tier_thresholds
     positive = st.floats(min_value=0, exclude_min=True, allow_infinity=False)
+    rising = st.lists(positive, min_size=3, max_size=3, unique=True).map(sorted)
     thresholds = st.builds(
-        TierThresholds, st.text(min_size=1), st.text(min_size=1), positive, positive, positive
+        lambda player, figure, values: TierThresholds(player, figure, *values),
+        st.sampled_from([player.value for player in PLAYERS]),
+        st.text(min_size=1),
+        rising,
     )
     tiers = None if version == 1 else draw(st.none() | thresholds)
     return Manifest(origin, deals, verdicts, dict(rows), rate, files, tiers, version)
