@@ -32,6 +32,7 @@ from itertools import islice
 from pathlib import Path
 from typing import TypeVar
 
+from pipeline import strict_json
 from pipeline.files import STANDARD_STREAM, STDIN_SOURCE
 from pipeline.game.deal import BoardError, Deal, boards_or_errors
 from pipeline.game.games import BLACK_HOLE, Game
@@ -147,7 +148,7 @@ def _json_boards(
             continue
         key = None
         try:
-            found = json.loads(line)
+            found = _json_line(line, source, number)
             if not isinstance(found, dict):
                 raise BoardError("expected a JSON object with a board field", source=source, line=number)
             key = found.get("id")
@@ -159,6 +160,34 @@ def _json_boards(
             yield source, number, BoardError(f"not JSON ({error.msg})", source=source, line=number), None
         except BoardError as error:
             yield source, number, error, key
+
+
+def _json_line(line: str, source: str, number: int) -> object:
+    """The JSON value of ``line``; BoardError naming the line for a value no board line may hold (NaN, a
+    number past range, a key given twice) or nesting too deep to read. json.JSONDecodeError when not JSON."""
+    try:
+        found = strict_json.loads(line)
+    except RecursionError:
+        raise BoardError(
+            "not JSON that can be read (nested too deeply)", source=source, line=number
+        ) from None
+    for path, value in strict_json.walk(found):
+        if isinstance(value, strict_json.Refused):
+            where = "".join(f"[{step}]" if isinstance(step, int) else f".{step}" for step in path).lstrip(".")
+            problem = _refused(value)
+            raise BoardError(f"{where}: {problem}" if where else problem, source=source, line=number)
+    return found
+
+
+def _refused(value: strict_json.Refused) -> str:
+    """What is wrong with a value :func:`strict_json.loads` refused, in words."""
+    if value.kind == "key":
+        return f"the key {value.text[:40]!r} is given twice"
+    if value.kind == "integer":
+        return f"a number of {len(value.text)} digits, too long to read"
+    if value.kind == "float":
+        return f"{value.text[:40]} is out of range"
+    return f"{value.text} is not a number"
 
 
 def _json_board(board: str, source: str, number: int, game: Game) -> Deal | BoardError:
