@@ -169,19 +169,20 @@ def deal_of_id(deal_id: str, game: Game = BLACK_HOLE) -> Deal:
     """
     of_type(deal_id, str, "deal_id")
     check_game(game)
-    seeded = re.fullmatch(r"seed-(\d+)-(\d+)", deal_id)
+    source = deal_id if deal_id.isprintable() and len(deal_id) <= 80 else shown_value(deal_id)
+    seeded = re.fullmatch(r"seed-([0-9]+)-([0-9]+)", deal_id)  # ASCII digits: not any Unicode digit
     if seeded:
         # past 20 digits a number is out of range: int() is not asked (it refuses past 4,300 digits)
         seed, index = (int(text) if len(text) <= 20 else MAX_SEED + 1 for text in seeded.groups())
         if seed > MAX_SEED or index > MAX_SEED:
-            raise BoardError(f"seeds and deal indices run from 0 to {MAX_SEED}", source=deal_id)
+            raise BoardError(f"seeds and deal indices run from 0 to {MAX_SEED}", source=source)
         return seeded_deal(seed, index, game)
-    numbered = re.fullmatch(r"pysol-(\d+)", deal_id)
+    numbered = re.fullmatch(r"pysol-([0-9]+)", deal_id)
     if numbered:
         if len(numbered.group(1)) > 20 or not 1 <= int(numbered.group(1)) <= MAX_PYSOL_DEAL:
-            raise BoardError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}", source=deal_id)
+            raise BoardError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}", source=source)
         return pysol_deal(int(numbered.group(1)), game)
     raise BoardError(
         "not a seeded (seed-SEED-INDEX) or PySol FC (pysol-NUMBER) deal id; give --pack to look it up",
-        source=deal_id,
+        source=source,
     )

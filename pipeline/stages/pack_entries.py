@@ -122,7 +122,12 @@ def open_pack(folder: Path | str) -> Pack:
     ``folder`` is a path or its text (else TypeError).
     """
     of_type(folder, (str, os.PathLike), "folder", "a path")
-    if "\x00" in str(folder):  # which the OS refuses with a ValueError
-        raise PackError(f"{str(folder)!r}: not a pack folder (a path cannot hold a NUL character)")
-    folder = Path(folder)
-    return Pack(folder, read_manifest(folder))
+    named = str(folder)
+    if "\x00" in named:  # which the OS refuses with a ValueError
+        raise PackError(f"{shown_value(named)}: not a pack folder (a path cannot hold a NUL character)")
+    try:
+        return Pack(Path(folder), read_manifest(Path(folder)))
+    except PackError as error:
+        if named.isprintable():
+            raise
+        raise PackError(str(error).replace(named, shown_value(named))) from None  # one line, escapes escaped

@@ -60,7 +60,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ArgumentError, BlackholeError, located, of_type, real_number
+from pipeline.errors import ArgumentError, BlackholeError, located, of_type, real_number, shown_value
 from pipeline.files import check_writable, replacing
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.packs.labels import Tier
@@ -248,9 +248,15 @@ def load_tiers(path: Path | str) -> Tiers:
     """The tiers in the TOML file at ``path`` (a path or its text, else TypeError): ConfigError naming the
     file and line when they are not tiers, OSError naming it when it cannot be read."""
     of_type(path, (str, os.PathLike), "path", "a path")
-    if "\x00" in str(path):  # which the OS refuses with a ValueError
-        raise ConfigError("a path cannot hold a NUL character", source=repr(str(path)))
-    return parse_tiers(read_text(Path(path)), source=str(path))
+    named = str(path)
+    source = named if named.isprintable() else shown_value(named)  # one line, escapes escaped
+    if "\x00" in named:  # which the OS refuses with a ValueError
+        raise ConfigError("a path cannot hold a NUL character", source=source)
+    try:
+        text = read_text(Path(path))
+    except ConfigError as error:
+        raise ConfigError(str(error).removeprefix(f"{named}: "), source=source) from None
+    return parse_tiers(text, source=source)
 
 
 def parse_tiers(text: str, *, source: str = "<tiers>") -> Tiers:

@@ -1,0 +1,370 @@
+"""The face raises its own errors: each public call, driven with arbitrary arguments, raises nothing but
+a TypeError naming a parameter or a documented BlackholeError (and, for a file it cannot read, an OSError
+naming it); the settings objects take exactly the bounds the command line takes; grade and crosscheck
+refuse a solve result that is not of their deal."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+import pipeline as blackhole
+from pipeline.errors import ArgumentError, BlackholeError
+from pipeline.stages.settings import PassOptions, bounds_of
+
+DEAL = blackhole.seeded_deal(20261129, 0)  # won in 51 moves
+OTHER = blackhole.seeded_deal(20261129, 1)
+LOST = blackhole.pysol_deal(1)  # lost after 3 cards
+GOLF = blackhole.pysol_deal(2, blackhole.game_named("golf"))
+DEALS = (DEAL, OTHER, LOST, GOLF)
+RESULTS = tuple(blackhole.solve(deal) for deal in DEALS)
+SMALL_GRADE = blackhole.GradeSettings(max_positions=1000)
+SMALL_CHECK = blackhole.CrosscheckSettings(time_limit=0.01, reference_nodes=1)
+SMALL_SOLVE = blackhole.SolveSettings(max_nodes=1000)
+
+FEW = hypothesis_settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+numbers = st.one_of(
+    st.integers(),
+    st.integers(min_value=-(2**80), max_value=2**80),
+    st.sampled_from([0, -1, 1, 2**63, 2**64, 2**70, -(2**64), 10**400]),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.sampled_from([np.int64(3), np.int8(-1), np.uint64(2**64 - 1), np.float64("nan"), np.True_]),
+)
+texts = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(["golf", "black_hole", "seed-1-2", "pysol-1", "pysol-0", "AH", "\x1b[31m", "a\x00b", ""]),
+    st.just(DEAL.to_board_text()),
+)
+objects = st.sampled_from(
+    [
+        None,
+        object(),
+        b"bytes",
+        [],
+        {},
+        {1: 0.5},
+        (1, 2),
+        [1, 2, 3],
+        Path("."),
+        DEAL,
+        LOST,
+        GOLF,
+        RESULTS[0],
+        RESULTS[2],
+        blackhole.game_named("golf"),
+        blackhole.Verdict.SOLVED,
+        blackhole.Player.TIPS,
+        SMALL_SOLVE,
+        SMALL_GRADE,
+        SMALL_CHECK,
+        dataclasses.replace(blackhole.game_named("golf"), name="golf"),  # a Game made by hand
+    ]
+)
+anything = st.one_of(numbers, texts, objects, st.lists(numbers, max_size=4), st.tuples(numbers, numbers))
+
+
+def documented(call: Callable[[], Any], *, reads_files: bool = False) -> None:
+    """Call ``call``; pass when it returns or raises what the face documents, fail on anything else."""
+    try:
+        call()
+    except TypeError as error:
+        assert str(error), "a TypeError says what it wants"
+    except BlackholeError as error:
+        assert "\n" not in str(error), f"one line: {error!r}"
+    except OSError as error:
+        if not reads_files or error.filename is None:
+            raise
+
+
+def fake_results() -> st.SearchStrategy[blackhole.SolveResult]:
+    """Solve results of any fields, the real ones among them."""
+    made = st.builds(
+        blackhole.SolveResult,
+        verdict=st.one_of(st.sampled_from(blackhole.Verdict), anything),
+        solution=st.one_of(
+            st.sampled_from([r.solution for r in RESULTS]), st.lists(numbers, max_size=5), anything
+        ),
+        nodes=numbers,
+        seconds=numbers,
+        max_cards_played=st.one_of(st.none(), numbers),
+    )
+    return st.one_of(st.sampled_from(RESULTS), made, anything)
+
+
+def one_job(jobs: Any) -> Any:
+    """``jobs``, but never more than one real worker: a valid count above 1 becomes 1 (workers take a second to start)."""
+    if isinstance(jobs, int) and not isinstance(jobs, bool) and 1 < jobs <= 1024:
+        return 1
+    return jobs
+
+
+@FEW
+@given(anything, anything, st.one_of(anything, st.sampled_from([blackhole.game_named("golf")])))
+def test_dealing_raises_only_documented_errors(seed, index, game):
+    documented(lambda: blackhole.seeded_deal(seed, index))
+    documented(lambda: blackhole.seeded_deal(seed, index, game))
+    documented(lambda: blackhole.pysol_deal(seed))
+    documented(lambda: blackhole.pysol_deal(seed, game))
+    documented(lambda: blackhole.deal_of_id(seed))
+    documented(lambda: blackhole.deal_of_id(seed, game))
+    documented(lambda: blackhole.game_named(seed))
+
+
+@FEW
+@given(anything)
+def test_cards_raise_only_documented_errors(value):
+    documented(lambda: blackhole.card_name(value))
+    documented(lambda: blackhole.parse_card(value))
+
+
+@FEW
+@given(anything, anything, anything, anything, anything)
+def test_deals_raise_only_documented_errors(piles, game, foundation, talon, deal_id):
+    documented(lambda: blackhole.Deal.from_board_text(piles))
+    documented(lambda: blackhole.Deal.from_board_text(DEAL.to_board_text(), source=deal_id, game=game))
+    documented(lambda: blackhole.Deal.from_cards(piles, game))
+    documented(lambda: blackhole.Deal(piles, game, foundation, talon, deal_id))
+    documented(
+        lambda: blackhole.Deal(DEAL.piles, blackhole.game_named("black_hole"), foundation, talon, deal_id)
+    )
+
+
+@FEW
+@given(anything, anything, anything, anything)
+def test_positions_and_replays_raise_only_documented_errors(deal, moves, rank, dealt):
+    documented(lambda: blackhole.Position.start(deal))
+    documented(lambda: blackhole.Position.after(DEAL, moves))
+    documented(lambda: blackhole.Position(DEAL, moves, rank, dealt))
+    documented(lambda: blackhole.replay(DEAL, moves))
+    documented(lambda: blackhole.replay(deal, RESULTS[0].solution, start=rank))
+    documented(lambda: blackhole.Position.start(GOLF).play(rank))
+
+
+NEAR_END = blackhole.Position.after(DEAL, RESULTS[0].solution[:46])
+
+
+@FEW
+@given(anything, anything)
+def test_player_models_raise_only_documented_errors(player, returned):
+    documented(lambda: blackhole.policy(player, NEAR_END))
+    documented(lambda: blackhole.policy(blackhole.Player.TIPS, player))
+    documented(lambda: blackhole.played_out(NEAR_END, player))
+    documented(lambda: blackhole.played_out(NEAR_END, lambda position: returned))
+    chances = {move: returned for move in NEAR_END.legal_moves()}
+    documented(lambda: blackhole.played_out(NEAR_END, lambda position: chances))
+
+
+@FEW
+@given(anything, anything, anything, anything, anything)
+def test_settings_and_tiers_raise_only_documented_errors(a, b, c, d, e):
+    documented(lambda: blackhole.SolveSettings(max_nodes=a, longest_play=b))
+    documented(lambda: blackhole.GradeSettings(max_positions=a, tiers=b, sample=c, seed=d))
+    documented(
+        lambda: blackhole.CrosscheckSettings(sample=a, seed=b, loss_sample=c, time_limit=d, reference_nodes=e)
+    )
+    documented(lambda: blackhole.Tiers(a, b, c, d))
+    documented(lambda: blackhole.Tiers(1.0, 2.0, c))
+    documented(lambda: blackhole.Difficulty(a, b))
+    documented(lambda: blackhole.load_tiers(a), reads_files=True)
+
+
+@FEW
+@given(st.one_of(st.sampled_from(DEALS), anything), anything)
+def test_solve_raises_only_documented_errors(deal, settings):
+    documented(lambda: blackhole.solve(deal, settings if settings is not None else SMALL_SOLVE))
+
+
+@FEW
+@given(st.lists(st.one_of(st.sampled_from(DEALS), anything), max_size=3), anything, anything, anything)
+def test_solve_many_raises_only_documented_errors(deals, settings, jobs, progress):
+    documented(lambda: list(blackhole.solve_many(deals, SMALL_SOLVE, jobs=one_job(jobs), progress=False)))
+    documented(lambda: list(blackhole.solve_many(deals, settings)))
+    documented(lambda: blackhole.solve_many(settings, SMALL_SOLVE, progress=progress))
+
+
+@FEW
+@given(st.sampled_from(DEALS), fake_results(), st.one_of(st.just(SMALL_GRADE), anything), anything)
+def test_grade_raises_only_documented_errors(deal, result, settings, tiers):
+    documented(lambda: blackhole.grade(deal, result, SMALL_GRADE))
+    documented(lambda: blackhole.grade(deal, result, settings, tiers=tiers))
+    documented(lambda: list(blackhole.grade_many([deal, deal], [result], SMALL_GRADE, jobs=one_job(tiers))))
+    documented(lambda: list(blackhole.grade_many([deal], [result], SMALL_GRADE)))
+
+
+@FEW
+@given(st.sampled_from(DEALS), fake_results(), st.one_of(st.just(SMALL_CHECK), anything), anything)
+def test_crosscheck_raises_only_documented_errors(deal, result, settings, jobs):
+    documented(lambda: blackhole.crosscheck(deal, result, SMALL_CHECK))
+    documented(lambda: blackhole.crosscheck(deal, result, settings if settings is not None else SMALL_CHECK))
+    documented(lambda: list(blackhole.crosscheck_many([deal], [result], SMALL_CHECK, jobs=one_job(jobs))))
+
+
+@pytest.fixture(scope="module")
+def face_pack(pack: Path) -> Any:
+    return blackhole.open_pack(pack)
+
+
+@FEW
+@given(anything)
+def test_packs_raise_only_documented_errors(face_pack, value):
+    documented(lambda: blackhole.open_pack(value), reads_files=True)
+    documented(lambda: face_pack.find(value))
+
+
+# --- each defect the issue names ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: blackhole.pysol_deal(0), "pysol_deal: PySol FC deal numbers run from 1 to"),
+        (lambda: blackhole.seeded_deal(-1, 0), "seeded_deal: seed must be from 0 to"),
+        (lambda: blackhole.SolveSettings(max_nodes=2**70), "SolveSettings: max_nodes must be from 1 to"),
+        (lambda: blackhole.SolveSettings(max_nodes=-1), "got -1"),
+        (lambda: blackhole.SolveSettings(max_nodes=0), "got 0"),
+        (lambda: blackhole.GradeSettings(max_positions=2**80), "GradeSettings: max_positions"),
+        (lambda: blackhole.GradeSettings(max_positions=-5), "got -5"),
+        (lambda: blackhole.CrosscheckSettings(time_limit=-1), "time_limit must be from 0.01"),
+        (
+            lambda: blackhole.CrosscheckSettings(time_limit=math.nan),
+            "time_limit must be a finite number, got nan",
+        ),
+        (lambda: blackhole.CrosscheckSettings(sample=math.inf), "sample must be a finite number, got inf"),
+        (lambda: blackhole.solve_many([DEAL], jobs=0), "solve_many: jobs must be from 1 to 1024, got 0"),
+    ],
+)
+def test_a_value_out_of_range_is_an_argument_error(call, message):
+    with pytest.raises(ArgumentError, match=message) as raised:
+        call()
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, BlackholeError)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: blackhole.Deal.from_board_text(GOLF.to_board_text(), game="golf"), r"game_named\('golf'\)"),
+        (lambda: blackhole.seeded_deal(1, 2.0), "index must be an int, got float"),
+        (lambda: blackhole.seeded_deal(True, 2), "seed must be an int, got bool"),
+        (lambda: blackhole.SolveSettings(max_nodes=True), "max_nodes must be an int, got bool"),
+        (lambda: blackhole.SolveSettings(longest_play="no"), "longest_play must be a bool"),
+        (lambda: blackhole.CrosscheckSettings(time_limit="1"), "time_limit must be a number, got str"),
+        (lambda: blackhole.card_name(1.0), "card must be an int"),
+        (lambda: blackhole.parse_card(5), "text must be a str"),
+        (lambda: blackhole.game_named(5), "name must be a str"),
+        (lambda: blackhole.replay(DEAL, "123"), "solution must be a sequence of moves"),
+        (lambda: blackhole.replay(DEAL, ["x"]), r"solution\[0\] must be an int"),
+        (lambda: blackhole.solve_many(5), "deals must be an iterable of Deals, got int"),
+        (lambda: blackhole.grade(DEAL, RESULTS[0], tiers="tiers.toml"), "tiers must be a Tiers or None"),
+        (lambda: blackhole.load_tiers(5), "path must be a path, got int"),
+        (lambda: blackhole.open_pack(None), "folder must be a path, got NoneType"),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_a_type_error_naming_the_parameter(call, message):
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_find_takes_a_text_id(pack):
+    with pytest.raises(TypeError, match="deal_id must be a str, got int"):
+        blackhole.open_pack(pack).find(12345)
+
+
+def test_numpy_integers_are_whole_numbers():
+    assert blackhole.seeded_deal(np.int64(20261129), np.uint8(0)) == DEAL
+    assert blackhole.card_name(np.int16(0)) == "AH"
+    assert blackhole.SolveSettings(max_nodes=np.int64(5)).max_nodes == 5
+
+
+BOUNDED = [
+    (kind, declared.name)
+    for kind in (blackhole.SolveSettings, blackhole.GradeSettings, blackhole.CrosscheckSettings, PassOptions)
+    for declared in dataclasses.fields(kind)
+    if bounds_of(kind, declared.name).lowest is not None
+]
+
+
+@pytest.mark.parametrize(("kind", "name"), BOUNDED, ids=[f"{kind.__name__}.{name}" for kind, name in BOUNDED])
+def test_a_settings_object_takes_exactly_the_command_line_s_bounds(kind, name):
+    """The bounds the CLI's options take (Typer's min and max) are the ones the object enforces."""
+    bounds = bounds_of(kind, name)
+    assert bounds.lowest is not None and bounds.highest is not None
+    assert getattr(kind(**{name: bounds.lowest}), name) == bounds.lowest
+    assert getattr(kind(**{name: bounds.highest}), name) == bounds.highest
+    step = 1 if isinstance(bounds.lowest, int) else 1e-9
+    for outside in (bounds.lowest - step, bounds.highest + step * max(1, abs(bounds.highest))):
+        with pytest.raises(ArgumentError, match=f"{kind.__name__}: {name} must be from"):
+            kind(**{name: outside})
+
+
+def test_the_tiers_path_may_be_text():
+    assert blackhole.GradeSettings(tiers="mine.toml").tiers == Path("mine.toml")
+
+
+# --- a result of another deal ---------------------------------------------------------------------
+
+
+def test_grade_refuses_the_result_of_another_deal():
+    with pytest.raises(
+        ArgumentError, match="grade: result is not of deal seed-20261129-0: its solution does not"
+    ):
+        blackhole.grade(DEAL, RESULTS[1], SMALL_GRADE)
+
+
+def test_grade_refuses_a_claimed_loss_of_a_deal_with_a_win():
+    with pytest.raises(ArgumentError, match="it says the deal is lost, but the solver wins it in 51 moves"):
+        blackhole.grade(DEAL, RESULTS[2])
+
+
+def test_grade_refuses_a_loss_with_another_longest_play():
+    lost = RESULTS[2]
+    assert lost.verdict is blackhole.Verdict.UNSOLVABLE and lost.max_cards_played == 3
+    with pytest.raises(
+        ArgumentError, match="at most 17 cards can be played, but the deal's longest play is 3"
+    ):
+        blackhole.grade(LOST, dataclasses.replace(lost, max_cards_played=17))
+    assert blackhole.grade(LOST, lost).tier is blackhole.Tier.UNSOLVABLE  # its own result is graded
+    assert (
+        blackhole.grade(LOST, dataclasses.replace(lost, max_cards_played=None)).tier
+        is blackhole.Tier.UNSOLVABLE
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"verdict": "solved"}, "result.verdict must be a Verdict, got str"),
+        ({"max_cards_played": 50}, "but a win plays all 51 cards"),
+        ({"nodes": -1}, "result.nodes must be at least 0"),
+        ({"seconds": math.nan}, "result.seconds must be a finite number"),
+        ({"solution": (99,)}, r"result.solution\[0\] must be from 0 to 16"),
+        ({"verdict": blackhole.Verdict.UNKNOWN}, "says unknown but holds a solution of 51 moves"),
+    ],
+)
+def test_grade_refuses_a_result_that_no_solve_gives(change, message):
+    with pytest.raises((ArgumentError, TypeError), match=message):
+        blackhole.grade(DEAL, dataclasses.replace(RESULTS[0], **change), SMALL_GRADE)
+
+
+def test_grade_many_refuses_the_foreign_result_where_it_is_drawn():
+    """The iterator raises when it draws the row (a chunk is drawn before its first grade comes back)."""
+    grades = blackhole.grade_many(iter([DEAL, OTHER]), iter([RESULTS[0], RESULTS[0]]), SMALL_GRADE)
+    with pytest.raises(ArgumentError, match="grade_many: result 1 is not of deal seed-20261129-1"):
+        list(grades)
+
+
+def test_crosscheck_refuses_a_win_of_another_deal_but_answers_a_false_loss():
+    with pytest.raises(ArgumentError, match="crosscheck: result is not of deal"):
+        blackhole.crosscheck(DEAL, RESULTS[1], SMALL_CHECK)
+    check = blackhole.crosscheck(DEAL, RESULTS[2], blackhole.CrosscheckSettings(time_limit=5.0))
+    assert check.agrees_with(blackhole.Verdict.UNSOLVABLE) is False
