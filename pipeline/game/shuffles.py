@@ -169,7 +169,7 @@ def deal_of_id(deal_id: str, game: Game = BLACK_HOLE) -> Deal:
     """
     of_type(deal_id, str, "deal_id")
     check_game(game)
-    source = deal_id if deal_id.isprintable() and len(deal_id) <= 80 else shown_value(deal_id)
+    source = deal_id if deal_id.isprintable() else repr(deal_id)  # one line, escapes escaped
     seeded = re.fullmatch(r"seed-([0-9]+)-([0-9]+)", deal_id)  # ASCII digits: not any Unicode digit
     if seeded:
         # past 20 digits a number is out of range: int() is not asked (it refuses past 4,300 digits)
