@@ -14,6 +14,7 @@ import json
 import pickle
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,6 +31,7 @@ from tests.plays.making import bot_deals, document, solvable, write
 from tests.support.small_disk import command
 
 ROOT = Path(__file__).parents[1]
+BLACKHOLE = Path(sys.executable).parent / "blackhole"
 TIERS = ROOT / "pipeline" / "stages" / "tiers.toml"
 FULL = "the disk is full (ENOSPC: No space left on device)"
 
@@ -333,3 +335,20 @@ def test_a_failed_write_closes_its_file_and_leaves_no_staged_file(tmp_path, monk
             raise OSError(errno.ENOSPC, "No space left on device")
     assert opened and all(file.closed for file in opened)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(
+    not Path("/dev/full").exists(), reason="no /dev/full, whose every write fails as a full disk"
+)
+def test_a_full_disk_behind_standard_output_is_named_so(pack):
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [BLACKHOLE, "export", pack, "-f", "json", "-o", "-", "-q"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    assert (done.returncode, done.stderr.splitlines()) == (
+        1,
+        [f"error: standard output: could not write: {FULL}"],
+    )

@@ -89,6 +89,8 @@ def _open_files(disk: Path) -> list[str]:
 
 def _set_free(disk: Path, free: int) -> None:
     """Remount ``disk`` so that it has room for what it holds and ``free`` bytes more (whole pages)."""
+    if not any(disk.iterdir()):  # a tmpfs of size 0 would have no limit at all
+        (disk / "ballast").write_bytes(b"\0" * PAGE)
     stats = os.statvfs(disk)
     used = (stats.f_blocks - stats.f_bfree) * stats.f_frsize
     _remount(disk, f"size={used + -(-free // PAGE) * PAGE}")
