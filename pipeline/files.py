@@ -193,15 +193,20 @@ def writing(path: Path) -> Iterator[BinaryIO]:
 
 @contextmanager
 def copied_stdin() -> Iterator[Path]:
-    """A hidden temporary file holding all of standard input, to read (and read again) as a file; deleted after."""
-    handle, name = tempfile.mkstemp(prefix=".blackhole-stdin-")
+    """A hidden temporary file holding all of standard input, to read (and read again) as a file; deleted after.
+
+    WriteError naming the system's temporary folder when the copy cannot be written there (a full disk).
+    """
+    folder = Path(tempfile.gettempdir())
+    with naming_write_errors(folder):
+        handle, name = tempfile.mkstemp(prefix=".blackhole-stdin-", dir=folder)
     path = Path(name)
     try:
-        with os.fdopen(handle, "wb") as copy:
+        with naming_write_errors(folder, path), os.fdopen(handle, "wb") as copy:
             shutil.copyfileobj(sys.stdin.buffer, copy)
         yield path
     finally:
-        path.unlink(missing_ok=True)
+        discard(path)
 
 
 def check_writable(path: Path, *, inputs: Iterable[Path] = ()) -> Path:

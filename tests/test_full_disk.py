@@ -145,6 +145,13 @@ def _commands_on_a_small_disk(folder: Path, pack: Path, pack_rows: pa.Table) -> 
         {"do": "copy", "source": str(pack), "path": "curate/packs/p"},
         free(0),
         cli("curate", "curate", curated.with_name("p"), "--name", "c", "-q"),
+        {"do": "mkdir", "path": "stdin"},
+        free(0),
+        cli("stdin", "import", "-", "-o", inputs / "from-stdin.parquet", "-q")
+        | {
+            "stdin": (ROOT / "tests" / "data" / "seed-1-first.txt").read_text() * 4,
+            "temporary": str(disk / "stdin"),
+        },
         {"do": "mkdir", "path": "workers"},
         {"do": "workers", "name": "workers", "path": "workers", "bytes": 64 << 10},
         {"do": "remount", "options": "ro"},
@@ -179,6 +186,13 @@ def test_a_write_in_a_worker_process_names_its_file(commands):
         f"{commands['disk'] / 'workers' / f'worker-{number}.bin'}: could not write: {FULL}"
         for number in (0, 1)
     }
+    assert record["after"] == record["before"]
+
+
+def test_a_copy_of_standard_input_that_does_not_fit_names_the_temporary_folder(commands):
+    record = commands["records"]["stdin"]
+    assert (record["exit_code"], record["exception"]) == (1, None), record
+    assert error_lines(record) == [f"error: {commands['disk'] / 'stdin'}: could not write: {FULL}"]
     assert record["after"] == record["before"]
 
 

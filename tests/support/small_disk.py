@@ -4,7 +4,8 @@
 folder to mount a tmpfs on and a list of steps, each one of
 
 - ``{"do": "cli", "name": N, "args": [...]}``: run ``blackhole ARGS`` in this
-  process (Typer's test runner) and record its exit code, its standard error
+  process (Typer's test runner; ``"stdin"``: its standard input, ``"temporary"``:
+  the system's temporary folder, for a copy of standard input) and record its exit code, its standard error
   and every file of the disk before and after (relative path: SHA-256, or
   ``"folder"``);
 - ``{"do": "free", "bytes": B}``: remount the disk to hold what it holds and
@@ -119,12 +120,19 @@ def _workers(folder: Path, size: int) -> dict[str, Any]:
     return {"error_type": None, "error": None}
 
 
-def _cli(args: Sequence[str]) -> dict[str, Any]:
+def _cli(args: Sequence[str], *, stdin: str | None = None, temporary: str | None = None) -> dict[str, Any]:
+    """``blackhole ARGS`` run here, ``stdin`` its standard input, ``temporary`` the system's temporary folder."""
+    import tempfile
+
     from typer.testing import CliRunner
 
     from pipeline.cli import app
 
-    result = CliRunner().invoke(app, list(args))
+    before, tempfile.tempdir = tempfile.tempdir, temporary or tempfile.tempdir
+    try:
+        result = CliRunner().invoke(app, list(args), input=stdin)
+    finally:
+        tempfile.tempdir = before
     crashed = None if isinstance(result.exception, SystemExit | None) else repr(result.exception)
     return {"exit_code": result.exit_code, "stderr": result.stderr, "exception": crashed}
 
@@ -134,7 +142,8 @@ def _step(disk: Path, step: dict[str, Any]) -> dict[str, Any] | None:
     if step["do"] == "cli":
         before = listing(disk)
         started = time.monotonic()
-        record = {"name": step["name"], **_cli(step["args"]), "seconds": time.monotonic() - started}
+        done = _cli(step["args"], stdin=step.get("stdin"), temporary=step.get("temporary"))
+        record = {"name": step["name"], **done, "seconds": time.monotonic() - started}
         return record | {"before": before, "after": listing(disk)}
     if step["do"] == "workers":
         before = listing(disk)
