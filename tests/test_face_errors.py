@@ -149,6 +149,8 @@ def test_positions_and_replays_raise_only_documented_errors(deal, moves, rank, d
     documented(lambda: blackhole.replay(DEAL, moves))
     documented(lambda: blackhole.replay(deal, RESULTS[0].solution, start=rank))
     documented(lambda: blackhole.Position.start(GOLF).play(rank))
+    documented(lambda: blackhole.Position.start(GOLF).top_card(rank))
+    documented(lambda: DEAL.top_card(rank))
 
 
 NEAR_END = blackhole.Position.after(DEAL, RESULTS[0].solution[:46])
@@ -176,6 +178,7 @@ def test_settings_and_tiers_raise_only_documented_errors(a, b, c, d, e):
     documented(lambda: blackhole.Tiers(a, b, c, d))
     documented(lambda: blackhole.Tiers(1.0, 2.0, c))
     documented(lambda: blackhole.Difficulty(a, b))
+    documented(lambda: blackhole.load_tiers(blackhole.GradeSettings().tiers).tier_of(a))
     documented(lambda: blackhole.load_tiers(a), reads_files=True)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ArgumentError, BlackholeError, located, of_type, shown_value
+from pipeline.errors import ArgumentError, BlackholeError, located, of_type, shown_value, whole_number
 from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError, card_name, parse_card
 from pipeline.game.games import BLACK_HOLE, GAMES, FoundationStart, Game
 
@@ -161,7 +161,9 @@ class Deal:
         return f"Deal.from_board_text({self.to_board_text()!r}, game={self.game!r})"
 
     def top_card(self, pile: int) -> int:
-        """The free card of ``pile`` at the start of play."""
+        """The free card of ``pile`` at the start of play (ArgumentError: no such pile)."""
+        if type(pile) is not int or not 0 <= pile < len(self.piles):
+            pile = whole_number(pile, "pile", lowest=0, highest=len(self.piles) - 1, where="top_card")
         return self.piles[pile][-1]
 
     def cards(self) -> tuple[int, ...]:

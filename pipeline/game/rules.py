@@ -106,7 +106,11 @@ class Position:
         return not any(self.heights)
 
     def top_card(self, pile: int) -> int | None:
-        """The free card of ``pile``, or None when the pile is empty."""
+        """The free card of ``pile``, or None when the pile is empty (IllegalMove: no such pile)."""
+        if type(pile) is not int or not 0 <= pile < len(self.heights):
+            pile = whole_number(pile, "pile", where="top_card")
+            if not 0 <= pile < len(self.heights):
+                raise IllegalMove(f"there is no pile {shown_value(pile)}")
         height = self.heights[pile]
         return self.deal.piles[pile][height - 1] if height else None
 

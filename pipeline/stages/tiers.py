@@ -140,7 +140,12 @@ class Tiers:
                 )
 
     def tier_of(self, difficulty: float) -> Tier:
-        """The tier of a solvable deal with this ``difficulty``: the highest whose threshold it reaches."""
+        """The tier of a solvable deal with this ``difficulty``: the highest whose threshold it reaches
+        (infinite: expert; a number is wanted, NaN is an ArgumentError)."""
+        if isinstance(difficulty, bool) or not isinstance(difficulty, int | float):
+            raise TypeError(f"difficulty must be a number, got {type(difficulty).__name__}")
+        if math.isnan(difficulty):
+            raise ArgumentError(located("difficulty must be a number, got nan", source="tier_of"))
         if difficulty >= self.expert:
             return Tier.EXPERT
         if difficulty >= self.hard:
