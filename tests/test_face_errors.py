@@ -371,3 +371,22 @@ def test_crosscheck_refuses_a_win_of_another_deal_but_answers_a_false_loss():
         blackhole.crosscheck(DEAL, RESULTS[1], SMALL_CHECK)
     check = blackhole.crosscheck(DEAL, RESULTS[2], blackhole.CrosscheckSettings(time_limit=5.0))
     assert check.agrees_with(blackhole.Verdict.UNSOLVABLE) is False
+
+
+@pytest.mark.parametrize("deal_id", ["seed-١-0", "seed-1-٣", "pysol-１"])
+def test_a_deal_id_is_read_in_ascii_digits_only(deal_id):
+    """``\\d`` would read Arabic-Indic or full-width digits as a seed: ``seed-١-0`` was ``seed-1-0``."""
+    with pytest.raises(blackhole.BoardError, match="not a seeded"):
+        blackhole.deal_of_id(deal_id)
+    from typer.testing import CliRunner
+
+    from pipeline.cli import app
+
+    shown = CliRunner().invoke(app, ["show", deal_id])
+    assert shown.exit_code == 1 and "not a seeded" in shown.output
+
+
+def test_an_id_with_control_characters_is_named_escaped():
+    with pytest.raises(blackhole.BoardError) as raised:
+        blackhole.deal_of_id("seed-\x1b[31m1")
+    assert "\x1b" not in str(raised.value) and "\\x1b[31m" in str(raised.value)

@@ -6,6 +6,7 @@
   (``solve``, ``grade``, ``crosscheck``) or on a stream of them on the worker pool (``solve_many``...);
   ``face_solve`` loads the engine alone.
 - ``face_batches``: what the batch calls share: arguments checked, chunks of one game, results in order.
+- ``face_results``: whether a solve result given to ``grade`` or ``crosscheck`` is of its deal.
 - ``pack_entries``: a pack folder read as typed objects (``open_pack``, ``Pack``, ``PackEntry``).
 - ``sampling``: the hashed samples of the cross-check and the grader (by seed and deal id).
 - ``solve``: the exact solver on the worker pool, every win replayed; a solved pack.
@@ -35,6 +36,7 @@ __all__ = [
     "face_batches",
     "face_crosscheck",
     "face_grade",
+    "face_results",
     "face_solve",
     "grade",
     "pack_entries",
