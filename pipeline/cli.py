@@ -61,6 +61,16 @@ class WholeHelpLines(TyperGroup):
             _print_bug(bug)
             sys.exit(ExitCode.INTERNAL_ERROR)
 
+    # What a command prints after its work (tables, JSON) and --help meet their output's errors here, where
+    # Click would end a closed pipe with exit 1 and anything else as a bug.
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        with _output_errors():
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: Any) -> Any:
+        with _output_errors():
+            return super().invoke(ctx)
+
     def format_commands(self, ctx: Any, formatter: Any) -> None:  # Click's Context, vendored by Typer
         rows = []
         for name in self.list_commands(ctx):
@@ -241,6 +251,24 @@ def _os_error_line(error: OSError) -> str:
     if error.errno in WRITE_ERRNOS - {errno.EIO}:
         problem = f"could not write: {problem}"
     return f"{error.filename}: {problem}" if error.filename else problem
+
+
+@contextmanager
+def _output_errors() -> Iterator[None]:
+    """Printing outside :func:`user_errors`: standard output closed by its reader (``| head``) exits
+    BROKEN_PIPE (141) without a word, as inside; any other OSError (standard output on a full disk) is
+    one ``error:`` line and exit BAD_INPUT, as inside, a write error that names no file said to be
+    standard output's (all that is written there)."""
+    try:
+        yield
+    except BrokenPipeError:
+        _reader_gone()
+    except OSError as error:
+        from pipeline.files import WRITE_ERRNOS
+
+        line = _os_error_line(error)
+        printing = not error.filename and error.errno in WRITE_ERRNOS
+        _fail(f"standard output: {line}" if printing else line, ExitCode.BAD_INPUT)
 
 
 def _reader_gone() -> None:

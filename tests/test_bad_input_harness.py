@@ -22,7 +22,8 @@ an empty folder of its own, and must:
 - pass the case's own check of what it wrote, if it has one (a CSV cell that a
   spreadsheet would run as a formula is neutralised).
 
-``pytest tests/test_bad_input_harness.py -k corpus_size -s`` prints the corpus's size by kind.
+``pytest tests/test_bad_input_harness.py -k corpus_size -s`` prints the corpus's size by kind; with
+``BLACKHOLE_HARNESS_LOG=FILE`` set, each case appends its kind, exit code and last line to FILE.
 """
 
 from __future__ import annotations
@@ -30,8 +31,11 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,6 +83,7 @@ KINDS = {
 AT_LEAST = {"plays": 60, "family": 30, "free text": 25, "damaged packs": 40, "numbers": 45}
 """The fewest cases of each kind the corpus holds."""
 
+LOG = "BLACKHOLE_HARNESS_LOG"
 PACK = "packs/p"  # the Black Hole pack of the 20 deals of seed 77, named p
 PLAYS = "PLAYS.parquet"  # records of it
 EXPORT = "plays.json"  # an export of play of it
@@ -99,6 +104,7 @@ class Case:
     codes: frozenset[int] = REFUSED
     stdin: str | bytes | None = None
     check: Check | None = None
+    expect: str | None = None  # a pattern the one error line must hold, where it matters what it names
 
 
 SLOW = {
@@ -243,20 +249,31 @@ class Inputs(Scratch):
         path.write_text(change(path.read_text(encoding="utf-8")), encoding="utf-8")
         return pack
 
-    def mixed_pack(self, into: str = PACK, of: str = GOLF, tier: str = "easy") -> str:
-        """``into`` with its ``tier`` data file replaced by ``of``'s, the manifest agreeing in every count."""
-        relative = f"tier={tier}/part-0.parquet"
-        other = self.built / of / relative
-        table = pq.read_table(other)
+    def mixed_pack(self, into: str = PACK, of: str = GOLF, *, claims: str = "its own") -> str:
+        """``into`` with its ``easy`` data file replaced by ``of``'s, the manifest agreeing in every count.
+
+        ``claims``: what the new file's metadata says: ``its own`` (all of ``of``'s file), ``its game``
+        (``into``'s file's, but its game and dealing scheme: only the game differs), ``the pack's`` (all of
+        ``into``'s file's: only its boards can tell).
+        """
+        relative = "tier=easy/part-0.parquet"
+        table = pq.read_table(self.built / of / relative)
         self.fixture(into)
+        was = pq.read_table(self.folder / into / relative)
+        metadata = dict(table.schema.metadata or {})
+        if claims != "its own":
+            game = {key: metadata[key] for key in (b"game", b"dealing_scheme") if key in metadata}
+            metadata = dict(was.schema.metadata or {}) | (game if claims == "its game" else {})
+        pq.write_table(
+            table.replace_schema_metadata(metadata), self.folder / into / relative, compression="zstd"
+        )
         manifest = self.folder / into / "_manifest.json"
         found = json.loads(manifest.read_text(encoding="utf-8"))
         entry = next(entry for entry in found["files"] if entry["path"] == relative)
-        was = pq.read_table(self.folder / into / relative)
-        (self.folder / into / relative).write_bytes(other.read_bytes())
-        found["deals"] += table.num_rows - was.num_rows
-        found["tiers"][tier] += table.num_rows - was.num_rows
-        found["verdicts"]["solved"] += table.num_rows - was.num_rows
+        more = table.num_rows - was.num_rows
+        found["deals"] += more
+        found["tiers"]["easy"] += more
+        found["verdicts"]["solved"] += more
         entry.update(sha256=sha256_of(self.folder / into / relative), rows=table.num_rows)
         manifest.write_text(json.dumps(found, indent=2), encoding="utf-8")
         return into
@@ -436,11 +453,16 @@ def reader_commands(pack: Make) -> dict[str, Callable[[Inputs], Args]]:
 
 
 def _swept(
-    kind: str, prefix: str, pack: Make, codes: frozenset[int] = REFUSED, only: tuple[str, ...] = ()
+    kind: str,
+    prefix: str,
+    pack: Make,
+    codes: frozenset[int] = REFUSED,
+    only: tuple[str, ...] = (),
+    expect: str | None = None,
 ) -> list[Case]:
     """A case for each reader of :func:`reader_commands` (or ``only`` those) over the pack ``pack`` makes."""
     return [
-        Case(f"{name}-{prefix}", kind, build, codes)
+        Case(f"{name}-{prefix}", kind, build, codes, expect=expect)
         for name, build in reader_commands(pack).items()
         if not only or name in only
     ]
@@ -604,13 +626,19 @@ def _solve_board(board: Make, fmt: str, game: str = "black_hole") -> Callable[[I
 
 
 FORMATS = ("text", "json", "jsonl", "bhs")
+NAMES_THE_GAME = r"tier=easy/part-0\.parquet: .*(Golf|golf)"
+"""What the error of a pack holding a file of another game says: the file, and its game."""
+DAMAGED = r"tier=easy/part-0\.parquet: .*damaged"
+"""What the error of a data file whose checksum matches but whose bytes are not Parquet says."""
 OTHER_GAMES = [game.name for game in GAMES if game.name != "black_hole"]
 
 # fmt: off
 FAMILY_CASES = [
-    *_swept("family", "a-golf-part-in-a-black-hole-pack", lambda s: s.mixed_pack()),
-    *_swept("family", "a-black-hole-part-in-a-golf-pack", lambda s: s.mixed_pack(GOLF, PACK), only=("report", "export-csv", "curate", "gallery")),
-    *_swept("family", "an-all-in-a-row-part-in-a-golf-pack", lambda s: s.mixed_pack(GOLF, ROW), only=("report", "export-json", "curate")),
+    *_swept("family", "a-golf-part-in-a-black-hole-pack", lambda s: s.mixed_pack(), expect=NAMES_THE_GAME),
+    *_swept("family", "a-golf-part-of-the-packs-tiers-in-a-black-hole-pack", lambda s: s.mixed_pack(claims="its game"), expect=NAMES_THE_GAME),
+    *_swept("family", "a-golf-part-said-black-hole-in-a-black-hole-pack", lambda s: s.mixed_pack(claims="the pack's"), only=("report", "export-csv", "curate", "gallery", "show", "plays-import"), expect=r"part-0\.parquet"),
+    *_swept("family", "a-black-hole-part-in-a-golf-pack", lambda s: s.mixed_pack(GOLF, PACK), only=("report", "export-csv", "curate", "gallery"), expect=r"part-0\.parquet: .*Black Hole"),
+    *_swept("family", "an-all-in-a-row-part-in-a-golf-pack", lambda s: s.mixed_pack(GOLF, ROW), only=("report", "export-json", "curate"), expect=r"part-0\.parquet: .*All in a Row"),
     Case("report-golf-pack-said-black-hole", "family", lambda s: ["report", s.manifest(lambda m: {k: v for k, v in m.items() if k != "game"}, pack=GOLF), "--json"]),
     Case("export-golf-pack-said-all-in-a-row", "family", lambda s: ["export", s.manifest(lambda m: {**m, "game": "all_in_a_row"}, pack=GOLF), "-f", "json", "-o", "d.json"]),
     Case("export-golf-pack-game-chess", "family", lambda s: ["export", s.manifest(lambda m: {**m, "game": "chess"}, pack=GOLF), "-f", "json", "-o", "d.json"]),
@@ -717,8 +745,8 @@ def _numbers_in_manifest(key: str, text: str) -> Make:
 
 # fmt: off
 DAMAGED_PACK_CASES = [
-    *_swept("damaged packs", "part-garbage-signed", lambda s: s.part(PACK, lambda b: b"garbage " * 100)),
-    *_swept("damaged packs", "part-truncated-signed", lambda s: s.part(PACK, lambda b: b[: len(b) // 2])),
+    *_swept("damaged packs", "part-garbage-signed", lambda s: s.part(PACK, lambda b: b"garbage " * 100), expect=DAMAGED),
+    *_swept("damaged packs", "part-truncated-signed", lambda s: s.part(PACK, lambda b: b[: len(b) // 2]), expect=DAMAGED),
     *_swept("damaged packs", "part-empty-signed", lambda s: s.part(PACK, lambda b: b""), only=("report", "export-csv", "curate", "gallery", "show")),
     *_swept("damaged packs", "part-feather-signed", lambda s: s.part(PACK, _as_feather), only=("report", "export-json", "curate", "plays-import")),
     *_swept("damaged packs", "part-of-other-columns-signed", lambda s: s.part(PACK, _signed_table(lambda t: pa.table({"x": pa.array(range(t.num_rows))}))), only=("report", "export-jsonl", "gallery", "report-plays")),
@@ -948,12 +976,16 @@ def test_a_bad_input_ends_in_a_documented_way(case, harness_built, tmp_path, mon
     escaped = result.exception if not isinstance(result.exception, SystemExit | None) else None
     lines = result.stderr.splitlines()
     said = f"{case.id}: exit {result.exit_code}: {lines[-1] if lines else ''}"
+    if LOG in os.environ:  # each case's ending, for a report of the corpus's results
+        with open(os.environ[LOG], "a", encoding="utf-8") as log:
+            log.write(f"{case.kind}\t{said}\n")
     assert escaped is None, f"{case.id}: {type(escaped).__name__}: {escaped}"
     assert "Traceback" not in result.output, said
     assert result.exit_code in DOCUMENTED, said
     assert result.exit_code in case.codes, f"{said} (expected {' or '.join(map(str, sorted(case.codes)))})"
     if result.exit_code == ExitCode.BAD_INPUT and (lines or not _answers_in_json(args)):
         assert len(lines) == 1 and lines[0].startswith("error: "), f"{said} ({len(lines)} lines on stderr)"
+        assert case.expect is None or re.search(case.expect, lines[0]), f"{said} (not /{case.expect}/)"
         # solve-board prints the answers of the good boards among the bad
         assert result.stdout == "" or args[0] == "solve-board", f"{said} (and stdout)"
     elif result.exit_code == ExitCode.BAD_INPUT:  # each board's answer or error a JSON line on stdout
@@ -983,3 +1015,44 @@ def test_json_lines_of_boards_say_what_no_board_line_may_hold(tmp_path):
         "not JSON that can be read (nested too deeply)",
         "a[1].b: -2e400 is out of range",
     ]
+
+
+# --- what a command prints after its work, and --help: a closed pipe, a full disk -----------------------
+
+BLACKHOLE = Path(sys.executable).parent / "blackhole"
+
+
+def _to_closed_pipe(*args: object, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``blackhole ARGS`` with standard output a pipe whose reader is gone before it starts."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [BLACKHOLE, *map(str, args)], stdout=writer, stderr=subprocess.PIPE, text=True, cwd=cwd
+        )
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["show", "seed-1-0"], ["report", PACK, "--json"]]
+)
+def test_output_to_a_reader_gone_ends_quietly_with_141(args, harness_built):
+    """Help, a board, a report's JSON: printed outside the command's work, where Click would exit 1."""
+    done = _to_closed_pipe(*args, cwd=harness_built)
+    assert (done.returncode, done.stderr) == (ExitCode.BROKEN_PIPE, "")
+
+
+@pytest.mark.skipif(
+    not Path("/dev/full").exists(), reason="no /dev/full, whose every write fails as a full disk"
+)
+@pytest.mark.parametrize("args", [["show", "seed-1-0"], ["report", PACK, "--json"], ["--help"]])
+def test_output_to_a_full_disk_is_one_line_naming_standard_output(args, harness_built):
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [BLACKHOLE, *args], stdout=full, stderr=subprocess.PIPE, text=True, cwd=harness_built
+        )
+    assert (done.returncode, done.stderr.splitlines()) == (
+        ExitCode.BAD_INPUT,
+        ["error: standard output: could not write: the disk is full (ENOSPC: No space left on device)"],
+    )
