@@ -1,7 +1,8 @@
 """An export checked against its pack: of this pack, its deals in it, every attempt replayed and counted again.
 
 :func:`check_export` refuses, with one :class:`~pipeline.plays.exports.PlaysError`
-line naming the file and the record, an export of another pack, a deal the
+line naming the file and the record, an export of another pack or of another
+game (:func:`check_pack`), a deal the
 pack does not hold, an attempt whose events do not replay under the rules
 (:func:`pipeline.plays.events.replay_events`), and one whose recorded counts
 or outcome are not what its events give:
@@ -16,6 +17,10 @@ or outcome are not what its events give:
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pipeline.game.deal import Deal
+from pipeline.game.games import Game
 from pipeline.plays.deals import PackDeals
 from pipeline.plays.events import COUNT_FIELDS, ReplayError, Tally, replay_events
 from pipeline.plays.exports import Attempt, Outcome, PlayExport, PlaysError, record_label
@@ -23,26 +28,47 @@ from pipeline.plays.exports import Attempt, Outcome, PlayExport, PlaysError, rec
 
 def check_export(export: PlayExport, pack: PackDeals) -> None:
     """Refuse ``export`` (PlaysError naming its file and record) unless every record fits the ``pack``."""
-    if export.pack != pack.name:
-        raise PlaysError(
-            f"{export.source}: the records are of the pack {export.pack!r}, not of {pack.name!r} "
-            f"({pack.folder}); give the pack the gallery was made from"
-        )
+    check_pack(export, name=pack.name, game=pack.game, folder=pack.folder)
     for number, deal in enumerate(export.deals):
-        if deal.deal_id not in pack.deals:
-            raise PlaysError(
-                f"{export.source}: {record_label(number, deal.deal_id)}: the pack {pack.name!r} has no such deal"
-            )
+        check_deal(export.source, number, deal.deal_id, pack)
         board = pack.deals[deal.deal_id].deal
         for place, attempt in enumerate(deal.attempts):
-            where = f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}"
-            try:
-                tally = replay_events(board, attempt.events)
-            except ReplayError as error:
-                raise PlaysError(f"{where}: {error}") from None
-            problem = disagreement(attempt, tally)
-            if problem is not None:
-                raise PlaysError(f"{where}: {problem}")
+            check_attempt(
+                f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}", attempt, board
+            )
+
+
+def check_pack(export: PlayExport, *, name: str, game: Game, folder: Path) -> None:
+    """Refuse ``export`` unless it is of the pack called ``name``, of the game ``game`` (the folder ``folder``)."""
+    if export.pack != name:
+        raise PlaysError(
+            f"{export.source}: the records are of the pack {export.pack!r}, not of {name!r} "
+            f"({folder}); give the pack the gallery was made from"
+        )
+    if export.game is not game:
+        raise PlaysError(
+            f"{export.source}: the records are of {export.game.title}, but the pack {name!r} ({folder}) "
+            f"is of {game.title}: games are never mixed; give the pack the gallery was made from"
+        )
+
+
+def check_deal(source: str, number: int, deal_id: str, pack: PackDeals) -> None:
+    """Refuse the deal entry ``number`` of the file ``source`` unless ``pack`` holds its deal."""
+    if deal_id not in pack.deals:
+        raise PlaysError(
+            f"{source}: {record_label(number, deal_id)}: the pack {pack.name!r} has no such deal"
+        )
+
+
+def check_attempt(where: str, attempt: Attempt, board: Deal) -> None:
+    """Refuse ``attempt`` (the record ``where``) unless its events replay on ``board`` and give its counts."""
+    try:
+        tally = replay_events(board, attempt.events)
+    except ReplayError as error:
+        raise PlaysError(f"{where}: {error}") from None
+    problem = disagreement(attempt, tally)
+    if problem is not None:
+        raise PlaysError(f"{where}: {problem}")
 
 
 def disagreement(attempt: Attempt, tally: Tally) -> str | None:

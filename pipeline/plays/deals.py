@@ -44,13 +44,15 @@ class PackedDeal:
 @dataclass(frozen=True)
 class PackDeals:
     """The deals of the pack folder ``folder`` that were asked for, by id, in pack order; its name, the
-    pack it was curated from (None for a run's pack) and the tiers it was graded with (None if never)."""
+    pack it was curated from (None for a run's pack), the tiers it was graded with (None if never) and
+    its game."""
 
     folder: Path
     name: str
     curated_from: str | None
     tiers: Tiers | None
     deals: dict[str, PackedDeal]
+    game: Game
 
 
 def pack_deals(folder: Path, wanted: Collection[str] | None = None) -> PackDeals:
@@ -69,6 +71,7 @@ def pack_deals(folder: Path, wanted: Collection[str] | None = None) -> PackDeals
         manifest.origin.curated_from,
         Tiers.from_metadata(pack_metadata(folder)),
         found,
+        manifest.played,
     )
 
 

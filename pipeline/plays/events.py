@@ -110,17 +110,27 @@ def card_text(card: int) -> str:
 
 @dataclass(frozen=True)
 class _Stop:
-    """A position of the history and the card on top of the foundation there."""
+    """A position of the history, the card on top of the foundation there and its legal moves (worked out
+    once: each event asks for them twice, to play and to count a dead end)."""
 
     position: Position
     top: int | None  # None while the foundation is empty (All in a Row's opening)
+    moves: tuple[int, ...] = ()
+
+    @classmethod
+    def at(cls, position: Position, top: int | None) -> _Stop:
+        return cls(position, top, tuple(position.legal_moves()))
+
+    @property
+    def stuck(self) -> bool:
+        return not self.moves and not self.position.is_won
 
 
 def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
     """Replay ``events`` from the opening of ``deal``; their :class:`Tally`, or ReplayError naming the first
     event not allowed: a card that does not fit, a pile that is empty or not a pile, an undo with nothing to
     take back, a redo with nothing to play again, a restart from the opening, any event after the win."""
-    opening = _Stop(Position.start(deal), deal.foundation)
+    opening = _Stop.at(Position.start(deal), deal.foundation)
     history: list[_Stop] = [opening]  # history[i]: after the first i steps
     at = 0  # the steps in force; those after it can be redone
     counts = dict.fromkeys(("moves", "undo", "redo", "restart", "hint", "dead_ends"), 0)
@@ -152,7 +162,7 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
             history.append(_played(here, event, number))
             at += 1
             counts["moves"] += 1
-        if _is_stuck(history[at].position):
+        if history[at].stuck:
             counts["dead_ends"] += 1
     end = history[at].position
     return Tally(
@@ -164,7 +174,7 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
         counts["dead_ends"],
         end.cards_played,
         end.is_won,
-        _is_stuck(end),
+        history[at].stuck,
     )
 
 
@@ -188,7 +198,7 @@ def _played(here: _Stop, pile: int, number: int) -> _Stop:
         position = here.position
         if not position.talon_left:
             raise ReplayError(f"event {number} deals from the talon, which is empty")
-        return _Stop(position.play(pile), position.deal.talon[position.talon_dealt])
+        return _Stop.at(position.play(pile), position.deal.talon[position.talon_dealt])
     if isinstance(pile, bool) or not 0 <= pile < game.num_piles:
         talon = f" and {game.talon_move} deals from the talon" if game.has_talon else ""
         raise ReplayError(
@@ -197,17 +207,13 @@ def _played(here: _Stop, pile: int, number: int) -> _Stop:
     card = here.position.top_card(pile)
     if card is None:
         raise ReplayError(f"event {number} plays pile {pile}, which is empty")
-    if pile not in here.position.legal_moves():
+    if pile not in here.moves:
         assert here.top is not None  # an empty foundation takes any card
         raise ReplayError(
             f"event {number} plays pile {pile}, whose free card {card_text(card)} "
             f"does not fit on {card_text(here.top)}"
         )
-    return _Stop(here.position.play(pile), card)
-
-
-def _is_stuck(position: Position) -> bool:
-    return not position.is_won and not position.legal_moves()
+    return _Stop.at(here.position.play(pile), card)
 
 
 def _event_text(event: Event) -> str:
@@ -216,7 +222,10 @@ def _event_text(event: Event) -> str:
 
 def event_codes(events: Sequence[Event]) -> list[int]:
     """``events`` as the small integers of PLAYS.parquet: a pile as itself, an action as its :attr:`Action.code`."""
-    return [event if isinstance(event, int) else Action(event).code for event in events]
+    return [event if isinstance(event, int) else _CODES[event] for event in events]
+
+
+_CODES = {action.value: action.code for action in Action}
 
 
 def events_of_codes(codes: Sequence[int]) -> list[Event]:

@@ -23,19 +23,23 @@ counts agree) is :mod:`pipeline.plays.checks`' business.
 from __future__ import annotations
 
 import functools
-import hashlib
+import io
 import json
+import re
 import sys
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from enum import Enum
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, Protocol
 
 from pipeline import strict_json
 from pipeline.errors import BlackholeError
 from pipeline.files import STDIN_SOURCE, is_standard_stream
+from pipeline.free_text import printable
+from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.plays.events import COUNT_FIELDS, Event
 
 EXPORT_FORMAT = "blackhole-plays"
@@ -110,11 +114,13 @@ class DealPlays:
 
 @dataclass(frozen=True)
 class PlayExport:
-    """One export file: where it came from (``source``, as given; its SHA-256) and what it holds."""
+    """One export file: where it came from (``source``, as given; its SHA-256) and what it holds: the
+    records of the pack ``pack`` of the game ``game`` (an export without ``"game"`` is of Black Hole)."""
 
     source: str
     sha256: str
     pack: str
+    game: Game
     gallery: str
     title: str
     exported: datetime
@@ -126,44 +132,62 @@ def record_label(
 ) -> str:
     """Where a record is in an export, as errors name it: ``deals[2].attempts[5] (seed-77-3 attempt kx3-abc)``."""
     where = f"deals[{deal}]" + ("" if attempt is None else f".attempts[{attempt}]")
-    names = [name for name in (deal_id, None if attempt_id is None else f"attempt {attempt_id}") if name]
+    names = [
+        printable(name) for name in (deal_id, None if attempt_id is None else f"attempt {attempt_id}") if name
+    ]
     return f"{where} ({' '.join(names)})" if names else where
 
 
-def read_export(path: Path) -> PlayExport:
+class RecordSink(Protocol):
+    """Where :func:`read_export` hands each record as soon as it is checked: an attempt (its ``gallery``
+    left empty: the file's is in the :class:`PlayExport` returned), and a deal once its entry ends (its
+    attempts empty: they came one by one before). PlaysError to refuse one (an attempt id used twice)."""
+
+    def attempt(self, number: int, deal_id: str, place: int, attempt: Attempt, where: str) -> None: ...
+
+    def deal(self, number: int, deal: DealPlays) -> None: ...
+
+
+def read_export(path: Path, sink: RecordSink | None = None) -> PlayExport:
     """The export in the file at ``path`` (``-``: standard input, named ``<stdin>``), once it is one of this
-    version; PlaysError naming the file otherwise."""
+    version; PlaysError naming the file otherwise.
+
+    Without ``sink``, every record is in the export returned; with one, the file is read a record at a
+    time, each handed to ``sink`` once checked, and the export returned holds no deal: memory stays that
+    of one record, whatever the size of the file."""
     if is_standard_stream(path):
-        return parse_export(sys.stdin.buffer.read(), source=STDIN_SOURCE)
+        return _read(sys.stdin.buffer, STDIN_SOURCE, sink)
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            return _read(file, str(path), sink)
     except FileNotFoundError:
         raise PlaysError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise PlaysError(f"{path}: is a folder, expected a plays export (JSON)") from None
-    return parse_export(data, source=str(path))
 
 
 def parse_export(data: bytes, *, source: str) -> PlayExport:
     """The export in the bytes ``data`` of the file ``source``; PlaysError naming ``source`` otherwise."""
+    return _read(io.BytesIO(data), source, None)
+
+
+def _read(file: BinaryIO, source: str, sink: RecordSink | None) -> PlayExport:
+    collected = _Collected() if sink is None else None
+    stream = strict_json.Stream(file)
+    reader = _Reader(stream, source, sink or collected)  # type: ignore[arg-type]
     try:
-        text = data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        raise PlaysError(f"{source}: byte {error.start}: not UTF-8 text, so not a plays export") from None
-    found = _parsed(text, source)
-    if not isinstance(found, dict) or found.get("format") != EXPORT_FORMAT:
-        raise PlaysError(f'{source}: not a plays export (no "format": "{EXPORT_FORMAT}" at its top level)')
-    version = found.get("version")
-    if version != EXPORT_VERSION or isinstance(version, bool):
+        head = reader.read()
+    except strict_json.StreamError as error:
         raise PlaysError(
-            f"{source}: version {_short(version)} of the plays export; this blackhole reads version {EXPORT_VERSION}"
-        )
-    _check_refused(found, source)
-    _check_schema(found, source)
-    export = _export_of(found, source, hashlib.sha256(data).hexdigest())
-    _check_records(export)
-    return export
+            f"{source}: line {error.lineno} column {error.colno}: not JSON ({error.msg}), so not a plays export"
+        ) from None
+    except strict_json.NotText as error:
+        raise PlaysError(f"{source}: byte {error.byte}: not UTF-8 text, so not a plays export") from None
+    except RecursionError:
+        raise PlaysError(f"{source}: nested too deeply to be a plays export") from None
+    export = _export_of(head, source, stream.sha256)
+    return export if collected is None else collected.export(export)
 
 
 @functools.cache
@@ -177,33 +201,15 @@ def export_schema() -> dict[str, Any]:
     return schema
 
 
-def _parsed(text: str, source: str) -> Any:
-    try:
-        return strict_json.loads(text)
-    except json.JSONDecodeError as error:
-        raise PlaysError(
-            f"{source}: line {error.lineno} column {error.colno}: not JSON ({error.msg}), so not a plays export"
-        ) from None
-    except RecursionError:
-        raise PlaysError(f"{source}: nested too deeply to be a plays export") from None
-
-
 def _refused(value: strict_json.Refused) -> str:
     """What is wrong with a value the parser refused, in a plays export's words."""
     if value.kind == "constant":
         return f"{value.text}, which is no JSON number"
     if value.kind == "float":
-        return f"{value.text[:20]} is out of range"
+        return f"{_one_line(value.text, 20)} is out of range"
     if value.kind == "integer":
-        return f"an integer of {len(value.text)} digits"
-    return f"the key {_short(value.text)} twice"
-
-
-def _check_refused(found: Any, source: str) -> None:
-    """PlaysError at the first value the parser refused, naming its record."""
-    for path, value in strict_json.walk(found):
-        if isinstance(value, strict_json.Refused):
-            raise PlaysError(f"{source}: {_where(found, path)}: {_refused(value)}")
+        return f"an integer of {len(value.text)} digits, out of range"
+    return f"the key {_short(value.text)} is given twice"
 
 
 @functools.cache
@@ -216,51 +222,6 @@ def _validator() -> Any:
         "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
     )
     return jsonschema.validators.extend(base, type_checker=types)(export_schema())
-
-
-def _check_schema(found: Any, source: str) -> None:
-    """Refuse ``found`` unless the schema accepts it; the most specific error is told.
-
-    The events, most of an export, are checked here first, as the schema says them, and stand in for the
-    schema's own check: jsonschema takes a thousand times longer over an ``anyOf`` of every event.
-    """
-    from jsonschema.exceptions import best_match
-
-    briefer = _check_events(found, source)
-    error = best_match(_validator().iter_errors(briefer))
-    if error is not None:
-        path = tuple(error.absolute_path)
-        raise PlaysError(f"{source}: {_where(found, path)}: {_problem(error)}")
-
-
-def _check_events(found: dict[str, Any], source: str) -> dict[str, Any]:
-    """PlaysError at the first event that is neither a pile 0..16 nor an action; ``found`` with each
-    attempt's events (once checked) cut to their first, for the schema to check the rest quickly."""
-    actions = export_schema()["$defs"]["event"]["anyOf"][1]["enum"]
-    described = export_schema()["$defs"]["event"]["description"]
-    deals = found.get("deals")
-    if not isinstance(deals, list):
-        return found
-    briefer_deals: list[Any] = []
-    for number, deal in enumerate(deals):
-        attempts = deal.get("attempts") if isinstance(deal, dict) else None
-        if not isinstance(attempts, list):
-            briefer_deals.append(deal)
-            continue
-        briefer_attempts: list[Any] = []
-        for place, attempt in enumerate(attempts):
-            events = attempt.get("events") if isinstance(attempt, dict) else None
-            if not isinstance(events, list):
-                briefer_attempts.append(attempt)
-                continue
-            for index, event in enumerate(events):
-                pile = isinstance(event, int) and not isinstance(event, bool) and 0 <= event <= 16
-                if not pile and not (isinstance(event, str) and event in actions):
-                    where = _where(found, ("deals", number, "attempts", place, "events", index))
-                    raise PlaysError(f"{source}: {where}: {_short(event)} is not {described}")
-            briefer_attempts.append(attempt | {"events": events[:1]})
-        briefer_deals.append(deal | {"attempts": briefer_attempts})
-    return found | {"deals": briefer_deals}
 
 
 def _problem(error: Any) -> str:
@@ -293,21 +254,6 @@ def _problem(error: Any) -> str:
     return _one_line(error.message, 80)
 
 
-def _where(found: Any, path: tuple[str | int, ...]) -> str:
-    """``path`` in an export as errors say it: the record (with its deal and attempt ids), then the key."""
-    if len(path) < 2 or path[0] != "deals" or not isinstance(path[1], int):
-        return _path_text(path) or "top level"
-    deal = found["deals"][path[1]]
-    deal_id = _text_of(deal, "deal_id")
-    if len(path) >= 4 and path[2] == "attempts" and isinstance(path[3], int):
-        attempt = deal["attempts"][path[3]]
-        label = record_label(path[1], deal_id, path[3], _text_of(attempt, "id"))
-        rest = path[4:]
-    else:
-        label, rest = record_label(path[1], deal_id), path[2:]
-    return f"{label}: {_path_text(rest)}" if rest else label
-
-
 def _text_of(record: Any, key: str) -> str | None:
     """``record[key]`` when it is a short string a label can show, else None."""
     value = record.get(key) if isinstance(record, dict) else None
@@ -322,14 +268,18 @@ def _path_text(path: tuple[str | int, ...]) -> str:
 
 
 def _short(value: Any) -> str:
+    if isinstance(value, strict_json.Refused):
+        return _one_line(value.text) if value.kind != "integer" else f"an integer of {len(value.text)} digits"
     if isinstance(value, dict | list):
         return f"an {_json_type(value)}"
+    if type(value) is int and abs(value) >= 10**20:
+        return f"an integer of {len(str(abs(value)))} digits"
     return _one_line(json.dumps(value))
 
 
 def _one_line(text: str, limit: int = 40) -> str:
     """``text`` on one line, control characters escaped, cut at ``limit`` characters."""
-    text = "".join(char if char.isprintable() else char.encode("unicode_escape").decode() for char in text)
+    text = printable(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -348,74 +298,372 @@ def _json_type(value: Any) -> str:
 
 
 def _time(text: str, where: str, field: str) -> datetime:
-    """An ISO 8601 time the schema's pattern let through, refused in one line when it is no real time (10:64)."""
+    """An ISO 8601 time the schema's pattern let through, refused in one line when it is no real time (10:64)
+    or out of range once in UTC (year 0001 at +01:00 is in year 0)."""
     try:
-        return datetime.fromisoformat(text)
+        moment = datetime.fromisoformat(text)
+        moment.astimezone(UTC)
     except ValueError as error:
-        raise PlaysError(f"{where}: {field} {text!r} is not a time ({error})") from None
+        raise PlaysError(f"{where}: {field} {_one_line(repr(text), 80)} is not a time ({error})") from None
+    except OverflowError:
+        raise PlaysError(
+            f"{where}: {field} {_one_line(repr(text), 80)} is out of range (a time from year 1 to 9999 in UTC)"
+        ) from None
+    return moment
 
 
-def _export_of(found: dict[str, Any], source: str, sha256: str) -> PlayExport:
-    """The typed export of a JSON object the schema accepted."""
-    gallery = found["gallery"]
+_ATTEMPT_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
+_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
+)
+_HEAD_STANDIN = {  # a valid head, for the schema to check one record in
+    "format": EXPORT_FORMAT,
+    "version": EXPORT_VERSION,
+    "pack": "p",
+    "gallery": "0" * 16,
+    "title": "",
+    "exported": "2026-01-01T00:00:00Z",
+}
+_DEAL_STANDIN: dict[str, Any] = {"deal_id": "d", "note": "", "mark": None, "attempts": []}
+_NOT_AN_EXPORT = f'not a plays export (no "format": "{EXPORT_FORMAT}" at its top level)'
 
-    def time_of(attempt: dict[str, Any], field: str, number: int, place: int) -> datetime:
-        where = record_label(number, found["deals"][number]["deal_id"], place, attempt["id"])
-        return _time(attempt[field], f"{source}: {where}", field)
 
-    deals = tuple(
-        DealPlays(
-            deal_id=deal["deal_id"],
-            note=deal["note"],
-            mark=None if deal["mark"] is None else Mark(deal["mark"]),
-            attempts=tuple(
-                Attempt(
-                    id=attempt["id"],
-                    started=time_of(attempt, "started", number, place),
-                    ended=None if attempt["ended"] is None else time_of(attempt, "ended", number, place),
-                    seconds=float(attempt["seconds"]),
-                    outcome=Outcome(attempt["outcome"]),
-                    events=tuple(attempt["events"]),
-                    **{name: attempt[name] for name in COUNT_FIELDS},
-                    clean=attempt["clean"],
-                    gallery=gallery,
-                )
-                for place, attempt in enumerate(deal["attempts"])
-            ),
-        )
-        for number, deal in enumerate(found["deals"])
+def _plain_attempt(found: Any) -> bool:
+    """Whether ``found`` is an attempt the schema accepts, its events checked before: a quick check that
+    stands in for the schema's (jsonschema over every attempt of a large file takes minutes); False
+    sends it to the schema, whose error is told."""
+    schema = export_schema()["$defs"]["attempt"]
+    if not isinstance(found, dict) or found.keys() != schema["properties"].keys():
+        return False
+    ended, seconds = found["ended"], found["seconds"]
+    counts_in_range = all(
+        type(found[name]) is int and 0 <= found[name] <= _COUNT_MAXIMUM for name in COUNT_FIELDS
     )
+    return (
+        isinstance(found["id"], str)
+        and _ATTEMPT_ID.fullmatch(found["id"]) is not None
+        and isinstance(found["started"], str)
+        and _TIME.fullmatch(found["started"]) is not None
+        and (ended is None or (isinstance(ended, str) and _TIME.fullmatch(ended) is not None))
+        and type(seconds) in (int, float)
+        and 0 <= seconds <= _SECONDS_MAXIMUM
+        and found["outcome"] in _OUTCOMES
+        and isinstance(found["events"], list)
+        and bool(found["events"])
+        and counts_in_range
+        and found["cards_played"] <= 51
+        and type(found["clean"]) is bool
+    )
+
+
+_COUNT_MAXIMUM = 1_000_000_000  # plays.schema.json's "count"
+_SECONDS_MAXIMUM = 1_000_000_000  # plays.schema.json's "seconds"
+_OUTCOMES = frozenset(outcome.value for outcome in Outcome)
+
+
+def _schema_error(document: dict[str, Any]) -> tuple[tuple[str | int, ...], str] | None:
+    """The schema's most specific error in ``document``: its path and the problem in words; None if none."""
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator().iter_errors(document))
+    return None if error is None else (tuple(error.absolute_path), _problem(error))
+
+
+def _at(label: str, path: tuple[str | int, ...], problem: str) -> str:
+    """``label: path: problem``, the path left out when empty."""
+    rest = _path_text(path)
+    return f"{label}: {rest}: {problem}" if rest else f"{label}: {problem}"
+
+
+class _Reader:
+    """One export read a record at a time from a :class:`~pipeline.strict_json.Stream`.
+
+    Its head (format, version, pack, ...) may come before or after its deals, as JSON allows: until
+    the format and version are read and right, a record's error is kept, and told only once the file
+    turns out to be an export of this version (else that it is not one is told)."""
+
+    def __init__(self, stream: strict_json.Stream, source: str, sink: RecordSink) -> None:
+        self.stream, self.source, self.sink = stream, source, sink
+        self.head: dict[str, Any] = {}
+        self.confirmed = False
+        self.failure: PlaysError | None = None
+        self.deal_numbers: dict[str, int] = {}  # per file: deals number at most the pack's
+
+    def read(self) -> dict[str, Any]:
+        """The head of the export (``deals`` an empty list when it was read record by record), every record
+        handed to the sink; PlaysError at the first problem."""
+        stream = self.stream
+        first = stream.peek()
+        if first != "{":
+            if first and first in '["-0123456789tfn':
+                raise PlaysError(f"{self.source}: {_NOT_AN_EXPORT}")
+            stream.value()  # not JSON: the StreamError says where
+        stream.take("{")
+        while stream.peek() != "}":
+            key = stream.key()
+            if key in self.head:
+                raise PlaysError(f"{self.source}: the key {_short(key)} is given twice at the top level")
+            if key == "deals" and stream.peek() == "[":
+                self.head[key] = []
+                self.confirmed = self._right_version()
+                self._deals()
+            else:
+                self.head[key] = stream.value()
+            if stream.peek() != "}":
+                stream.take(",")
+        stream.take("}")
+        stream.end()
+        if self.head.get("format") != EXPORT_FORMAT:
+            raise PlaysError(f"{self.source}: {_NOT_AN_EXPORT}")
+        version = self.head.get("version")
+        if isinstance(version, strict_json.Refused):
+            raise PlaysError(f"{self.source}: version: {_refused(version)}")
+        if not self._right_version():
+            raise PlaysError(
+                f"{self.source}: version {_short(version)} of the plays export; "
+                f"this blackhole reads version {EXPORT_VERSION}"
+            )
+        if self.failure is not None:
+            raise self.failure
+        self._check_head()
+        return self.head
+
+    def _right_version(self) -> bool:
+        version = self.head.get("version")
+        return self.head.get("format") == EXPORT_FORMAT and version == EXPORT_VERSION and type(version) is int
+
+    def _check_head(self) -> None:
+        for path, value in strict_json.walk(self.head):
+            if isinstance(value, strict_json.Refused):
+                raise PlaysError(f"{self.source}: {_path_text(path)}: {_refused(value)}")
+        _check_text(self.head, ("pack", "title"), self.source)
+        found = _schema_error(self.head)
+        if found is not None:
+            path, problem = found
+            raise PlaysError(
+                _at(self.source, path, problem) if path else f"{self.source}: top level: {problem}"
+            )
+
+    def _guarded(self, check: Callable[..., None], *arguments: Any) -> bool:
+        """Run ``check(*arguments)`` unless a record was refused before; a PlaysError is raised at once when the file
+        is known to be an export, else kept for later. Whether it ran and passed."""
+        if self.failure is not None:
+            return False
+        try:
+            check(*arguments)
+        except PlaysError as error:
+            if self.confirmed:
+                raise
+            self.failure = error
+            return False
+        return True
+
+    def _deals(self) -> None:
+        stream = self.stream
+        stream.take("[")
+        number = 0
+        while stream.peek() != "]":
+            self._deal(number)
+            number += 1
+            if stream.peek() != "]":
+                stream.take(",")
+        stream.take("]")
+
+    def _deal(self, number: int) -> None:
+        """One entry of ``deals``: its attempts are checked and handed on as they come once its id is known
+        (the gallery writes the id first), else kept until the entry ends."""
+        stream = self.stream
+        if stream.peek() != "{":
+            value = stream.value()
+            self._guarded(lambda: self._check_deal(number, value))
+            return
+        stream.take("{")
+        fields: dict[str, Any] = {}
+        kept: list[
+            tuple[Any, bool]
+        ] = []  # attempts read before the deal's id, with whether a value was refused
+        while stream.peek() != "}":
+            key = stream.key()
+            if key in fields:
+                label = record_label(number, _text_of(fields, "deal_id"))
+                self._guarded(_refuse, f"{self.source}: {label}: the key {_short(key)} is given twice")
+            if key == "attempts" and stream.peek() == "[":
+                fields[key] = []
+                self._attempts(number, fields, kept)
+            else:
+                fields[key] = stream.value()
+            if stream.peek() != "}":
+                stream.take(",")
+        stream.take("}")
+
+        def finish() -> None:
+            self._check_deal(number, fields)
+            self._claim(number, fields["deal_id"])
+            for place, (found, refused) in enumerate(kept):
+                self._attempt(number, fields["deal_id"], place, found, refused)
+            mark = None if fields["mark"] is None else Mark(fields["mark"])
+            self.sink.deal(number, DealPlays(fields["deal_id"], fields["note"], mark, ()))
+
+        self._guarded(finish)
+
+    def _attempts(self, number: int, fields: dict[str, Any], kept: list[tuple[Any, bool]]) -> None:
+        stream = self.stream
+        known = "deal_id" in fields and self._guarded(lambda: self._check_deal(number, fields, partial=True))
+        if known:
+            self._guarded(lambda: self._claim(number, fields["deal_id"]))
+        stream.take("[")
+        place = 0
+        while stream.peek() != "]":
+            before = stream.refused
+            found = stream.value()
+            refused = stream.refused != before
+            if known:
+                self._guarded(self._attempt, number, fields["deal_id"], place, found, refused)
+            else:
+                kept.append((found, refused))
+            place += 1
+            if stream.peek() != "]":
+                stream.take(",")
+        stream.take("]")
+
+    def _check_deal(self, number: int, found: Any, *, partial: bool = False) -> None:
+        """PlaysError unless the deal entry ``found`` (its attempts apart) is as the schema says; ``partial``:
+        only the keys it has so far."""
+        label = f"{self.source}: {record_label(number, _text_of(found, 'deal_id'))}"
+        if isinstance(found, dict):
+            for path, value in strict_json.walk(found):
+                if isinstance(value, strict_json.Refused):
+                    raise PlaysError(_at(label, path, _refused(value)))
+            _check_text(found, ("deal_id", "note"), label)
+            attempts = found.get("attempts", [])
+            found = (
+                (_DEAL_STANDIN if partial else {})
+                | found
+                | {"attempts": [] if isinstance(attempts, list) else attempts}
+            )
+        error = _schema_error(_HEAD_STANDIN | {"deals": [found]})
+        if error is not None:
+            path, problem = error
+            raise PlaysError(_at(label, path[2:], problem))
+
+    def _claim(self, number: int, deal_id: str) -> None:
+        if deal_id in self.deal_numbers and self.deal_numbers[deal_id] != number:
+            label = record_label(number, deal_id)
+            raise PlaysError(f"{self.source}: {label}: the deal of deals[{self.deal_numbers[deal_id]}] again")
+        self.deal_numbers[deal_id] = number
+
+    def _attempt(self, number: int, deal_id: str, place: int, found: Any, refused: bool) -> None:
+        """Check one attempt entry and hand it to the sink (see :func:`read_export`)."""
+        where = f"{self.source}: {record_label(number, deal_id, place, _text_of(found, 'id'))}"
+        if refused:
+            if isinstance(found, strict_json.Refused):
+                raise PlaysError(f"{where}: {_refused(found)}")
+            for path, value in strict_json.walk(found):
+                if isinstance(value, strict_json.Refused):
+                    raise PlaysError(_at(where, path, _refused(value)))
+        events = found.get("events") if isinstance(found, dict) else None
+        if isinstance(events, list):
+            _check_events(events, where)
+        if not _plain_attempt(found):
+            briefer = found | {"events": events[:1]} if isinstance(events, list) else found
+            error = _schema_error(_HEAD_STANDIN | {"deals": [_DEAL_STANDIN | {"attempts": [briefer]}]})
+            if error is not None:
+                path, problem = error
+                raise PlaysError(_at(where, path[4:], problem))
+        started = _time(found["started"], where, "started")
+        ended = None if found["ended"] is None else _time(found["ended"], where, "ended")
+        attempt = Attempt(
+            id=found["id"],
+            started=started,
+            ended=ended,
+            seconds=float(found["seconds"]),
+            outcome=Outcome(found["outcome"]),
+            events=tuple(events),  # type: ignore[arg-type]
+            **{name: found[name] for name in COUNT_FIELDS},
+            clean=found["clean"],
+        )
+        if (ended is None) != (attempt.outcome is Outcome.PLAYING):
+            problem = (
+                "ended is null, but an attempt that is not playing has ended"
+                if ended is None
+                else "ended is set, but the attempt is still playing"
+            )
+            raise PlaysError(f"{where}: {problem}")
+        if ended is not None and ended < started:
+            raise PlaysError(f"{where}: ended ({ended.isoformat()}) is before started")
+        self.sink.attempt(number, deal_id, place, attempt, where)
+
+
+def _check_text(found: dict[str, Any], keys: tuple[str, ...], label: str) -> None:
+    """PlaysError when a string of ``found`` at ``keys`` holds a lone surrogate (``"\\ud800"`` is JSON, but
+    no text: no file can hold it)."""
+    for key in keys:
+        value = found.get(key)
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as error:
+                code = f"\\u{ord(value[error.start]):04x}"
+                raise PlaysError(
+                    f"{label}: {key}: {code} at character {error.start} is half a character, not text"
+                ) from None
+
+
+def _refuse(message: str) -> None:
+    raise PlaysError(message)
+
+
+def _check_events(events: list[Any], where: str) -> None:
+    """PlaysError at the first event that is neither a pile 0..16 nor an action, as the schema says them
+    (jsonschema takes a thousand times longer over an ``anyOf`` of every event)."""
+    actions = export_schema()["$defs"]["event"]["anyOf"][1]["enum"]
+    for index, event in enumerate(events):
+        pile = type(event) is int and 0 <= event <= 16
+        if not pile and not (isinstance(event, str) and event in actions):
+            described = export_schema()["$defs"]["event"]["description"]
+            raise PlaysError(f"{where}: events[{index}]: {_short(event)} is not {described}")
+
+
+class _Collected:
+    """The sink that keeps every record, for an export read whole; an attempt id used twice refused."""
+
+    def __init__(self) -> None:
+        self.deals: list[tuple[int, DealPlays]] = []
+        self.attempts: dict[int, list[Attempt]] = {}
+        self.ids: dict[str, str] = {}
+
+    def attempt(self, number: int, deal_id: str, place: int, attempt: Attempt, where: str) -> None:
+        if attempt.id in self.ids:
+            raise PlaysError(f"{where}: the id of {self.ids[attempt.id]} again")
+        self.ids[attempt.id] = record_label(number, deal_id, place)
+        self.attempts.setdefault(number, []).append(attempt)
+
+    def deal(self, number: int, deal: DealPlays) -> None:
+        self.deals.append((number, deal))
+
+    def export(self, head: PlayExport) -> PlayExport:
+        """``head`` with the deals collected, each attempt with its gallery."""
+        deals = tuple(
+            replace(
+                deal,
+                attempts=tuple(
+                    replace(attempt, gallery=head.gallery) for attempt in self.attempts.get(number, [])
+                ),
+            )
+            for number, deal in self.deals
+        )
+        return replace(head, deals=deals)
+
+
+def _export_of(head: dict[str, Any], source: str, sha256: str) -> PlayExport:
+    """The export of the head the schema accepted (its deals handed on before)."""
     return PlayExport(
         source=source,
         sha256=sha256,
-        pack=found["pack"],
-        gallery=gallery,
-        title=found["title"],
-        exported=_time(found["exported"], source, "exported"),
-        deals=deals,
+        pack=head["pack"],
+        game=game_named(head.get("game", BLACK_HOLE.name)),
+        gallery=head["gallery"],
+        title=head["title"],
+        exported=_time(head["exported"], source, "exported"),
+        deals=(),
     )
-
-
-def _check_records(export: PlayExport) -> None:
-    """Refuse what the schema cannot say: times out of order, ``ended`` against the outcome, ids twice."""
-    deals: dict[str, int] = {}
-    attempts: dict[str, str] = {}
-    for number, deal in enumerate(export.deals):
-        here = f"{export.source}: {record_label(number, deal.deal_id)}"
-        if deal.deal_id in deals:
-            raise PlaysError(f"{here}: the deal of deals[{deals[deal.deal_id]}] again")
-        deals[deal.deal_id] = number
-        for place, attempt in enumerate(deal.attempts):
-            where = f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}"
-            if attempt.id in attempts:
-                raise PlaysError(f"{where}: the id of {attempts[attempt.id]} again")
-            attempts[attempt.id] = record_label(number, deal.deal_id, place)
-            if (attempt.ended is None) != (attempt.outcome is Outcome.PLAYING):
-                problem = (
-                    "ended is null, but an attempt that is not playing has ended"
-                    if attempt.ended is None
-                    else "ended is set, but the attempt is still playing"
-                )
-                raise PlaysError(f"{where}: {problem}")
-            if attempt.ended is not None and attempt.ended < attempt.started:
-                raise PlaysError(f"{where}: ended ({attempt.ended.isoformat()}) is before started")

@@ -1,9 +1,13 @@
 """``blackhole plays import``: gallery exports read, checked against their pack, merged, written as PLAYS.parquet.
 
-Every file is checked whole before anything is written (:mod:`pipeline.plays.exports`,
-:mod:`pipeline.plays.checks`), and the merge refuses two records of one id
-that are not one attempt (:mod:`pipeline.plays.merge`): one bad record and
-nothing is written, the one line of its error naming the file and the record.
+Each file is read a record at a time (:func:`pipeline.plays.exports.read_export`
+with a sink), every record checked as it comes and put in a spool on disk
+(:mod:`pipeline.plays.spool`); once every file is read, the attempts are
+replayed against their pack's deals (:mod:`pipeline.plays.checks`) and merged
+by id (:mod:`pipeline.plays.merge`'s rules), and PLAYS.parquet is written a
+batch of deals at a time: memory stays that of one record and one batch,
+whatever the size and number of the files. One bad record and nothing is
+written, the one line of its error naming the file and the record.
 """
 
 from __future__ import annotations
@@ -13,11 +17,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.files import check_writable, is_standard_stream
-from pipeline.plays.checks import check_export
+from pipeline.plays.checks import check_pack
 from pipeline.plays.deals import pack_deals
-from pipeline.plays.exports import read_export
-from pipeline.plays.merge import merge_exports
-from pipeline.plays.records import sources_of, write_plays
+from pipeline.plays.exports import PlayExport, read_export
+from pipeline.plays.records import sources_of, write_plays_batches
+from pipeline.plays.spool import spooled
 
 
 @dataclass(frozen=True)
@@ -37,27 +41,35 @@ class Imported:
 def import_plays(files: Sequence[Path], pack: Path, out: Path) -> Imported:
     """Read the exports ``files`` (``-``: standard input), check them against the pack folder ``pack``, merge
     them and write ``out``."""
+    from pipeline.packs.manifest import read_manifest
+
     out = check_writable(out, inputs=[pack, *(path for path in files if not is_standard_stream(path))])
-    exports = [read_export(path) for path in files]
-    wanted = {deal.deal_id for export in exports for deal in export.deals}
-    deals = pack_deals(pack, wanted)
-    for export in exports:
-        check_export(export, deals)
-    merged = merge_exports(exports, order=deals.deals)
-    write_plays(
-        out, merged.deals, pack=deals.name, curated_from=deals.curated_from, sources=sources_of(exports)
-    )
-    marks: dict[str, int] = {}
-    for deal in merged.deals:
-        if deal.mark is not None:
-            marks[deal.mark.value] = marks.get(deal.mark.value, 0) + 1
+    manifest = read_manifest(pack)
+    heads: list[PlayExport] = []
+    with spooled(out) as spool:
+        for place, path in enumerate(files):
+            head = read_export(path, spool.reader(place, str(path)))
+            check_pack(head, name=manifest.name, game=manifest.played, folder=pack)
+            spool.add_source(place, head)
+            heads.append(head)
+        deals = pack_deals(pack, spool.deal_ids())
+        spool.check(deals)
+        merged = spool.merge()
+        write_plays_batches(
+            out,
+            spool.tables(list(deals.deals)),
+            pack=deals.name,
+            curated_from=deals.curated_from,
+            sources=sources_of(heads),
+            game=deals.game,
+        )
     return Imported(
         out,
         len(files),
-        len(merged.deals),
+        spool.written,
         merged.attempts,
-        sum(attempt.finished for deal in merged.deals for attempt in deal.attempts),
+        merged.finished,
         merged.repeated,
         merged.extended,
-        marks,
+        spool.marked,
     )

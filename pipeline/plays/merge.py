@@ -43,7 +43,9 @@ class Merged:
 
 
 @dataclass(frozen=True)
-class _Found:
+class Found:
+    """One record of an attempt: the attempt, its deal and where it is (``file: deals[i].attempts[j] (...)``)."""
+
     attempt: Attempt
     deal_id: str
     where: str  # "file: deals[i].attempts[j] (...)"
@@ -52,7 +54,7 @@ class _Found:
 def merge_exports(exports: Sequence[PlayExport], order: Iterable[str] = ()) -> Merged:
     """The attempts, notes and marks of ``exports`` merged (see the module); deals in ``order``, then any other
     in the order first met. PlaysError naming both records when two records of one id disagree."""
-    found: dict[str, _Found] = {}
+    found: dict[str, Found] = {}
     latest: dict[str, tuple[tuple[object, int], DealPlays]] = {}  # deal id: ((exported, place), its entry)
     repeated = extended = 0
     for place, export in enumerate(exports):
@@ -62,14 +64,14 @@ def merge_exports(exports: Sequence[PlayExport], order: Iterable[str] = ()) -> M
                 latest[deal.deal_id] = (key, deal)
             for slot, attempt in enumerate(deal.attempts):
                 where = f"{export.source}: {record_label(number, deal.deal_id, slot, attempt.id)}"
-                here = _Found(attempt, deal.deal_id, where)
+                here = Found(attempt, deal.deal_id, where)
                 before = found.get(attempt.id)
                 if before is None:
                     found[attempt.id] = here
                 elif before.attempt == attempt and before.deal_id == deal.deal_id:
                     repeated += 1
                 else:
-                    found[attempt.id] = _further(before, here)
+                    found[attempt.id] = further(before, here)
                     extended += 1
     by_deal: dict[str, list[Attempt]] = {}
     for record in found.values():
@@ -88,7 +90,7 @@ def merge_exports(exports: Sequence[PlayExport], order: Iterable[str] = ()) -> M
     return Merged(deals, repeated, extended)
 
 
-def _further(first: _Found, second: _Found) -> _Found:
+def further(first: Found, second: Found) -> Found:
     """Of two records of one attempt id, the one played further; PlaysError when neither continues the other."""
     refused = PlaysError(
         f"{second.where}: another attempt than {first.where}, which has the same id "
@@ -114,7 +116,7 @@ def _further(first: _Found, second: _Found) -> _Found:
     return longer
 
 
-def _why_not_the_same(first: _Found, second: _Found) -> str:
+def _why_not_the_same(first: Found, second: Found) -> str:
     one, two = first.attempt, second.attempt
     if first.deal_id != second.deal_id:
         return f"at the deal {first.deal_id}"

@@ -7,30 +7,46 @@ small integers: :func:`pipeline.plays.events.event_codes`) and ``gallery``,
 the build it was played in. Rows come in the pack's order, attempts by start
 time. The schema metadata says which pack the records are of
 (``blackhole_plays_pack``, and ``blackhole_plays_curated_from`` when that
-pack was curated from another) and which exports they were merged from
+pack was curated from another; ``blackhole_plays_game``, the pack's game,
+when it is not Black Hole) and which exports they were merged from
 (``blackhole_plays_sources``: JSON, a list of each file's name, SHA-256,
 gallery, title and export time).
 
+:func:`write_plays_batches` writes the rows a batch at a time (``plays
+import`` hands them on as it merges them), :func:`write_plays` all at once.
 :func:`read_plays` checks a file has these columns and types and what a
-row may hold (a mark, an outcome, events) before anything uses it.
+row may hold (a mark, an outcome, events, every number and time within the
+range an import lets through) before anything uses it.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from pipeline import __version__
 from pipeline.files import check_writable, replacing
+from pipeline.free_text import printable
+from pipeline.game.games import BLACK_HOLE, Game, UnknownGame, game_named
 from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
-from pipeline.plays.exports import Attempt, DealPlays, Mark, Outcome, PlayExport, PlaysError
+from pipeline.plays.exports import (
+    Attempt,
+    DealPlays,
+    Mark,
+    Outcome,
+    PlayExport,
+    PlaysError,
+    export_schema,
+)
 
 COUNT_TYPE = pa.int32()
 ATTEMPT_TYPE = pa.struct(
@@ -56,7 +72,14 @@ PLAYS_SCHEMA = pa.schema(
 )
 PACK_KEY = "blackhole_plays_pack"
 CURATED_FROM_KEY = "blackhole_plays_curated_from"
+GAME_KEY = "blackhole_plays_game"
 SOURCES_KEY = "blackhole_plays_sources"
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MICROSECOND = timedelta(microseconds=1)
+_TIME_RANGE = (  # the microseconds since 1970 a Python datetime holds: years 1 to 9999
+    (datetime.min.replace(tzinfo=UTC) - _EPOCH) // _MICROSECOND,
+    (datetime.max.replace(tzinfo=UTC) - _EPOCH) // _MICROSECOND,
+)
 
 
 @dataclass(frozen=True)
@@ -79,6 +102,7 @@ class PlayRecords:
     curated_from: str | None
     sources: tuple[Source, ...]
     deals: tuple[DealPlays, ...]
+    game: Game = BLACK_HOLE
 
     def names(self) -> tuple[str, ...]:
         """The pack names these records were made against: a pack carrying either may read them."""
@@ -103,9 +127,16 @@ def write_plays(
     pack: str,
     curated_from: str | None,
     sources: Sequence[Source],
+    game: Game = BLACK_HOLE,
 ) -> None:
     """Write ``deals`` to the PLAYS.parquet at ``path`` (zstd) atomically: all of it or, on any error, nothing."""
-    path = check_writable(path)
+    write_plays_batches(
+        path, [plays_table(deals)], pack=pack, curated_from=curated_from, sources=sources, game=game
+    )
+
+
+def plays_table(deals: Sequence[DealPlays]) -> pa.Table:
+    """``deals`` as rows of :data:`PLAYS_SCHEMA` (without its metadata)."""
     rows = [
         {
             "deal_id": deal.deal_id,
@@ -115,6 +146,21 @@ def write_plays(
         }
         for deal in deals
     ]
+    return pa.Table.from_pylist(rows, schema=PLAYS_SCHEMA)
+
+
+def write_plays_batches(
+    path: Path,
+    batches: Iterable[pa.Table],
+    *,
+    pack: str,
+    curated_from: str | None,
+    sources: Sequence[Source],
+    game: Game = BLACK_HOLE,
+) -> None:
+    """Write the tables of :data:`PLAYS_SCHEMA` ``batches`` to the PLAYS.parquet at ``path`` (zstd), one
+    row group each, as they come: atomically, all of it or, on any error, nothing."""
+    path = check_writable(path)
     entries = {
         "blackhole_version": __version__,
         PACK_KEY: pack,
@@ -122,9 +168,12 @@ def write_plays(
     }
     if curated_from is not None:
         entries[CURATED_FROM_KEY] = curated_from
-    table = pa.Table.from_pylist(rows, schema=PLAYS_SCHEMA).replace_schema_metadata(entries)
-    with replacing(path) as sink:
-        pq.write_table(table, sink, compression="zstd")
+    if game is not BLACK_HOLE:
+        entries[GAME_KEY] = game.name
+    schema = PLAYS_SCHEMA.with_metadata(entries)
+    with replacing(path) as sink, pq.ParquetWriter(sink, schema, compression="zstd") as writer:
+        for table in batches:
+            writer.write_table(table.replace_schema_metadata(entries))
 
 
 def _attempt_row(attempt: Attempt) -> dict[str, Any]:
@@ -158,18 +207,66 @@ def read_plays(path: Path) -> PlayRecords:
         raise PlaysError(f"{path}: not a PLAYS.parquet of blackhole plays import (other columns or metadata)")
     try:
         sources = tuple(Source(**entry) for entry in json.loads(entries.get(SOURCES_KEY, "[]")))
-    except (ValueError, TypeError):
+        if not all(isinstance(value, str) for source in sources for value in source.__dict__.values()):
+            raise TypeError
+    except (ValueError, TypeError, RecursionError):
         raise PlaysError(
             f"{path}: its {SOURCES_KEY} metadata is not the list of exports it was made from"
         ) from None
+    try:
+        game = game_named(entries.get(GAME_KEY, BLACK_HOLE.name))
+    except UnknownGame:
+        raise PlaysError(f"{path}: its {GAME_KEY} metadata {entries[GAME_KEY]!r} names no game") from None
+    _check_times(table, path)
+    deal_ids = table.column("deal_id").to_pylist()
     deals = tuple(
-        _deal_of(row, f"{path}: row {number} ({row['deal_id']})")
+        _deal_of(row, f"{path}: row {number} ({printable(deal_ids[number])})")
         for number, row in enumerate(table.to_pylist())
     )
-    return PlayRecords(path, entries[PACK_KEY], entries.get(CURATED_FROM_KEY), sources, deals)
+    _check_once(deals, path)
+    return PlayRecords(path, entries[PACK_KEY], entries.get(CURATED_FROM_KEY), sources, deals, game)
+
+
+def _check_once(deals: Sequence[DealPlays], path: Path) -> None:
+    """PlaysError at the first deal, or attempt id, of a second row: an import writes each once."""
+    rows: dict[str, int] = {}
+    attempts: dict[str, int] = {}
+    for number, deal in enumerate(deals):
+        where = f"{path}: row {number} ({printable(deal.deal_id)})"
+        if deal.deal_id in rows:
+            raise PlaysError(f"{where}: the deal of row {rows[deal.deal_id]} again")
+        rows[deal.deal_id] = number
+        for attempt in deal.attempts:
+            if attempt.id in attempts:
+                raise PlaysError(
+                    f"{where}: attempt {printable(attempt.id)}: the id of an attempt of row {attempts[attempt.id]} again"
+                )
+            attempts[attempt.id] = number
+
+
+def _check_times(table: pa.Table, path: Path) -> None:
+    """PlaysError naming the row of the first time no Python datetime holds (before year 1, after 9999)."""
+    attempts = table.column("attempts")
+    flat = pc.list_flatten(attempts)
+    if len(flat) == 0:
+        return
+    parents = pc.list_parent_indices(attempts)
+    for name in ("started", "ended"):
+        moments = pc.struct_field(flat, name).cast(pa.int64())
+        low, high = _TIME_RANGE
+        outside = pc.fill_null(pc.or_(pc.less(moments, low), pc.greater(moments, high)), False)
+        if pc.any(outside).as_py():
+            first = pc.index(outside, True).as_py()
+            row = parents[first].as_py()
+            deal_id = printable(table.column("deal_id")[row].as_py())
+            raise PlaysError(
+                f"{path}: row {row} ({deal_id}): an attempt's {name} is out of range (a time from year 1 to 9999)"
+            )
 
 
 def _deal_of(row: dict[str, Any], where: str) -> DealPlays:
+    if not row["deal_id"]:
+        raise PlaysError(f"{where}: the deal id is empty")
     try:
         mark = None if row["mark"] is None else Mark(row["mark"])
         attempts = tuple(_attempt_of(item) for item in row["attempts"])
@@ -179,20 +276,40 @@ def _deal_of(row: dict[str, Any], where: str) -> DealPlays:
 
 
 def _attempt_of(item: dict[str, Any]) -> Attempt:
+    """The attempt of a row's ``item``; ValueError saying what is out of the range an import lets through."""
+    name = f"attempt {printable(item['id'])}"
     codes = item["events"]
     if not codes or any(not -4 <= code <= 16 for code in codes):
-        raise ValueError(f"attempt {item['id']}: events hold a code that is no pile 0..16 or action -1..-4")
-    return Attempt(
+        raise ValueError(f"{name}: events hold a code that is no pile 0..16 or action -1..-4")
+    seconds = item["seconds"]
+    limit = export_schema()["$defs"]["attempt"]["properties"]["seconds"]["maximum"]
+    if not (math.isfinite(seconds) and 0 <= seconds <= limit):
+        raise ValueError(f"{name}: seconds {seconds!r} is not from 0 to {limit:,}")
+    for count in COUNT_FIELDS:
+        counted = export_schema()["$defs"]["attempt"]["properties"][count]
+        highest = counted.get("maximum", export_schema()["$defs"]["count"]["maximum"])
+        if not 0 <= item[count] <= highest:
+            raise ValueError(f"{name}: {count} {item[count]} is not from 0 to {highest:,}")
+    if not item["id"] or not item["gallery"]:
+        raise ValueError(f"{name}: its id or gallery is empty")
+    attempt = Attempt(
         id=item["id"],
         started=_utc(item["started"]),
         ended=None if item["ended"] is None else _utc(item["ended"]),
-        seconds=item["seconds"],
+        seconds=seconds,
         outcome=Outcome(item["outcome"]),
         events=tuple(events_of_codes(codes)),
         **{name: item[name] for name in COUNT_FIELDS},
         clean=item["clean"],
         gallery=item["gallery"],
     )
+    if (attempt.ended is None) != (attempt.outcome is Outcome.PLAYING):
+        raise ValueError(
+            f"{name}: ended is {'null' if attempt.ended is None else 'set'}, but it is {attempt.outcome.value}"
+        )
+    if attempt.ended is not None and attempt.ended < attempt.started:
+        raise ValueError(f"{name}: it ends before it starts")
+    return attempt
 
 
 def _utc(moment: datetime) -> datetime:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from pipeline.free_text import printable
 from pipeline.game.players import PLAYERS
 from pipeline.plays.calibration import Measure, ModelCheck
 from pipeline.plays.intervals import RESAMPLES, Correlation, MeanInterval, Rate
@@ -26,6 +27,7 @@ from pipeline.reports import words
 
 if TYPE_CHECKING:
     from rich.table import Table
+    from rich.text import Text
 
     from pipeline.packs.manifest import Manifest
     from pipeline.plays.calibration import FittedTiers
@@ -139,10 +141,23 @@ def play_tables(observation: PlayObservation) -> list[Table]:
     _figure_columns(deals)
     deals.add_column("note")
     for deal in observation.deals:
-        note = deal.note if len(deal.note) <= NOTE_WIDTH else deal.note[: NOTE_WIDTH - 1] + "…"
+        note = printable(" ".join(deal.note.split()))
+        note = note if len(note) <= NOTE_WIDTH else note[: NOTE_WIDTH - 1] + "…"
         mark = "" if deal.mark is None else deal.mark.value
-        deals.add_row(deal.deal_id, deal.tier, mark, *_figure_cells(deal.observed), " ".join(note.split()))
+        deals.add_row(shown(deal.deal_id), shown(deal.tier), mark, *_figure_cells(deal.observed), shown(note))
     return [tiers, deals]
+
+
+def shown(text: str) -> Text:
+    """``text`` from a file as a table cell: control characters escaped, no rich markup read in it
+    (a note's ``[red]`` shows as written).
+
+    >>> print(shown("a [red]note\\x1b[2J").plain)
+    a [red]note\\x1b[2J
+    """
+    from rich.text import Text
+
+    return Text(printable(text))
 
 
 def _rho_text(found: Correlation) -> str:

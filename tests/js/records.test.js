@@ -286,3 +286,13 @@ test("a solution watched step by step to the win is recorded won, each card a hi
   assert.deepEqual(records.tally(line.cards, attempt.events).status, "won");
   assert.deepEqual(attempt.events.slice(-2), ["hint", line.moves[line.moves.length - 1]]);
 });
+
+test("an export says its game when it is not Black Hole, as deals.js does", () => {
+  const opened = store({});
+  opened.setNote("a", "n");
+  assert.equal(opened.exported({ pack: "p", title: "t" }, ["a"]).game, undefined);
+  assert.equal(opened.exported({ pack: "p", title: "t", game: "black_hole" }, ["a"]).game, undefined);
+  const golf = opened.exported({ pack: "p", title: "t", game: "golf" }, ["a"]);
+  assert.deepEqual(Object.keys(golf).slice(0, 5), ["format", "version", "pack", "game", "gallery"]);
+  assert.equal(golf.game, "golf");
+});

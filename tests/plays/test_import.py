@@ -245,7 +245,7 @@ def test_a_move_that_does_not_replay_is_refused_naming_the_event(tmp_path, play_
         (b"[1, 2]", r"plays\.json: not a plays export"),
         (
             b'{"format": "blackhole-plays", "format": "blackhole-plays", "version": 1}',
-            r"plays\.json: not a plays export",
+            r'plays\.json: the key "format" is given twice at the top level$',
         ),
     ],
     ids=["damaged", "not-utf8", "nan", "a-list", "a-key-twice"],

@@ -142,7 +142,7 @@
     }
 
     function exportRecords() {
-      const exported = store.exported({ pack: pack.name, title: pack.title }, dealIds);
+      const exported = store.exported({ pack: pack.name, title: pack.title, game: pack.game.name }, dealIds);
       const blob = new Blob([JSON.stringify(exported) + "\n"], { type: "application/json" });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);

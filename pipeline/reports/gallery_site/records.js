@@ -284,17 +284,20 @@
       },
 
       // The export document: every deal with an attempt, a note or a mark, in the order of
-      // `dealIds` (the pack's; ids not in it come last). `about`: {pack, title}.
+      // `dealIds` (the pack's; ids not in it come last). `about`: {pack, title, game}, the game's
+      // name written only for a pack of another game than Black Hole (as deals.js does).
       exported: function (about, dealIds) {
         tick();
         const order = new Map((dealIds || []).map((id, index) => [String(id), index]));
         const ids = Object.keys(deals)
           .filter((id) => deals[id].attempts.length || deals[id].note || deals[id].mark)
           .sort((a, b) => (order.has(a) ? order.get(a) : Infinity) - (order.has(b) ? order.get(b) : Infinity));
+        const played = about.game && about.game !== "black_hole" ? { game: about.game } : {};
         return {
           format: FORMAT,
           version: VERSION,
           pack: about.pack,
+          ...played,
           gallery: options.build,
           title: about.title,
           exported: iso(now()),
