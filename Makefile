@@ -62,6 +62,7 @@ bench: setup
 	$(PYTHON) bench/bench_pipeline.py
 	$(PYTHON) bench/bench_census.py
 	$(PYTHON) bench/bench_memory.py
+	$(PYTHON) bench/bench_plays_import.py
 	$(PYTHON) bench/bench_family_grading.py
 	@if test -x $(BHS); then $(PYTHON) bench/bench_family.py --bhs $(BHS); \
 	else echo "bench_family: no black-hole-solver at $(BHS): build it with bash bench/build_black_hole_solver.sh ../bhs, or give BHS=PATH"; fi
