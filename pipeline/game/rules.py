@@ -49,13 +49,14 @@ class Position:
     talon_dealt: int = 0
 
     def __post_init__(self) -> None:
-        of_type(self.deal, Deal, "deal")
-        heights = moves_of(self.heights, "heights")
-        if heights is not self.heights:
-            object.__setattr__(self, "heights", heights)
-        if self.foundation_rank is not None:
-            whole_number(self.foundation_rank, "foundation_rank", where="Position")
-        whole_number(self.talon_dealt, "talon_dealt", where="Position")
+        rank = self.foundation_rank
+        if (  # the types every play gives, checked at a glance (a replay makes a position a move)
+            type(self.deal) is not Deal
+            or type(self.heights) is not tuple
+            or type(self.talon_dealt) is not int
+            or (rank is not None and type(rank) is not int)
+        ):
+            self._check_types()
         game = self.deal.game
         piles, size = game.num_piles, game.pile_size
         if len(self.heights) != piles or min(self.heights) < 0 or max(self.heights) > size:
@@ -72,6 +73,19 @@ class Position:
             raise ArgumentError(f"foundation rank must be 0..{NUM_RANKS - 1}")
         if not 0 <= self.talon_dealt <= game.talon_size:
             raise ArgumentError(f"talon cards dealt must be 0..{game.talon_size}")
+
+    def _check_types(self) -> None:
+        """Refuse fields of the wrong types (TypeError naming the field); whole numbers made ints."""
+        of_type(self.deal, Deal, "deal")
+        heights = moves_of(self.heights, "heights")
+        if heights is not self.heights:
+            object.__setattr__(self, "heights", heights)
+        if self.foundation_rank is not None:
+            rank = whole_number(self.foundation_rank, "foundation_rank", where="Position")
+            object.__setattr__(self, "foundation_rank", rank)
+        object.__setattr__(
+            self, "talon_dealt", whole_number(self.talon_dealt, "talon_dealt", where="Position")
+        )
 
     @classmethod
     def start(cls, deal: Deal) -> Position:
@@ -111,6 +125,9 @@ class Position:
             pile = whole_number(pile, "pile", where="top_card")
             if not 0 <= pile < len(self.heights):
                 raise IllegalMove(f"there is no pile {shown_value(pile)}")
+        return self._free_card(pile)
+
+    def _free_card(self, pile: int) -> int | None:
         height = self.heights[pile]
         return self.deal.piles[pile][height - 1] if height else None
 
@@ -123,12 +140,12 @@ class Position:
             return tuple(
                 pile
                 for pile in range(NUM_PILES)
-                if (card := self.top_card(pile)) is not None and ranks_adjacent(rank_of(card), foundation)
+                if (card := self._free_card(pile)) is not None and ranks_adjacent(rank_of(card), foundation)
             )
         piles = tuple(
             pile
             for pile in range(game.num_piles)
-            if (card := self.top_card(pile)) is not None and fits(game, rank_of(card), self.foundation_rank)
+            if (card := self._free_card(pile)) is not None and fits(game, rank_of(card), self.foundation_rank)
         )
         return (*piles, game.talon_move) if self.talon_left else piles
 
@@ -137,7 +154,8 @@ class Position:
 
         A move the rules do not allow here is IllegalMove; a ``pile`` that is no whole number a TypeError.
         """
-        pile = whole_number(pile, "pile", where="play")
+        if type(pile) is not int:
+            pile = whole_number(pile, "pile", where="play")
         game = self.deal.game
         if game.has_talon and pile == game.talon_move:
             if not self.talon_left:
@@ -146,7 +164,7 @@ class Position:
             return Position(self.deal, self.heights, rank_of(dealt), self.talon_dealt + 1)
         if not 0 <= pile < game.num_piles:
             raise IllegalMove(f"there is no pile {shown_value(pile)}")
-        card = self.top_card(pile)
+        card = self._free_card(pile)
         if card is None:
             raise IllegalMove(f"pile {pile} is empty")
         if not fits(game, rank_of(card), self.foundation_rank):
