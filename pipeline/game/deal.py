@@ -131,17 +131,18 @@ class Deal:
     deal_id: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        check_game(self.game)
-        if self.deal_id is not None:
+        if self.game is not BLACK_HOLE:
+            check_game(self.game)
+        if self.deal_id is not None and type(self.deal_id) is not str:
             of_type(self.deal_id, str, "deal_id", "a str or None")
-        piles = _tupled(self.piles, "piles", "a tuple of piles (tuples of cards)")
-        if piles is not self.piles or not all(isinstance(pile, tuple) for pile in piles):
+        if type(self.piles) is not tuple or set(map(type, self.piles)) != {tuple}:
+            piles = _tupled(self.piles, "piles", "a tuple of piles (tuples of cards)")
             piles = tuple(
                 _tupled(pile, f"piles[{number}]", "a tuple of cards") for number, pile in enumerate(piles)
             )
             object.__setattr__(self, "piles", piles)
         talon: Any = self.talon  # whatever the caller gave
-        if not isinstance(talon, tuple):
+        if type(talon) is not tuple:
             object.__setattr__(self, "talon", _tupled(talon, "talon", "a tuple of cards"))
         problem = (
             deal_problem(self.piles)
@@ -238,7 +239,7 @@ def deal_problem(piles: tuple[tuple[int, ...], ...]) -> str | None:
         if len(pile) != PILE_SIZE:
             return f"pile {number} has {len(pile)} cards, expected {PILE_SIZE}"
         for card in pile:
-            if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
+            if type(card) is not int or not 0 <= card < NUM_CARDS:  # a bool or a NumPy integer is no card
                 return f"pile {number} holds {shown_value(card)}, which is not a card"
             if card == ACE_OF_SPADES:
                 return f"pile {number} holds AS, which is the foundation"
@@ -269,7 +270,7 @@ def family_deal_problem(deal: Deal) -> str | None:
         if len(pile) != game.pile_size:
             return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
     for place, card in laid_out:
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < NUM_CARDS:
+        if type(card) is not int or not 0 <= card < NUM_CARDS:  # a bool or a NumPy integer is no card
             return f"{place} holds {shown_value(card)}, which is not a card"
         if card in seen:
             return f"duplicate card {card_name(card)}"
