@@ -258,9 +258,12 @@ def _output_errors() -> Iterator[None]:
     """Printing outside :func:`user_errors`: standard output closed by its reader (``| head``) exits
     BROKEN_PIPE (141) without a word, as inside; any other OSError (standard output on a full disk) is
     one ``error:`` line and exit BAD_INPUT, as inside, a write error that names no file said to be
-    standard output's (all that is written there)."""
+    standard output's (all that is written there). A user's error raised before a command's
+    :func:`user_errors` (loading the engine, whose cache cannot be written) is its one line too."""
     try:
         yield
+    except BlackholeError as error:
+        _fail(str(error), error.exit_code)
     except BrokenPipeError:
         _reader_gone()
     except OSError as error:

@@ -103,26 +103,31 @@ class WriteError(BlackholeError):
 
 
 @contextmanager
-def naming_write_errors(destination: Path | str, *staged: Path) -> Iterator[None]:
+def naming_write_errors(destination: Path | str, *staged: Path, ask_the_disk: bool = True) -> Iterator[None]:
     """Turn an OSError of writing ``destination``, or the hidden ``staged`` files and folders standing in for
     it, into a :class:`WriteError` naming ``destination``; so too a WriteError naming one of ``staged``.
 
     An error is a write's when the system names ``destination``, one of
     ``staged`` or a path inside one, or names no file and is one only writing
     meets (:data:`WRITE_ERRNOS`: a full disk, for one, comes from ``write``
-    and ``fsync``, which name none). Other errors, a reader's among them,
-    pass unchanged, and so does a broken pipe (a reader gone: not a write's fault).
+    and ``fsync``, which name none) and the destination's disk agrees (it is
+    nearly full, or read-only: the work inside the block may write elsewhere,
+    as Numba's cache does). Other errors, a reader's among them, pass
+    unchanged, and so does a broken pipe (a reader gone: not a write's fault).
+    Without ``ask_the_disk`` (standard output: no disk to ask) such an error is taken as a write's.
     """
     try:
         yield
     except (WriteError, OSError) as error:
-        named = as_write_error(error, destination, *staged)
+        named = as_write_error(error, destination, *staged, ask_the_disk=ask_the_disk)
         if named is None:
             raise
         raise named from (error.cause if isinstance(error, WriteError) else error)
 
 
-def as_write_error(error: BaseException, destination: Path | str, *staged: Path) -> WriteError | None:
+def as_write_error(
+    error: BaseException, destination: Path | str, *staged: Path, ask_the_disk: bool = True
+) -> WriteError | None:
     """``error`` as a :class:`WriteError` naming ``destination`` when it is an error of writing it or
     ``staged`` (:func:`naming_write_errors` says which errors are); None when it is another error."""
     places = (Path(destination), *map(Path, staged))
@@ -132,10 +137,33 @@ def as_write_error(error: BaseException, destination: Path | str, *staged: Path)
     if not isinstance(error, OSError) or isinstance(error, BrokenPipeError):
         return None
     named = [name for name in (error.filename, error.filename2) if isinstance(name, str | Path)]
-    ours = any(_names_one_of(str(name), places) for name in named)
-    if not ours and (named or error.errno not in WRITE_ERRNOS):
-        return None
-    return WriteError(destination, error)
+    if named:
+        ours = any(_names_one_of(str(name), places) for name in named)
+    else:  # write and fsync name no file: the error is ours if our disk says so (not a full cache elsewhere)
+        ours = error.errno in WRITE_ERRNOS and (not ask_the_disk or _disk_agrees(error.errno, places[0]))
+    return WriteError(destination, error) if ours else None
+
+
+FULL_BELOW = 16 << 20
+"""A disk with less room than this (bytes) may be the one a write without a file name found full."""
+
+
+def _disk_agrees(number: int, destination: Path) -> bool:
+    """Whether the disk of ``destination`` can be the one that gave the error ``number`` (ENOSPC: it is
+    nearly full; EROFS: it is read-only); True when it cannot be asked, and for the other errors."""
+    place = destination
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    try:
+        disk = os.statvfs(place)
+    except OSError:
+        return True
+    if number == errno.ENOSPC:
+        room = disk.f_bfree if os.geteuid() == 0 else disk.f_bavail  # root may use the reserved blocks
+        return room * disk.f_frsize < FULL_BELOW
+    if number == errno.EROFS:
+        return bool(disk.f_flag & os.ST_RDONLY)
+    return True
 
 
 def _names_one_of(name: str, places: Iterable[Path]) -> bool:
@@ -182,7 +210,7 @@ def writing(path: Path) -> Iterator[BinaryIO]:
     streamed as written and flushed at the end; else ``path``, replaced whole (:func:`replacing`)."""
     if names_standard_output(path):
         sys.stdout.flush()  # text printed before goes first
-        with naming_write_errors(STANDARD_OUTPUT):
+        with naming_write_errors(STANDARD_OUTPUT, ask_the_disk=False):
             sink = sys.stdout.buffer
             yield sink
             sink.flush()

@@ -152,6 +152,13 @@ def _commands_on_a_small_disk(folder: Path, pack: Path, pack_rows: pa.Table) -> 
             "stdin": (ROOT / "tests" / "data" / "seed-1-first.txt").read_text() * 4,
             "temporary": str(disk / "stdin"),
         },
+        {"do": "mkdir", "path": "cache"},
+        {
+            "do": "process",
+            "name": "engine cache",
+            "args": [str(BLACKHOLE), "solve", str(deals), "-o", str(inputs / "again.parquet"), "-q"],
+            "environment": {"NUMBA_CACHE_DIR": str(disk / "cache")},  # empty: the engine is compiled there
+        },
         {"do": "mkdir", "path": "workers"},
         {"do": "workers", "name": "workers", "path": "workers", "bytes": 64 << 10},
         {"do": "remount", "options": "ro"},
@@ -194,6 +201,17 @@ def test_a_copy_of_standard_input_that_does_not_fit_names_the_temporary_folder(c
     assert (record["exit_code"], record["exception"]) == (1, None), record
     assert error_lines(record) == [f"error: {commands['disk'] / 'stdin'}: could not write: {FULL}"]
     assert record["after"] == record["before"]
+
+
+def test_a_compiled_engine_that_cannot_be_cached_names_the_cache_folder(commands):
+    """Numba's own error names no file: its cache folder is named instead (workers do the same)."""
+    record = commands["records"]["engine cache"]
+    [line] = error_lines(record)[-1:]
+    assert record["exit_code"] == 1, record["stderr"]
+    assert line.startswith(f"error: {commands['disk'] / 'cache'}/") and line.endswith(
+        f": could not write: {FULL}"
+    )
+    assert not (commands["disk"].parent / "inputs" / "again.parquet").exists()
 
 
 def test_a_read_only_disk_is_named_and_said(commands):
@@ -292,7 +310,7 @@ def test_a_write_error_comes_back_whole_from_a_worker_process():
 @pytest.mark.parametrize(
     "raised",
     [
-        OSError(errno.ENOSPC, "No space left on device"),  # write and fsync name no file
+        OSError(errno.EFBIG, "File too large"),  # write and fsync name no file
         OSError(errno.EROFS, "Read-only file system", "out/.deals.parquet.tmp-1"),
         OSError(errno.EACCES, "Permission denied", "out/deals.parquet"),
         WriteError(Path("out/.deals.parquet.tmp-1"), OSError(errno.EFBIG, "File too large")),
@@ -321,6 +339,16 @@ def test_other_errors_pass_unchanged(raised):
     assert caught.value is raised
 
 
+def test_a_full_disk_elsewhere_is_not_taken_for_the_destinations(tmp_path):
+    """Work inside a write may write elsewhere (Numba's cache): a full disk that names no file is the
+    destination's only when the destination's disk is nearly full (it is not, under tmp_path)."""
+    raised = OSError(errno.ENOSPC, "No space left on device")
+    with pytest.raises(OSError) as caught:
+        with naming_write_errors(tmp_path / "deals.parquet", tmp_path / ".deals.parquet.tmp-1"):
+            raise raised
+    assert caught.value is raised
+
+
 def test_the_command_line_says_a_full_disk_in_words_when_the_system_names_the_file():
     assert _os_error_line(OSError(errno.ENOSPC, "No space left on device", "out/x")) == (
         "out/x: could not write: the disk is full (ENOSPC: No space left on device)"
@@ -343,10 +371,10 @@ def test_a_failed_write_closes_its_file_and_leaves_no_staged_file(tmp_path, monk
         return file
 
     monkeypatch.setattr("builtins.open", tracked)
-    with pytest.raises(WriteError, match=r"^.*out\.parquet: could not write: the disk is full"):
+    with pytest.raises(WriteError, match=r"^.*out\.parquet: could not write: the file is too large"):
         with parquet.writing_pack_file(tmp_path / "out.parquet") as write:
             write(table)
-            raise OSError(errno.ENOSPC, "No space left on device")
+            raise OSError(errno.EFBIG, "File too large")
     assert opened and all(file.closed for file in opened)
     assert list(tmp_path.iterdir()) == []
 

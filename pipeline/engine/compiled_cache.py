@@ -41,10 +41,10 @@ from pathlib import Path
 
 import numba
 from numba.core import event
-from numba.core.caching import FunctionCache
+from numba.core.caching import Cache, FunctionCache
 
 from pipeline.engine.cache_folder import ENVIRONMENT, PACKAGE_FOLDER, QUIET_ENVIRONMENT, CacheFolder, choose
-from pipeline.files import replacing
+from pipeline.files import naming_write_errors, replacing
 
 STAMP_NAME = "compiled-from.sha256"  # the stamp file, in the cache folder
 COMPILED_PATTERNS = ("*.nbi", "*.nbc", "warmed-*")  # Numba's index and compiled code files, warm's marks
@@ -104,11 +104,28 @@ def prepare() -> None:
     """
     chosen = use_cache_folder(choose(os.environ), os.environ)
     keep_in_step()
+    name_its_write_errors()
     notice = CompilingNotice(compiling_line(chosen, cache_folder_of(keep_in_step)))
     event.register("numba:compile", notice)  # type: ignore[no-untyped-call]  # Numba has no type hints
     # Python's last garbage collection, as it exits, would walk the many objects Numba made (0.1 s of a
     # solve-board's CPU): frozen, they are left to the end of the process with everything else
     atexit.register(gc.freeze)
+
+
+def name_its_write_errors() -> None:
+    """Make a compiled function that Numba cannot save in its cache (a full disk) a WriteError naming the
+    cache folder, in this process and in its workers (each runs :func:`prepare`): Numba's own OSError
+    names no file, and a worker's would come back as ``error: could not write: the disk is full``, no more."""
+    save = Cache.save_overload
+    if getattr(save, "names_its_folder", False):
+        return
+
+    def save_overload(self: Cache, sig: object, data: object) -> None:
+        with naming_write_errors(Path(self.cache_path)):
+            save(self, sig, data)  # type: ignore[no-untyped-call]  # Numba has no type hints
+
+    save_overload.names_its_folder = True  # type: ignore[attr-defined]  # once a process
+    Cache.save_overload = save_overload  # type: ignore[method-assign]
 
 
 def use_cache_folder(chosen: CacheFolder, environment: MutableMapping[str, str]) -> CacheFolder:

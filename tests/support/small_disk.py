@@ -14,6 +14,9 @@ folder to mount a tmpfs on and a list of steps, each one of
 - ``{"do": "mkdir", "path": P}``, ``{"do": "copy", "source": S, "path": P}`` and
   ``{"do": "write", "path": P, "text": T}``: a folder, a copy of the folder ``S``
   or a file of text ``T`` made on the disk (paths relative to it);
+- ``{"do": "process", "name": N, "args": [...], "environment": {...}}``: the
+  command ``ARGS`` run in a process of its own, with these environment variables
+  added, recorded as a ``cli`` step is;
 - ``{"do": "workers", "name": N, "path": P, "bytes": B}``: two joblib workers
   (:func:`pipeline.workers.unordered`) each write ``B`` bytes to a file of ``P``
   (:func:`write_in_worker`); the record holds the error that comes back.
@@ -144,6 +147,17 @@ def _step(disk: Path, step: dict[str, Any]) -> dict[str, Any] | None:
         started = time.monotonic()
         done = _cli(step["args"], stdin=step.get("stdin"), temporary=step.get("temporary"))
         record = {"name": step["name"], **done, "seconds": time.monotonic() - started}
+        return record | {"before": before, "after": listing(disk)}
+    if step["do"] == "process":
+        before = listing(disk)
+        environment = os.environ | step.get("environment", {})
+        done = subprocess.run(step["args"], capture_output=True, text=True, env=environment, timeout=300)
+        record = {
+            "name": step["name"],
+            "exit_code": done.returncode,
+            "stderr": done.stderr,
+            "exception": None,
+        }
         return record | {"before": before, "after": listing(disk)}
     if step["do"] == "workers":
         before = listing(disk)
