@@ -43,7 +43,21 @@ numbers = st.one_of(
 )
 texts = st.one_of(
     st.text(max_size=30),
-    st.sampled_from(["golf", "black_hole", "seed-1-2", "pysol-1", "pysol-0", "AH", "\x1b[31m", "a\x00b", ""]),
+    st.sampled_from(
+        [
+            "golf",
+            "black_hole",
+            "seed-1-2",
+            "pysol-1",
+            "pysol-0",
+            "AH",
+            "\x1b[31m",
+            "a\x00b",
+            "",
+            "\udce9x",
+            "x" * 5000,
+        ]
+    ),
     st.just(DEAL.to_board_text()),
 )
 objects = st.sampled_from(
