@@ -1,5 +1,6 @@
 """The blackhole command, through typer's CliRunner: round trips, output, errors, help."""
 
+import errno
 import importlib
 import json
 import re
@@ -678,7 +679,11 @@ def _error(cls: type) -> BlackholeError:
     try:
         return cls("somewhere.toml:7: the problem,\n  over two lines")
     except TypeError:  # the located errors want the place apart
+        pass
+    try:
         return cls("the problem,\n  over two lines", source="somewhere.toml", line=7)
+    except TypeError:  # a write error wants the file and the system's error
+        return cls(Path("somewhere.toml"), OSError(errno.ENOSPC, "No space left on device"))
 
 
 def test_every_user_error_class_is_found():
