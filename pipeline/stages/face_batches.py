@@ -48,18 +48,17 @@ def check_jobs(jobs: int, where: str = "jobs") -> int:
     return whole_number(jobs, "jobs", lowest=1, highest=MAX_JOBS, where=where)
 
 
-def check_iterable(items: object, name: str) -> None:
-    """Refuse ``items`` with a TypeError naming ``name`` unless it is an iterable (a text is not one here).
+def check_iterable(items: object, name: str, of: str) -> None:
+    """Refuse ``items`` with a TypeError naming ``name`` unless it is an iterable (of ``of``; a text is
+    not one here).
 
-    >>> check_iterable("Foundations: AS", "deals")
+    >>> check_iterable("Foundations: AS", "deals", "Deals")
     Traceback (most recent call last):
     ...
     TypeError: deals must be an iterable of Deals, got str
     """
     if isinstance(items, str | bytes) or not isinstance(items, Iterable):
-        raise TypeError(
-            f"{name} must be an iterable of {'Deals' if name == 'deals' else 'SolveResults'}, got {type(items).__name__}"
-        )
+        raise TypeError(f"{name} must be an iterable of {of}, got {type(items).__name__}")
 
 
 def check_settings(settings: object, kind: type) -> None:
@@ -93,9 +92,9 @@ def checked_rows(
     ``extra_type``), ArgumentError (a ValueError) naming ``where`` (the call) when the two inputs
     differ in length, and what ``check(deal, extra, index)`` raises. Inputs that are not iterables
     are refused at once, before any is drawn."""
-    check_iterable(deals, "deals")
+    check_iterable(deals, "deals", "Deals")
     if extras is not None:
-        check_iterable(extras, f"{extra_name}s")
+        check_iterable(extras, f"{extra_name}s", f"{extra_type.__name__}s")
     return _checked_rows(
         iter(deals), None if extras is None else iter(extras), extra_name, extra_type, check, where
     )

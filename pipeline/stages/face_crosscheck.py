@@ -69,8 +69,8 @@ def crosscheck_many(
     :func:`crosscheck` checks it, when it is drawn.
     """
     check_settings(settings, CrosscheckSettings)
-    check_iterable(deals, "deals")
-    check_iterable(results, "results")
+    check_iterable(deals, "deals", "Deals")
+    check_iterable(results, "results", "SolveResults")
 
     def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
         check_result(deal, result, where="crosscheck_many", name=f"result {index}", losses=False)

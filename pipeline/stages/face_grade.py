@@ -76,8 +76,8 @@ def grade_many(
     """
     check_settings(settings, GradeSettings)
     of_type(tiers, (Tiers, type(None)), "tiers", "a Tiers or None")
-    check_iterable(deals, "deals")
-    check_iterable(results, "results")
+    check_iterable(deals, "deals", "Deals")
+    check_iterable(results, "results", "SolveResults")
 
     def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
         check_result(deal, result, where="grade_many", name=f"result {index}", losses=True)

@@ -61,7 +61,7 @@ def solve_many(
     among ``deals`` is a TypeError when it is reached.
     """
     check_settings(settings, SolveSettings)
-    check_iterable(deals, "deals")
+    check_iterable(deals, "deals", "Deals")
 
     def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
         from joblib import delayed
