@@ -41,7 +41,7 @@ class ExitCode(IntEnum):
     DISAGREEMENT = 3
     """The cross-check contradicts a verdict; the disputed deals are printed."""
     INTERNAL_ERROR = 70
-    """A bug in blackhole, not in the input: the traceback and the deal are printed; please report them."""
+    """A bug in blackhole, not in the input, whatever the exception: its traceback and a line saying so are printed; please report them."""
     INTERRUPTED = 130
     """Stopped by Ctrl-C; a run keeps its finished shards and resumes when started again."""
     BROKEN_PIPE = 141

@@ -135,7 +135,7 @@ def harness_built(tmp_path_factory: pytest.TempPathFactory, built: Path, pack_ro
     three deals, a note and a mark), and ``PLAYS.parquet`` imported from it;
     ``family/GAME/packs/g`` for Golf, Dead King Golf and All in a Row, a run
     of 4 deals of seed 2 each, all named ``g``; ``golf-plays.json``, an export
-    of play of the Golf pack (a win); ``golf-deals.parquet`` and ``golf.txt``,
+    of play of the Golf pack (a win and a loss); ``golf-deals.parquet`` and ``golf.txt``,
     3 Golf deals as a deals pack and as board text.
     """
     folder = tmp_path_factory.mktemp("harness") / "built"
@@ -160,7 +160,7 @@ def harness_built(tmp_path_factory: pytest.TempPathFactory, built: Path, pack_ro
     ]
     golf_wins = [row for row in golf_rows if row["solution"]][:1]
     play = _play_of(golf_wins, lambda board: Deal.from_board_text(board, game=golf), pack="g")
-    (folder / "golf-plays.json").write_text(json.dumps(play, indent=1))
+    (folder / "golf-plays.json").write_text(json.dumps(play | {"game": "golf"}, indent=1))
     invoke("generate", "--game", "golf", "--seed", "9", "-n", "3", "-o", folder / "golf-deals.parquet", "-q")
     boards = [Deal.from_board_text(row["board"], game=golf).to_board_text() for row in golf_rows[:3]]
     (folder / "golf.txt").write_text("\n".join(boards))
@@ -659,6 +659,8 @@ FAMILY_CASES = [
     Case("show-golf-deal-of-a-black-hole-pack", "family", lambda s: ["show", "seed-2-0", "--pack", s.fixture(PACK)]),
     Case("plays-import-golf-records-into-dead-king-golf-pack", "family", plays_import(_fixture("golf-plays.json"), _fixture(DEAD_KING))),
     Case("plays-import-golf-records-into-all-in-a-row-pack", "family", plays_import(_fixture("golf-plays.json"), _fixture(ROW))),
+    Case("plays-import-golf-records-said-black-hole-into-golf-pack", "family", plays_import(_export(lambda f: {k: v for k, v in f.items() if k != "game"}, of="golf-plays.json"), _fixture(GOLF))),
+    Case("plays-import-golf-records-said-dead-king-golf-into-its-pack", "family", plays_import(_export(lambda f: f.update(game="dead_king_golf"), of="golf-plays.json"), _fixture(DEAD_KING)), TAKEN_OR_REFUSED),
     Case("plays-import-golf-records-named-p-into-black-hole-pack", "family", plays_import(_export(lambda f: f.update(pack="p"), of="golf-plays.json"))),
     Case("plays-import-black-hole-records-named-g-into-golf-pack", "family", plays_import(_export(lambda f: f.update(pack="g")), _fixture(GOLF))),
     Case("plays-import-golf-and-black-hole-records", "family", lambda s: ["plays", "import", s.fixture(EXPORT), s.fixture("golf-plays.json"), "--pack", s.fixture(PACK), "--out", "o.parquet"]),
