@@ -518,6 +518,8 @@ MIXED_AND_DAMAGED_CASES = [
 ]
 NUMBER_AND_NAME_CASES = [
     Case("report-a-black-hole-file-in-a-golf-pack", report(lambda s: s.manifest(setting("game", "golf"))), r"packs/p/tier=\w+/part-0\.parquet: a Black Hole file in a Golf pack"),
+    Case("export-a-curated-file-in-a-pack", export(lambda s: s.tier_file("hard", lambda t: t.append_column(pa.field("level", pa.int32(), nullable=False), pa.array(range(1, t.num_rows + 1), pa.int32())))), r"packs/p/tier=hard/part-0\.parquet: not a file of this pack: a column 'level' in a pack not curated"),
+    Case("gallery-a-pack-file-in-a-curated-pack", gallery(lambda s: s.tier_file("hard", lambda t: t.drop_columns(["level"]), pack=CURATED)), r"packs/c/tier=hard/part-0\.parquet: not a file of this pack: no column 'level' in a curated pack"),
     Case("export-tier-hard-below-medium", export(lambda s: s.tier_file("hard", relabelled(difficulty_player="tips", difficulty_figure="attempts", tier_medium="8", tier_hard="3", tier_expert="20"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata: tier_medium, tier_hard and tier_expert do not rise \(8\.0, 3\.0, 20\.0\)"),
     Case("export-tier-expert-1e999", export(lambda s: s.tier_file("hard", relabelled(difficulty_player="tips", difficulty_figure="attempts", tier_medium="3", tier_hard="8", tier_expert="1e999"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata tier_expert: '1e999' is not a finite"),
     Case("gallery-player-banana", gallery(lambda s: s.tier_file("hard", relabelled(difficulty_player="banana", difficulty_figure="attempts", tier_medium="3", tier_hard="8", tier_expert="20"))), r"packs/p/tier=hard/part-0\.parquet: schema metadata difficulty_player: 'banana' is no player of the ladder"),

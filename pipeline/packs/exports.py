@@ -418,6 +418,9 @@ def _write_csv(
     )
     header += EXPORTED_METRICS
     writer = csv.writer(text, lineterminator="\n")
+    # Python 3.11's writer leaves a cell holding a carriage return bare, and readers end the row there: a
+    # row with one is written with every cell quoted (which a spreadsheet reads as the same cells).
+    quoting = csv.writer(text, lineterminator="\n", quoting=csv.QUOTE_ALL)
     writer.writerow(header)
     written = 0
     for row in rows:
@@ -426,9 +429,9 @@ def _write_csv(
             "board": board_cell(_canonical_board(row, game)),
             "solution": " ".join(str(pile) for pile in row.get("solution") or ()),
         }
-        writer.writerow(
-            [spreadsheet_cell(cells[name] if name in cells else row.get(name)) for name in header]
-        )
+        line = [spreadsheet_cell(cells[name] if name in cells else row.get(name)) for name in header]
+        carriage = any(isinstance(cell, str) and "\r" in cell for cell in line)
+        (quoting if carriage else writer).writerow(line)
         written += 1
     return written
 

@@ -410,20 +410,31 @@ def _picked(table: pa.Table, columns: list[str] | None) -> pa.Table:
 def _checked_parquet(
     path: Path, entry: FileEntry, source: Path | pa.BufferReader, manifest: Manifest
 ) -> pq.ParquetFile:
-    """The Parquet file at ``path`` (read from ``source``), once it has the manifest ``entry``'s
-    row count, the pack file schema, sound schema metadata (:func:`~pipeline.packs.parquet.metadata_problem`)
-    and the pack's game and tiers as ``manifest`` says them; PackError (GameMixError for another game)
-    naming the file otherwise."""
+    """The Parquet file at ``path`` (read from ``source``), once it is of the pack's game (checked first:
+    a file of another game has its own tiers too), has the manifest ``entry``'s row count, the pack file
+    schema, sound schema metadata (:func:`~pipeline.packs.parquet.metadata_problem`) and the tiers
+    ``manifest`` says; PackError (GameMixError for another game) naming the file otherwise."""
     try:
         parquet = pq.ParquetFile(source)
     except READ_ERRORS as error:
         raise unreadable(path, error, checksummed=True) from None
+    found = pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
+    if found is not manifest.played:
+        raise GameMixError(
+            f"{path}: {found.a_title} file in {manifest.played.a_title} pack: games are never mixed in a pack"
+        )
     rows = parquet.metadata.num_rows
     if rows != entry.rows:
         raise PackError(f"{path}: {rows} rows, the manifest says {entry.rows}")
     problem = file_schema_problem(upgraded_schema(parquet.schema_arrow))
     if problem is not None:
         raise PackError(f"{path}: not a pack file: {problem}")
+    curated = manifest.kind is PackKind.CURATED
+    if (LEVEL_FIELD.name in parquet.schema_arrow.names) is not curated:
+        mismatch = (
+            "no column 'level' in a curated pack" if curated else "a column 'level' in a pack not curated"
+        )
+        raise PackError(f"{path}: not a file of this pack: {mismatch}")
     problem = metadata_problem(parquet.schema_arrow)
     if problem is not None:
         raise PackError(f"{path}: {problem}")
@@ -432,11 +443,6 @@ def _checked_parquet(
         raise PackError(
             f"{path}: graded with other tiers than the manifest's tier_thresholds "
             f"({_thresholds_text(graded_with)}, not {_thresholds_text(manifest.tier_thresholds)})"
-        )
-    found = pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
-    if found is not manifest.played:
-        raise GameMixError(
-            f"{path}: {found.a_title} file in {manifest.played.a_title} pack: games are never mixed in a pack"
         )
     return parquet
 

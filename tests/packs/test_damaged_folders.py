@@ -13,6 +13,7 @@ import io
 import json
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -22,6 +23,7 @@ import pytest
 
 from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
+from pipeline.packs.family import GameMixError
 from pipeline.packs.folders import (
     file_schema_problem,
     pack_folder_batches,
@@ -29,7 +31,7 @@ from pipeline.packs.folders import (
     write_pack_folder,
 )
 from pipeline.packs.manifest import MANIFEST, Origin
-from pipeline.packs.parquet import PackError
+from pipeline.packs.parquet import PackError, metadata
 from tests.packs.test_rows import fails
 
 EASY = "tier=easy/part-0.parquet"
@@ -160,3 +162,69 @@ def test_a_parquet_file_the_manifest_does_not_list_is_refused(folder):
     )
     (folder / "tier=easy" / "part-1.parquet").rename(folder / "tier=easy" / ".part-1.parquet")
     assert read_pack_folder(folder).num_rows == 20  # hidden files are no data files
+
+
+# Issue 39: every pack reader, the Python face's included, names the file whose game differs from the pack's,
+# the file whose SHA-256 matches but whose bytes Arrow cannot read, and the file whose tiers are out of range.
+
+
+def _every_reader(folder: Path) -> dict[str, Callable[[], object]]:
+    from pipeline import open_pack
+    from pipeline.packs.folders import find_deal, pack_metadata
+
+    return {
+        "read_pack_folder": lambda: read_pack_folder(folder),
+        "pack_folder_batches": lambda: list(pack_folder_batches(folder, columns=["deal_id"])),
+        "pack_metadata": lambda: pack_metadata(folder),
+        "find_deal": lambda: find_deal(folder, "seed-77-8"),
+        "open_pack": lambda: list(open_pack(folder)),
+        "open_pack.find": lambda: open_pack(folder).find("seed-77-8"),
+    }
+
+
+def _relabelled(table: pa.Table, **entries: str) -> bytes:
+    return parquet_bytes(table.replace_schema_metadata({**metadata(table), **entries}))
+
+
+def _zeroed_middle(table: pa.Table) -> bytes:
+    data = parquet_bytes(table)
+    return data[:100] + bytes(len(data) // 2) + data[100 + len(data) // 2 :]
+
+
+GRADED = {"difficulty_player": "tips", "difficulty_figure": "attempts", "tier_hard": "8", "tier_expert": "20"}
+DAMAGE = {
+    "golf-file": (  # graded by Golf's own tiers too: the game is named, not the tiers
+        lambda t: _relabelled(t, game="golf", tier_medium="7.0"),
+        GameMixError,
+        "a Golf file in a Black Hole pack",
+    ),
+    "garbage": (lambda t: b"PAR1 garbage PAR1", PackError, "a damaged file: its SHA-256 is the manifest's"),
+    "footer-cut": (
+        lambda t: parquet_bytes(t)[:-3],
+        PackError,
+        "a damaged file: its SHA-256 is the manifest's",
+    ),
+    "pages-zeroed": (_zeroed_middle, PackError, "a damaged file: its SHA-256 is the manifest's"),
+    "tier-medium-nan": (
+        lambda t: _relabelled(t, **GRADED, tier_medium="nan"),
+        PackError,
+        "schema metadata tier_medium: 'nan' is not a finite number above 0",
+    ),
+    "other-tiers": (
+        lambda t: _relabelled(t, tier_medium="150.0"),
+        PackError,
+        "graded with other tiers than the manifest's tier_thresholds",
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE, ids=str)
+def test_every_reader_names_the_file_of_another_game_or_damaged_or_out_of_range(damage, pack_rows, tmp_path):
+    folder = pack_folder(tmp_path / "packs" / "p", pack_rows)
+    change, error, problem = DAMAGE[damage]
+    path = replaced(folder, change(pq.read_table(folder / EASY)))
+    for reader, read in _every_reader(folder).items():
+        with pytest.raises(error) as raised:
+            read()
+        assert str(raised.value).startswith(f"{path}: {problem}"), (reader, str(raised.value))
+        assert "\n" not in str(raised.value)

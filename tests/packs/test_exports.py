@@ -262,3 +262,29 @@ def test_csv_lists_every_player_s_columns_made_from_the_ladder(pack_rows, tmp_pa
             for name in (player.win_column, player.dead_ends_column):
                 assert cell[name] == ("" if row[name] is None else str(row[name]))
         assert cell["tree_score"] == ("" if row["tree_score"] is None else str(row["tree_score"]))
+
+
+FORMULAS = ['=HYPERLINK("http://example.com","x")', "@SUM(1)", "+1", "-2", "\tx", "\rx", "plain-id", "a=b"]
+
+
+def test_csv_puts_a_quote_before_a_text_cell_a_spreadsheet_would_run_and_leaves_numbers(pack_rows, tmp_path):
+    table = pack_rows.slice(0, len(FORMULAS))
+    table = table.set_column(table.column_names.index("deal_id"), "deal_id", pa.array(FORMULAS, pa.string()))
+    difficulties = [-1.5, *table.column("difficulty").to_pylist()[1:]]  # a negative number is still a number
+    table = table.set_column(
+        table.column_names.index("difficulty"), "difficulty", pa.array(difficulties, pa.float64())
+    )
+    path = tmp_path / "pack.csv"
+    export_pack(table, path, "csv")
+    with path.open(newline="", encoding="utf-8") as source:
+        rows = list(csv.DictReader(source))
+    quoted = ["'" + deal_id for deal_id in FORMULAS[:6]]
+    assert [row["deal_id"] for row in rows] == [*quoted, "plain-id", "a=b"]
+    assert rows[0]["difficulty"] == "-1.5"
+    for row, original in zip(rows, table.to_pylist(), strict=True):
+        assert row["board"].startswith("Foundations: ")
+        for name in ("difficulty", "traps", "solution_count", "random_win_probability"):
+            assert row[name] == ("" if original[name] is None else str(original[name]))
+    assert path.read_text(encoding="utf-8").count("'") == len(quoted)  # no other cell changed
+    lines = path.read_bytes().split(b"\n")  # a header, a line a deal, and after the last newline nothing
+    assert len(lines) == len(FORMULAS) + 2

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 from PIL import Image
 
@@ -772,3 +773,35 @@ def test_an_uncurated_pack_sorts_by_difficulty_with_the_unscored_last(page, tmp_
     unscored = [row["deal_id"] for row in rows if row["difficulty"] is None]
     assert shown_rows(page) == [row["deal_id"] for row in scored] + unscored
     assert shown_rows(page) != [row["deal_id"] for row in rows]
+
+
+# ---------------------------------------------------------------- 14. markup in free text
+
+MARKUP = '<img src=x onerror="document.body.dataset.injected=1"><b class="injected">bold</b>'
+
+
+def test_markup_in_a_title_a_pack_name_or_a_deal_id_shows_as_text(page, tmp_path, pack_rows):
+    """What a user or a file typed (the title, the pack's name, a deal id) is shown as its characters:
+    no element is made of it and nothing in it runs. (A name may hold markup: it has no '/'.)"""
+    from pipeline import __version__
+    from pipeline.game.shuffles import SEEDED_SCHEME
+    from pipeline.packs.folders import write_pack_folder
+    from pipeline.packs.manifest import Origin
+
+    name = MARKUP.replace("</b>", "")  # a folder name: no '/'
+    deal_id = "deal " + MARKUP
+    ids = [deal_id, *pack_rows.column("deal_id").to_pylist()[1:]]
+    at = pack_rows.column_names.index("deal_id")
+    rows = pack_rows.set_column(at, pack_rows.schema.field(at), pa.array(ids, pa.string()))
+    folder = tmp_path / "packs" / name
+    write_pack_folder(folder, [rows], origin=Origin(name, "pack", __version__, SEEDED_SCHEME), provenance={})
+    made = write_gallery(folder, tmp_path / "site", title="Title " + MARKUP)
+    open_gallery(page, made.folder)
+    assert page.text_content("h1") == "Title " + MARKUP
+    assert page.title() == "Title " + MARKUP
+    assert page.text_content("#pack-line").startswith(name + " · 20 deals")
+    assert deal_id in page.eval_on_selector_all(".deal-row .deal-id", "all => all.map(e => e.textContent)")
+    open_by_hash(page, deal_id)
+    assert page.text_content("#deal-title .deal-id") == deal_id
+    assert page.locator(".injected").count() == 0
+    assert page.evaluate("document.body.dataset.injected") is None
