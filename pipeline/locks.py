@@ -92,15 +92,23 @@ def holding(path: Path, *, what: str, tidy: bool = False) -> Iterator[Holder | N
     host left behind, now taken over, or None. The lock is let go and the
     file deleted when the block ends, also on error and Ctrl-C. The folder
     of ``path`` is made when missing; with ``tidy`` (a folder of lock files
-    alone) it is removed again when the last holder leaves it empty.
+    alone) it is removed again when the last holder leaves it empty. When
+    the lock cannot be taken (held, a full disk), the folders made for it
+    are removed again, those left empty.
     """
     path = Path(path)
+    missing = [folder for folder in path.parents if not folder.exists()]
+    taken = False
     try:
         with _held(path, what) as left:
+            taken = True
             yield left
     finally:
         if tidy:
             _remove_if_empty(path.parent)
+        if not taken:
+            for folder in missing:  # the deepest first
+                _remove_if_empty(folder)
 
 
 @contextmanager

@@ -267,6 +267,8 @@ def _run_on_a_small_disk(tmp_path: Path) -> None:
         [
             cli("never stopped", "run", "-c", never_stopped, "-q", mounted=False),
             {"do": "mkdir", "path": "run"},
+            free(0),
+            cli("no room for the lock", "run", "-c", config, "-q"),
             free(44 << 10),  # the lock, run.json and two shards of about 15 kB: not the third
             cli("full", "run", "-c", config, "-q"),
             {"do": "remount", "options": "size=8m"},
@@ -274,6 +276,12 @@ def _run_on_a_small_disk(tmp_path: Path) -> None:
         ],
     )
     assert records["never stopped"]["exit_code"] == 0, records["never stopped"]
+    locked = records["no room for the lock"]
+    assert (locked["exit_code"], error_lines(locked)) == (
+        1,
+        [f"error: {output}/locks/s.lock: could not write: {FULL}"],
+    )
+    assert locked["after"] == locked["before"]  # the lock file and its folder deleted again
     full = records["full"]
     assert (full["exit_code"], full["exception"]) == (1, None), full
     [line] = error_lines(full)

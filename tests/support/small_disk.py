@@ -93,11 +93,12 @@ def _open_files(disk: Path) -> list[str]:
 
 def _set_free(disk: Path, free: int) -> None:
     """Remount ``disk`` so that it has room for what it holds and ``free`` bytes more (whole pages)."""
-    if not any(disk.iterdir()):  # a tmpfs of size 0 would have no limit at all
-        (disk / "ballast").write_bytes(b"\0" * PAGE)
     stats = os.statvfs(disk)
-    used = (stats.f_blocks - stats.f_bfree) * stats.f_frsize
-    _remount(disk, f"size={used + -(-free // PAGE) * PAGE}")
+    size = (stats.f_blocks - stats.f_bfree) * stats.f_frsize + -(-free // PAGE) * PAGE
+    if size == 0:  # a tmpfs of size 0 would have no limit at all: a page of ballast, then no room
+        (disk / "ballast").write_bytes(b"\0" * PAGE)
+        size = PAGE
+    _remount(disk, f"size={size}")
 
 
 def write_in_worker(path: str, size: int) -> int:
