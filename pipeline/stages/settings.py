@@ -167,8 +167,6 @@ def checked_fields(settings: Any) -> None:
         elif declared.type == "Path":
             of_type(value, (str, os.PathLike), name, "a path")
             fixed = value if isinstance(value, Path) else Path(value)
-        elif declared.type == "Backend":
-            of_type(value, Backend, name)
         if fixed is not value:
             object.__setattr__(settings, name, fixed)
 
