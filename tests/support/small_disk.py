@@ -202,8 +202,9 @@ def main(plan_file: Path, result_file: Path) -> None:
             if record is not None:
                 records.append(record)
                 save()
-    finally:
-        subprocess.run(["umount", str(disk)], capture_output=True)
+    finally:  # lazily if a file there is still open: the disk goes when it is closed, at the latest on exit
+        if subprocess.run(["umount", str(disk)], capture_output=True).returncode != 0:
+            subprocess.run(["umount", "-l", str(disk)], capture_output=True)
     save(done=True)
 
 
