@@ -31,14 +31,26 @@ class ConfigError(BlackholeError, ValueError):
         super().__init__(located(problem, source=source, line=line))
 
 
+MAX_BYTES = 1 << 20
+"""The most a settings file may hold: a run configuration or tiers file is a few hundred bytes, and the cap
+keeps a device that never ends (``/dev/zero``, ``/dev/urandom``) from filling the memory."""
+
+
 def read_text(path: Path) -> str:
-    """The text of the configuration file at ``path``; ConfigError naming it when missing or not UTF-8."""
+    """The text of the configuration file at ``path``; ConfigError naming it when missing, not UTF-8 or
+    longer than :data:`MAX_BYTES` (a pipe, ``<(...)``, is read as a file is)."""
     try:
-        return Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            data = file.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError("no such file", source=str(path)) from None
+    if len(data) > MAX_BYTES:
+        raise ConfigError(f"longer than {MAX_BYTES:,} bytes: not a settings file", source=str(path))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ConfigError(f"not UTF-8 text ({error.reason})", source=str(path)) from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # the line ends a text file's reading makes
 
 
 def parse_toml(text: str, *, source: str) -> dict[str, Any]:
