@@ -109,14 +109,33 @@ def _input_boards(
     source = STDIN_SOURCE if name == STANDARD_STREAM else name
     try:
         if name == STANDARD_STREAM:
-            yield from _text_boards(iter(stdin), source, game)
+            yield from _text_boards(_bounded_lines(stdin), source, game)
         else:
             with Path(name).open(encoding="utf-8-sig") as file:
-                yield from _text_boards(iter(file), source, game)
+                yield from _text_boards(_bounded_lines(file), source, game)
     except UnicodeDecodeError as error:
         yield source, 0, BoardError(f"not UTF-8 text ({error.reason})", source=source), None
     except OSError as error:
         yield source, 0, BoardError(error.strerror or str(error), source=source), None
+
+
+LONGEST_INPUT_LINE = 1 << 20
+"""The most characters a line of an input is read to: far more than a JSON line of a board and its id
+needs; a longer line (or a device that never ends a line, ``/dev/zero``) is read that far, refused, and
+the input's reading stops there."""
+
+
+def _bounded_lines(lines: Iterable[str]) -> Iterator[str]:
+    """The lines of a text file or stream, each read to at most :data:`LONGEST_INPUT_LINE` characters, the
+    input stopping after a line cut there; any other iterable of lines (a test's list) as it is."""
+    readline = getattr(lines, "readline", None)
+    if readline is None:
+        yield from lines
+        return
+    while line := readline(LONGEST_INPUT_LINE + 1):
+        yield line
+        if len(line) > LONGEST_INPUT_LINE and not line.endswith("\n"):
+            return
 
 
 def _text_boards(
@@ -146,6 +165,10 @@ def _json_boards(
     for number, line in enumerate(lines, start=first):
         if not line.strip():
             continue
+        if len(line) > LONGEST_INPUT_LINE:
+            problem = f"a line of more than {LONGEST_INPUT_LINE:,} characters: no board's line has one"
+            yield source, number, BoardError(problem, source=source, line=number), None
+            return
         key = None
         try:
             found = _json_line(line, source, number)
