@@ -72,7 +72,7 @@ RANGES: dict[str, tuple[int, int | None]] = {
     **dict.fromkeys(("seconds", "cpsat_seconds", "grade_seconds", "log10_solutions"), (0, None)),
     **dict.fromkeys(("winnable_share", *(player.win_column for player in PLAYERS)), (0, 1)),
     **dict.fromkeys((player.dead_ends_column for player in PLAYERS), (0, None)),
-    "tree_score": (0, None),
+    **dict.fromkeys(("tree_score", "difficulty"), (0, None)),  # a figure of dead ends or attempts, or a score
     **dict.fromkeys(("first_moves", "winning_first_moves"), (0, NUM_PILES)),  # one move a pile at most
     **dict.fromkeys(("branching_winning_lines", "branching_winnable"), (0, NUM_PILES)),
     **dict.fromkeys(CARD_COUNTS, (0, WINNING_LENGTH)),
