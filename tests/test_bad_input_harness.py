@@ -57,7 +57,7 @@ from pipeline.packs.folders import sha256_of
 from pipeline.plays.events import replay_events
 from pipeline.plays.records import PLAYS_SCHEMA
 from tests.plays.making import attempt, deal_entry, document
-from tests.test_bad_inputs import Scratch, built, feather_bytes, snapshot
+from tests.test_bad_inputs import Scratch, built, cell, feather_bytes, snapshot
 
 __all__ = ["built"]  # test_bad_inputs.py's fixture, which harness_built extends
 
@@ -364,6 +364,17 @@ def _csv_cells_are_safe(name: str) -> Check:
             for row in csv.reader(lines):
                 for cell in row:
                     assert not cell or cell[0] not in "=+-@\t\r" or _number(cell), f"a formula cell: {cell!r}"
+
+    return check
+
+
+def _markup_is_text(name: str) -> Check:
+    """A check that the page ``name``, when written, shows the title's markup as text: escaped, never run."""
+
+    def check(folder: Path, result: Any) -> None:
+        if result.exit_code == 0:
+            page = (folder / name).read_text(encoding="utf-8")
+            assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)" in page
 
     return check
 
@@ -711,7 +722,7 @@ FREE_TEXT_CASES = [
     Case("run-name-tab", "free text", lambda s: ["run", "--config", s.write("r.toml", '[run]\nname = "a\\tb"\nseed = 1\ncount = 1\n')]),
     Case("run-set-name-escape-code", "free text", lambda s: ["run", "--config", s.write("r.toml", '[run]\nname = "x"\nseed = 1\ncount = 1\n'), "--set", f"run.name={ESCAPE}"], USAGE),
     Case("run-output-escape-code-missing-folder", "free text", lambda s: ["run", "--config", s.write("r.toml", f'[run]\nname = "x"\nseed = 1\ncount = 1\noutput = "{ESCAPE}/\\u0007"\n')], TAKEN_OR_REFUSED),
-    Case("gallery-title-markup-and-escapes", "free text", lambda s: ["gallery", s.fixture(PACK), "--out", "site", "--title", f"<script>alert(1)</script>{ESCAPE}\t", "--limit", "2", "-q"], TAKEN_OR_REFUSED),
+    Case("gallery-title-markup-and-escapes", "free text", lambda s: ["gallery", s.fixture(PACK), "--out", "site", "--title", f"<script>alert(1)</script>{ESCAPE}\t", "--limit", "2", "-q"], TAKEN_OR_REFUSED, check=_markup_is_text("site/index.html")),
     Case("gallery-out-escape-code", "free text", lambda s: ["gallery", s.fixture(PACK), "--out", ESCAPE, "--limit", "2"], TAKEN_OR_REFUSED),
     Case("report-pack-name-escape-code", "free text", lambda s: ["report", s.manifest(lambda m: {**m, "name": ESCAPE}), "--json"]),
     Case("export-pack-name-tab", "free text", lambda s: ["export", s.manifest(lambda m: {**m, "name": "a\tb"}), "-f", "csv", "-o", "d.csv"]),
@@ -758,6 +769,17 @@ DAMAGED_PACK_CASES = [
     *_swept("damaged packs", "part-of-other-columns-signed", lambda s: s.part(PACK, _signed_table(lambda t: pa.table({"x": pa.array(range(t.num_rows))}))), only=("report", "export-jsonl", "gallery", "report-plays")),
     *_swept("damaged packs", "part-footer-flipped-signed", lambda s: s.part(PACK, lambda b: b[:-12] + bytes(x ^ 0xFF for x in b[-12:-4]) + b[-4:]), only=("report", "export-boards", "curate", "calibrate-plays")),
     *_swept("damaged packs", "part-page-flipped-signed", lambda s: s.part(PACK, lambda b: b[:40] + bytes(x ^ 0x55 for x in b[40:200]) + b[200:]), only=("report", "export-csv", "gallery", "curate-plays")),
+    *[Case(f"{reader}-row-{name}-signed", "damaged packs", lambda s, c=change, r=reader: reader_commands(lambda s2: s2.tier_file("easy", c))[r](s),
+           TAKEN_OR_REFUSED if name in ("seconds-1e308", "solution-count-int64-max") else REFUSED)
+      for name, change in [
+          ("difficulty-nan", cell("difficulty", 0, float("nan"))), ("difficulty-infinite", cell("difficulty", 0, float("inf"))),
+          ("difficulty-negative", cell("difficulty", 0, -1.0)), ("seconds-1e308", cell("seconds", 0, 1e308)),
+          ("solution-count-int64-max", cell("solution_count", 0, 2**63 - 1)), ("log10-solutions-nan", cell("log10_solutions", 0, float("nan"))),
+          ("win-probability-above-one", cell("random_win_probability", 0, 2.0)), ("winnable-share-negative", cell("winnable_share", 0, -0.5)),
+          ("index-negative", cell("index", 0, -1)), ("traps-negative", cell("traps", 0, -5)),
+          ("max-cards-played-127", cell("max_cards_played", 0, 127)), ("solution-pile-200", lambda t: cell("solution", 0, [200, *t.column("solution")[0].as_py()[1:]])(t)),
+      ]
+      for reader in ("report-json", "export-csv", "gallery")],
     Case("export-curated-part-garbage-signed", "damaged packs", lambda s: ["export", s.part("packs/c", lambda b: b"\x00" * 999), "-f", "json", "-o", "d.json"]),
     *[Case(f"{command}-manifest-{key}-{name}", "damaged packs", build)
       for key, name, text in [
