@@ -109,6 +109,18 @@ class StreamError(ValueError):
         self.msg, self.lineno, self.colno = msg, lineno, colno
 
 
+class TooLong(ValueError):
+    """One value of more than ``limit`` characters, starting at line ``lineno`` and column ``colno``."""
+
+    def __init__(self, limit: int, lineno: int, colno: int) -> None:
+        super().__init__(f"a value longer than {limit:,} characters: line {lineno} column {colno}")
+        self.limit, self.lineno, self.colno = limit, lineno, colno
+
+
+LONGEST_VALUE = 1 << 26
+"""The most characters one value read by :meth:`Stream.value` may have (64 Mi): a file is read in the memory
+of its largest value, so a value without end (a string from ``/dev/zero`` to a FIFO) stops there."""
+
 _SPACE = re.compile(r"[ \t\n\r]*")
 _NEAR_END = (
     16  # an error this close to the end of the text read so far may be the piece's end, not the file's
@@ -181,11 +193,11 @@ class Stream:
             except json.JSONDecodeError as error:
                 cut = error.pos >= len(self._text) - _NEAR_END or error.msg.startswith("Unterminated string")
                 if cut and not self._ended:
-                    self._more(grow=True)
+                    self._grow()
                     continue
                 raise self._error(error.msg, error.pos) from None
             if end >= len(self._text) - _NEAR_END and not self._ended:  # a number may go on: "2." of "2.5"
-                self._more(grow=True)
+                self._grow()
                 continue
             self._at = end
             return found
@@ -194,6 +206,13 @@ class Stream:
         """Check that nothing but white space is left (StreamError otherwise) and the file was read whole."""
         if self.peek():
             raise self._error("Extra data", self._at)
+
+    def _grow(self) -> None:
+        """Read more of the value that starts where reading is; TooLong past :data:`LONGEST_VALUE`."""
+        if len(self._text) - self._at > LONGEST_VALUE:
+            error = self._error("", self._at)
+            raise TooLong(LONGEST_VALUE, error.lineno, error.colno)
+        self._more(grow=True)
 
     def _more(self, *, grow: bool = False) -> None:
         """Read the next piece (when ``grow``, at least as much as is held: a long value is parsed again

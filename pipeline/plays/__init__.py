@@ -11,7 +11,8 @@
 - ``intervals``: Wilson and Student t intervals, Spearman's rank correlation and the seeded bootstrap.
 - ``likelihood``: how likely each player model makes the attempts observed.
 - ``calibration``: the models checked against play, and tier thresholds fitted to it.
-- ``importing``: ``blackhole plays import``: export files into ``PLAYS.parquet``.
+- ``spool``: an import's records on disk meanwhile, checked, merged and handed back in rows.
+- ``importing``: ``blackhole plays import``: export files into ``PLAYS.parquet``, a record at a time.
 - ``curation``: ``blackhole curate --plays``: rejected deals left out, the order from play.
 
 Play records sit above the stages (they read packs, replay by the rules,
@@ -32,4 +33,5 @@ __all__ = [
     "observed",
     "played",
     "records",
+    "spool",
 ]

@@ -182,6 +182,11 @@ def _read(file: BinaryIO, source: str, sink: RecordSink | None) -> PlayExport:
         raise PlaysError(
             f"{source}: line {error.lineno} column {error.colno}: not JSON ({error.msg}), so not a plays export"
         ) from None
+    except strict_json.TooLong as error:
+        raise PlaysError(
+            f"{source}: line {error.lineno} column {error.colno}: a value longer than {error.limit:,} "
+            "characters, too long for a plays export"
+        ) from None
     except strict_json.NotText as error:
         raise PlaysError(f"{source}: byte {error.byte}: not UTF-8 text, so not a plays export") from None
     except RecursionError:

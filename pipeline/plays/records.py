@@ -72,13 +72,29 @@ PLAYS_SCHEMA = pa.schema(
 )
 PACK_KEY = "blackhole_plays_pack"
 CURATED_FROM_KEY = "blackhole_plays_curated_from"
-GAME_KEY = "blackhole_plays_game"
+PLAYED_GAME_KEY = "blackhole_plays_game"
 SOURCES_KEY = "blackhole_plays_sources"
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _MICROSECOND = timedelta(microseconds=1)
+
+
+def micros_of(moment: datetime) -> int:
+    """``moment`` (with its offset) as microseconds since 1970 in UTC, as PLAYS.parquet holds times.
+
+    >>> micros_of(datetime(1970, 1, 1, 0, 0, 1, tzinfo=UTC)), moment_of(1_000_000).isoformat()
+    (1000000, '1970-01-01T00:00:01+00:00')
+    """
+    return (moment - _EPOCH) // _MICROSECOND
+
+
+def moment_of(micros: int) -> datetime:
+    """The UTC time ``micros`` microseconds after 1970 (:func:`micros_of` back)."""
+    return _EPOCH + micros * _MICROSECOND
+
+
 _TIME_RANGE = (  # the microseconds since 1970 a Python datetime holds: years 1 to 9999
-    (datetime.min.replace(tzinfo=UTC) - _EPOCH) // _MICROSECOND,
-    (datetime.max.replace(tzinfo=UTC) - _EPOCH) // _MICROSECOND,
+    micros_of(datetime.min.replace(tzinfo=UTC)),
+    micros_of(datetime.max.replace(tzinfo=UTC)),
 )
 
 
@@ -169,7 +185,7 @@ def write_plays_batches(
     if curated_from is not None:
         entries[CURATED_FROM_KEY] = curated_from
     if game is not BLACK_HOLE:
-        entries[GAME_KEY] = game.name
+        entries[PLAYED_GAME_KEY] = game.name
     schema = PLAYS_SCHEMA.with_metadata(entries)
     with replacing(path) as sink, pq.ParquetWriter(sink, schema, compression="zstd") as writer:
         for table in batches:
@@ -195,6 +211,10 @@ def read_plays(path: Path) -> PlayRecords:
     path = Path(path)
     if path.is_dir():
         raise PlaysError(f"{path}: is a folder, expected a PLAYS.parquet file (blackhole plays import)")
+    if path.exists() and not path.is_file():
+        raise PlaysError(
+            f"{path}: not a regular file (a device or a pipe), expected a PLAYS.parquet file (blackhole plays import)"
+        )
     try:
         table = pq.read_table(path)
     except FileNotFoundError:
@@ -214,9 +234,11 @@ def read_plays(path: Path) -> PlayRecords:
             f"{path}: its {SOURCES_KEY} metadata is not the list of exports it was made from"
         ) from None
     try:
-        game = game_named(entries.get(GAME_KEY, BLACK_HOLE.name))
+        game = game_named(entries.get(PLAYED_GAME_KEY, BLACK_HOLE.name))
     except UnknownGame:
-        raise PlaysError(f"{path}: its {GAME_KEY} metadata {entries[GAME_KEY]!r} names no game") from None
+        raise PlaysError(
+            f"{path}: its {PLAYED_GAME_KEY} metadata {entries[PLAYED_GAME_KEY]!r} names no game"
+        ) from None
     _check_times(table, path)
     deal_ids = table.column("deal_id").to_pylist()
     deals = tuple(

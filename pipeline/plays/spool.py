@@ -22,7 +22,6 @@ from array import array
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -35,14 +34,12 @@ from pipeline.plays.deals import PackDeals
 from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
 from pipeline.plays.exports import Attempt, DealPlays, Outcome, PlayExport, PlaysError, record_label
 from pipeline.plays.merge import Found, further
-from pipeline.plays.records import ATTEMPT_TYPE, COUNT_TYPE, PLAYS_SCHEMA
+from pipeline.plays.records import ATTEMPT_TYPE, COUNT_TYPE, PLAYS_SCHEMA, micros_of, moment_of
 
 BATCH_ATTEMPTS = 2_000
 """About how many attempts :meth:`Spool.tables` hands back at a time (whole deals: a deal is one row)."""
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
 _ATTEMPT_COLUMNS = ("id", "started", "ended", "seconds", "outcome", "events", *COUNT_FIELDS, "clean")
 _TABLES = f"""
 CREATE TABLE sources (place INTEGER PRIMARY KEY, name TEXT, gallery TEXT, exported INTEGER);
@@ -121,7 +118,7 @@ class Spool:
         self._galleries[place] = export.gallery
         self._db.execute(
             "INSERT INTO sources VALUES (?, ?, ?, ?)",
-            (place, export.source, export.gallery, _micros(export.exported)),
+            (place, export.source, export.gallery, micros_of(export.exported)),
         )
 
     def deal_ids(self) -> set[str]:
@@ -208,7 +205,7 @@ class Spool:
     def _keep(self, seq: int, found: Found) -> None:
         self._db.execute(
             "INSERT OR REPLACE INTO merged VALUES (?, ?, ?, ?)",
-            (found.attempt.id, seq, found.deal_id, _micros(found.attempt.started)),
+            (found.attempt.id, seq, found.deal_id, micros_of(found.attempt.started)),
         )
 
     def _found(self, row: tuple[Any, ...]) -> Found:
@@ -217,8 +214,8 @@ class Spool:
         fields = dict(zip(_ATTEMPT_COLUMNS, values, strict=True))
         attempt = Attempt(
             id=fields["id"],
-            started=_moment(fields["started"]),
-            ended=None if fields["ended"] is None else _moment(fields["ended"]),
+            started=moment_of(fields["started"]),
+            ended=None if fields["ended"] is None else moment_of(fields["ended"]),
             seconds=fields["seconds"],
             outcome=Outcome(fields["outcome"]),
             events=tuple(events_of_codes(array("b", fields["events"]).tolist())),
@@ -245,8 +242,8 @@ class _SpoolSink:
             raise PlaysError(f"{where}: the id of {record_label(*before)} again")
         values = (
             attempt.id,
-            _micros(attempt.started),
-            None if attempt.ended is None else _micros(attempt.ended),
+            micros_of(attempt.started),
+            None if attempt.ended is None else micros_of(attempt.ended),
             attempt.seconds,
             attempt.outcome.value,
             array("b", event_codes(attempt.events)).tobytes(),
@@ -263,15 +260,6 @@ class _SpoolSink:
         self._db.execute(
             "INSERT INTO deals VALUES (?, ?, ?, ?, ?)", (self._source, number, deal.deal_id, deal.note, mark)
         )
-
-
-def _micros(moment: datetime) -> int:
-    """``moment`` as microseconds since 1970 in UTC (the import checked it is within years 1 to 9999 in UTC)."""
-    return (moment - _EPOCH) // _MICROSECOND
-
-
-def _moment(micros: int) -> datetime:
-    return _EPOCH + micros * _MICROSECOND
 
 
 class _Batch:

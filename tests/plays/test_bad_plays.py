@@ -21,7 +21,7 @@ from pipeline.errors import ExitCode
 from pipeline.game.games import BLACK_HOLE, DEAD_KING_GOLF, GAMES, GOLF
 from pipeline.plays.checks import check_pack
 from pipeline.plays.exports import PlaysError, export_schema, parse_export, read_export
-from pipeline.plays.records import GAME_KEY, read_plays
+from pipeline.plays.records import PLAYED_GAME_KEY, read_plays
 from tests.plays.making import write
 
 
@@ -487,7 +487,7 @@ def _report_refuses(tmp_path: Path, play_pack: Path, bad: Path, expected: str) -
 )
 def test_play_records_of_another_game_are_refused(tmp_path, play_pack, plays_file, game, expected):
     bad = _rewritten(
-        plays_file, tmp_path / "PLAYS.parquet", lambda a: None, {GAME_KEY.encode(): game.encode()}
+        plays_file, tmp_path / "PLAYS.parquet", lambda a: None, {PLAYED_GAME_KEY.encode(): game.encode()}
     )
     _report_refuses(tmp_path, play_pack, bad, expected.replace("PACK", str(play_pack)))
 
@@ -517,4 +517,22 @@ def test_play_records_holding_a_deal_or_an_attempt_twice_are_refused(tmp_path, p
         play_pack,
         tmp_path / "PLAYS.parquet",
         f"row 1 ({second}): attempt {first.attempts[0].id}: the id of an attempt of row 0 again",
+    )
+
+
+def test_a_device_is_no_plays_file():
+    with pytest.raises(PlaysError, match=r"^/dev/zero: not a regular file \(a device or a pipe\)"):
+        read_plays(Path("/dev/zero"))
+
+
+def test_a_value_without_end_stops_at_the_longest_a_stream_reads(monkeypatch):
+    """A note from a source that never ends it is refused once it passes the limit, not read into memory."""
+    monkeypatch.setattr(strict_json, "LONGEST_VALUE", 1000)
+    monkeypatch.setattr(strict_json, "_PIECE", 64)
+    data = b'{"format": "blackhole-plays", "deals": [{"deal_id": "d", "note": "' + b"a" * 5000
+    with pytest.raises(PlaysError) as raised:
+        parse_export(data, source="plays.json")
+    column = data.index(b'"aaa') + 1
+    assert str(raised.value) == (
+        f"plays.json: line 1 column {column}: a value longer than 1,000 characters, too long for a plays export"
     )
