@@ -634,6 +634,11 @@ def _golf_row_in_deals(s: Inputs) -> str:
     return s.pack_file("deals.parquet", "board", [_bh_board(s), _golf_board(s)])
 
 
+def _file_of_game(s: Inputs, fixture: str, game: bytes) -> str:
+    """The pack file ``fixture`` with its metadata naming the game ``game`` (bytes as the file holds them)."""
+    return s.table(fixture, lambda t: t.replace_schema_metadata({**(t.schema.metadata or {}), b"game": game}))
+
+
 def _solve_board(board: Make, fmt: str, game: str = "black_hole") -> Callable[[Inputs], Args]:
     return lambda s: ["solve-board", board(s), "--format", fmt, "--game", game, "--max-nodes", "100000"]
 
@@ -678,6 +683,10 @@ FAMILY_CASES = [
     Case("plays-import-black-hole-records-named-g-into-golf-pack", "family", plays_import(_export(lambda f: f.update(pack="g")), _fixture(GOLF))),
     Case("plays-import-golf-and-black-hole-records", "family", lambda s: ["plays", "import", s.fixture(EXPORT), s.fixture("golf-plays.json"), "--pack", s.fixture(PACK), "--out", "o.parquet"]),
     Case("report-plays-of-black-hole-on-golf-pack", "family", report_plays(_fixture(PLAYS), _fixture(GOLF))),
+    *[Case(f"{command}-pack-file-of-game-{name}", "family", lambda s, c=command, f=fixture, g=game, r=rest: [c, _file_of_game(s, f, g), *r])
+      for name, game in [("chess", b"chess"), ("in-capitals", b"GOLF"), ("empty", b""), ("not-utf-8", b"\xff")]
+      for command, fixture, rest in [("solve", "deals.parquet", ["-o", "o.parquet", "-q"]), ("export", "solved.parquet", ["-f", "json", "-o", "d.json", "-q"]),
+                                     ("report", "solved.parquet", ["--json", "-q"])]],
     Case("generate-game-chess", "family", lambda s: ["generate", "-o", "o.parquet", "-n", "1", "--seed", "1", "--game", "chess"], USAGE),
 ]
 # fmt: on
