@@ -634,6 +634,13 @@ def _golf_row_in_deals(s: Inputs) -> str:
     return s.pack_file("deals.parquet", "board", [_bh_board(s), _golf_board(s)])
 
 
+def _file_with_metadata(s: Inputs, key: bytes, value: bytes) -> str:
+    """solved.parquet with its schema metadata's ``key`` holding ``value`` (bytes as the file holds them)."""
+    return s.table(
+        "solved.parquet", lambda t: t.replace_schema_metadata({**(t.schema.metadata or {}), key: value})
+    )
+
+
 def _file_of_game(s: Inputs, fixture: str, game: bytes) -> str:
     """The pack file ``fixture`` with its metadata naming the game ``game`` (bytes as the file holds them)."""
     return s.table(fixture, lambda t: t.replace_schema_metadata({**(t.schema.metadata or {}), b"game": game}))
@@ -791,6 +798,13 @@ DAMAGED_PACK_CASES = [
           ("max-cards-played-127", cell("max_cards_played", 0, 127)), ("solution-pile-200", lambda t: cell("solution", 0, [200, *t.column("solution")[0].as_py()[1:]])(t)),
       ]
       for reader in ("report-json", "export-csv", "gallery")],
+    *[Case(f"{command}-pack-file-metadata-{name}", "damaged packs", lambda s, c=command, k=key, v=value, r=rest: [c, _file_with_metadata(s, k, v), *r], TAKEN_OR_REFUSED)
+      for name, key, value in [
+          ("tier-medium-nan", b"tier_medium", b"nan"), ("tier-hard-1e999", b"tier_hard", b"1e999"), ("tier-expert-negative", b"tier_expert", b"-5"),
+          ("max-nodes-400-digits", b"max_nodes", DIGITS_400.encode()), ("config-not-json", b"blackhole_config", b"{oops"),
+          ("version-not-utf-8", b"blackhole_version", b"\xff\xfe"), ("pack-escape-code", b"blackhole_pack", ESCAPE.encode()),
+      ]
+      for command, rest in [("export", ["-f", "csv", "-o", "d.csv", "-q"]), ("report", ["--json", "-q"]), ("grade", ["-o", "o.parquet", "--max-positions", "1000", "-q"])]],
     Case("export-curated-part-garbage-signed", "damaged packs", lambda s: ["export", s.part("packs/c", lambda b: b"\x00" * 999), "-f", "json", "-o", "d.json"]),
     *[Case(f"{command}-manifest-{key}-{name}", "damaged packs", build)
       for key, name, text in [
