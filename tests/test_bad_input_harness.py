@@ -587,6 +587,8 @@ PLAYS_CHANGES: list[tuple[str, Make, frozenset[int]]] = [
     ("deal-not-in-the-pack", _plays(lambda rows: rows[0].update(deal_id="seed-77-99")), REFUSED),
     ("deal-twice", _plays(lambda rows: rows.append(copy.deepcopy(rows[0]))), REFUSED),
     ("of-another-pack", _plays(lambda rows: None, blackhole_plays_pack="q"), REFUSED),
+    ("of-golf", _plays(lambda rows: None, blackhole_plays_game="golf"), REFUSED),
+    ("of-game-chess", _plays(lambda rows: None, blackhole_plays_game="chess"), REFUSED),
     ("sources-not-json", _plays(lambda rows: None, blackhole_plays_sources="{oops"), TAKEN_OR_REFUSED),
     ("no-rows", _plays(lambda rows: rows.clear()), TAKEN_OR_REFUSED),
     ("a-text-file", lambda s: s.write(PLAYS, "deal_id,note\n"), REFUSED),
