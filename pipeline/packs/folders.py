@@ -74,7 +74,7 @@ from pipeline.packs.parquet import (
     upgraded,
     upgraded_schema,
 )
-from pipeline.packs.rows import CHECKED_WITH, REPLAYED_WITH
+from pipeline.packs.rows import REPLAYED_WITH
 from pipeline.packs.schema import LEVEL_FIELD, PACK_FIELDS, bare
 
 if TYPE_CHECKING:
@@ -303,9 +303,9 @@ def read_pack_folder(folder: Path, *, columns: list[str] | None = None) -> pa.Ta
     for entry in manifest.files:
         path = data_path(folder, entry)
         data = _checked_bytes(path, entry)
-        _checked_parquet(path, entry, pa.BufferReader(data), manifest)
+        names = _checked_parquet(path, entry, pa.BufferReader(data), manifest).schema_arrow.names
         try:
-            table = pq.read_table(pa.BufferReader(data), columns=_read_columns(columns, entry))
+            table = pq.read_table(pa.BufferReader(data), columns=_read_columns(columns, entry, names))
         except READ_ERRORS as error:
             raise unreadable(path, error, checksummed=True) from None
         table = _with_tier(upgraded(table, source=str(path)), entry.tier)
@@ -327,7 +327,7 @@ def pack_folder_batches(
     (:func:`data_path`), has the manifest's SHA-256 and row count, is
     Parquet and has the pack file schema (:func:`file_schema_problem`);
     then its rows as each batch is read (:func:`pipeline.packs.parquet.check_rows`,
-    reading the columns it needs beside ``columns``; the solutions of a file
+    reading every column beside ``columns``, so every reader refuses the same rows; the solutions of a file
     whose same bytes were replayed whole before are not replayed again). A
     problem raises PackError naming the file (and the row and deal), so
     memory holds one batch whatever the pack's size. ``columns`` picks
@@ -343,7 +343,8 @@ def pack_folder_batches(
         parquet = _checked_parquet(path, entry, _checked_file(path, entry), manifest)
         start = 0
         try:
-            for batch in batches_of(parquet, batch_rows=batch_rows, columns=_read_columns(columns, entry)):
+            read = _read_columns(columns, entry, parquet.schema_arrow.names)
+            for batch in batches_of(parquet, batch_rows=batch_rows, columns=read):
                 table = _with_tier(upgraded(pa.Table.from_batches([batch]), source=str(path)), entry.tier)
                 _check(table, path, entry, start=start)
                 start += table.num_rows
@@ -381,13 +382,15 @@ def data_path(folder: Path, entry: FileEntry) -> Path:
     return path
 
 
-def _read_columns(columns: list[str] | None, entry: FileEntry) -> list[str] | None:
-    """The columns to read of ``entry``'s file: those asked for (all when None), and those the rows'
-    checks need; but not, unless asked for, the solutions and boards of a file already replayed."""
+def _read_columns(columns: list[str] | None, entry: FileEntry, names: list[str]) -> list[str] | None:
+    """The columns to read of ``entry``'s file, whose columns are ``names``: those asked for (all when None)
+    and every other, so that each reader checks every value of a row as every other does (an ``index``
+    of -1 is refused by an export that writes no index too); but not, unless asked for, the solutions and
+    boards of a file already replayed."""
     if columns is None:
         return None
-    needed = [name for name in CHECKED_WITH if entry.sha256 not in _replayed or name not in REPLAYED_WITH]
-    return [*dict.fromkeys(columns), *(name for name in needed if name not in columns)]
+    others = [name for name in names if entry.sha256 not in _replayed or name not in REPLAYED_WITH]
+    return [*dict.fromkeys(columns), *(name for name in others if name not in columns)]
 
 
 def _check(table: pa.Table, path: Path, entry: FileEntry, *, start: int = 0) -> None:

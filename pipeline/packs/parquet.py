@@ -38,7 +38,7 @@ from pipeline.files import check_writable, discard, naming_write_errors, replaci
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.packs.family import pack_game
-from pipeline.packs.rows import CHECKED_WITH, row_problem
+from pipeline.packs.rows import row_problem
 from pipeline.packs.schema import DEALS_SCHEMA, FORMAT_1_TYPES, GRADE_FIELDS
 
 
@@ -251,8 +251,8 @@ def read_pack_file_batches(
     naming the file), nulls where none may be and the rows as each batch is
     read, so memory holds one batch whatever the file's size. ``columns`` picks
     columns (all by default); the column checks cover only ``schema``'s fields
-    among them, while the rows' checks read the columns they need
-    (:data:`~pipeline.packs.rows.CHECKED_WITH`) beside those picked.
+    among them, while the rows' checks of a file with verdicts read every
+    column beside those picked, so that every reader refuses the same rows.
     """
     parquet = _open_parquet(path)
     found = upgraded_schema(parquet.schema_arrow)
@@ -265,9 +265,9 @@ def read_pack_file_batches(
         kind = found.field(field.name).type
         if kind != field.type:
             raise PackError(f"{path}: column '{field.name}' is {kind}, expected {field.type}")
-    required = [field.name for field in schema if not field.nullable and field.name in wanted]
-    checked = _rows_checked(schema, found.names)
-    read = wanted + [name for name in CHECKED_WITH if checked and name in found.names and name not in wanted]
+    checked = _rows_checked(schema, found.names)  # then every column is read, so rows are refused alike
+    read = wanted + [name for name in found.names if checked and name not in wanted]
+    required = [field.name for field in schema if not field.nullable and field.name in read]
     start = 0
     try:
         for batch in batches_of(parquet, batch_rows=batch_rows, columns=read):

@@ -102,10 +102,10 @@ def ranges_of(game: Game) -> dict[str, tuple[int, int | None]]:
     )
 
 
-CHECKED_WITH = ("deal_id", "board", "verdict", "solution", "grade_status")
-"""The columns a reader reads beside those asked for, so that every row's verdict is checked."""
 REPLAYED_WITH = ("board", "solution")
-"""Those of :data:`CHECKED_WITH` that only the replay reads: most of a check's bytes and time."""
+"""The columns only the replay of a row's solution reads: most of a check's bytes and time. A reader reads
+every column beside those asked for, so that every reader refuses the same rows; but not these of a file
+whose same bytes were replayed before (:mod:`pipeline.packs.folders`)."""
 
 _SOLVED, _UNSOLVABLE, _UNKNOWN = (verdict.value for verdict in Verdict)
 _EXACT = GradeStatus.EXACT.value
