@@ -73,7 +73,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ExitCode
+from pipeline.errors import ExitCode, shown_value
 from pipeline.free_text import folder_name_problem
 from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
@@ -363,7 +363,8 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     if spec.choices is not None and value not in {choice.value for choice in spec.choices}:
         expected = " or ".join(choice.value for choice in spec.choices)
         raise ConfigError(f"{name} must be {expected}, got {value!r}", source=source, line=line)
-    if key == "name" and (problem := folder_name_problem(value)) is not None:  # the rule manifests are read by
+    # the rule manifests are read by
+    if key == "name" and (problem := folder_name_problem(value)) is not None:
         raise ConfigError(f"[run] name {value!r} is not a folder name ({problem})", source=source, line=line)
     if key == "scheduler" and value and not _is_address(value):
         raise ConfigError(
@@ -392,6 +393,12 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
         if type(wanted) is not int or wanted < 0:
             raise ConfigError(
                 f"[curate] per_tier {tier} must be a whole number of deals, at least 0, got {wanted!r}",
+                source=source,
+                line=line,
+            )
+        if wanted > MAX_INT64:  # quotas are counted in int64, as --per-tier's are
+            raise ConfigError(
+                f"[curate] per_tier {tier} must be at most {MAX_INT64}, got {shown_value(wanted)}",
                 source=source,
                 line=line,
             )

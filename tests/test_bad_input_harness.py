@@ -874,6 +874,7 @@ CONFIG_NUMBERS = [
     ("sample-1e999", "crosscheck", "sample", "1e999"), ("max-nodes-2-to-the-70", "solve", "max_nodes", str(2**70)),
     ("max-positions-400-digits", "grade", "max_positions", DIGITS_400), ("grade-sample-inf", "grade", "sample", "inf"),
     ("per-tier-1e999", "curate", "per_tier", "{ easy = 1e999 }"), ("per-tier-400-digits", "curate", "per_tier", f"{{ easy = {DIGITS_400} }}"),
+    ("per-tier-2-to-the-63", "curate", "per_tier", f"{{ hard = {2**63} }}"),
 ]
 # fmt: on
 
