@@ -643,6 +643,15 @@ def _file_with_metadata(s: Inputs, key: bytes, value: bytes) -> str:
     )
 
 
+def _part_with_metadata(s: Inputs, key: bytes, value: bytes) -> str:
+    """packs/p's easy data file as a pack file of its own, its schema metadata's ``key`` holding ``value``."""
+    table = pq.read_table(s.built / PACK / "tier=easy" / "part-0.parquet")
+    pq.write_table(
+        table.replace_schema_metadata({**(table.schema.metadata or {}), key: value}), s.folder / "g.parquet"
+    )
+    return "g.parquet"
+
+
 def _file_of_game(s: Inputs, fixture: str, game: bytes) -> str:
     """The pack file ``fixture`` with its metadata naming the game ``game`` (bytes as the file holds them)."""
     return s.table(fixture, lambda t: t.replace_schema_metadata({**(t.schema.metadata or {}), b"game": game}))
@@ -807,6 +816,10 @@ DAMAGED_PACK_CASES = [
           ("version-not-utf-8", b"blackhole_version", b"\xff\xfe"), ("pack-escape-code", b"blackhole_pack", ESCAPE.encode()),
       ]
       for command, rest in [("export", ["-f", "csv", "-o", "d.csv", "-q"]), ("report", ["--json", "-q"]), ("grade", ["-o", "o.parquet", "--max-positions", "1000", "-q"])]],
+    *[Case(f"{command}-graded-file-metadata-{name}", "damaged packs", lambda s, c=command, k=key, v=value, r=rest: [c, _part_with_metadata(s, k, v), *r])
+      for name, key, value in [("tier-medium-nan", b"tier_medium", b"nan"), ("tier-hard-1e999", b"tier_hard", b"1e999"),
+                               ("tier-expert-negative", b"tier_expert", b"-1"), ("player-escape-code", b"difficulty_player", ESCAPE.encode())]
+      for command, rest in [("export", ["-f", "csv", "-o", "-", "-q"]), ("report", ["--json", "-q"])]],
     Case("export-curated-part-garbage-signed", "damaged packs", lambda s: ["export", s.part("packs/c", lambda b: b"\x00" * 999), "-f", "json", "-o", "d.json"]),
     *[Case(f"{command}-manifest-{key}-{name}", "damaged packs", build)
       for key, name, text in [
