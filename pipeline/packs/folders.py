@@ -70,6 +70,7 @@ from pipeline.packs.parquet import (
     check_rows,
     metadata,
     metadata_problem,
+    undecodable_metadata,
     unreadable,
     upgraded,
     upgraded_schema,
@@ -421,6 +422,9 @@ def _checked_parquet(
         parquet = pq.ParquetFile(source)
     except READ_ERRORS as error:
         raise unreadable(path, error, checksummed=True) from None
+    problem = undecodable_metadata(parquet.schema_arrow)
+    if problem is not None:
+        raise PackError(f"{path}: {problem}")
     found = pack_game(parquet.schema_arrow, source=str(path))  # a game this version knows
     if found is not manifest.played:
         raise GameMixError(

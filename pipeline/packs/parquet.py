@@ -73,10 +73,28 @@ GRADED_WITH = ("difficulty_player", "difficulty_figure", "tier_medium", "tier_ha
 """The schema metadata that records the tiers a pack's deals were graded with (the grade stage writes it)."""
 
 
+def undecodable_metadata(schema: pa.Schema) -> str | None:
+    """The schema metadata entry of a pack file that is not UTF-8 text, named; None when every one is.
+
+    >>> undecodable_metadata(pa.schema([]).with_metadata({b"blackhole_version": b"\\xff\\xfe"}))
+    'schema metadata blackhole_version: not UTF-8 text'
+    """
+    for key, value in (schema.metadata or {}).items():
+        try:
+            name = key.decode()
+        except UnicodeDecodeError:
+            return f"schema metadata: a key that is not UTF-8 text ({key[:40]!r})"
+        try:
+            value.decode()
+        except UnicodeDecodeError:
+            return f"schema metadata {name[:40]}: not UTF-8 text"
+    return None
+
+
 def metadata_problem(schema: pa.Schema) -> str | None:
     """What the schema metadata of a pack file says that it may not, naming the entry; None when nothing.
 
-    The tiers it was graded with (:data:`GRADED_WITH`), when it records a
+    Every entry UTF-8 text (:func:`undecodable_metadata`); the tiers it was graded with (:data:`GRADED_WITH`), when it records a
     player: all five entries, a player of the ladder, and thresholds that are
     finite numbers above 0 rising from medium to expert; what a reader would
     otherwise use as they are. (A file graded in the old units, with
@@ -88,10 +106,10 @@ def metadata_problem(schema: pa.Schema) -> str | None:
     """
     from pipeline.game.players import PLAYERS
 
-    entries = {
-        key.decode(errors="replace"): value.decode(errors="replace")
-        for key, value in (schema.metadata or {}).items()
-    }
+    problem = undecodable_metadata(schema)
+    if problem is not None:
+        return problem
+    entries = {key.decode(): value.decode() for key, value in (schema.metadata or {}).items()}
     if "difficulty_player" not in entries and "difficulty_figure" not in entries:
         return None
     missing = [key for key in GRADED_WITH if key not in entries]
@@ -178,8 +196,10 @@ def with_metadata(table: pa.Table, **entries: str) -> pa.Table:
 
 def metadata(table: pa.Table) -> dict[str, str]:
     """The schema metadata of ``table`` as text (pandas' entry left out)."""
-    raw = table.schema.metadata or {}
-    return {k.decode(): v.decode() for k, v in raw.items() if k != b"pandas"}
+    raw = (
+        table.schema.metadata or {}
+    )  # a file's readers refused bytes that are not UTF-8 (:func:`undecodable_metadata`)
+    return {k.decode(errors="replace"): v.decode(errors="replace") for k, v in raw.items() if k != b"pandas"}
 
 
 def write_pack_file(table: pa.Table, path: Path) -> None:
