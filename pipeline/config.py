@@ -357,9 +357,13 @@ def _checked(section: str, key: str, value: Any, source: str, line: int) -> Any:
     if kind is float and (got := not_finite(value)) is not None:
         raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
     if spec.lowest is not None and value < spec.lowest:
-        raise ConfigError(f"{name} must be at least {spec.lowest}, got {value}", source=source, line=line)
+        raise ConfigError(
+            f"{name} must be at least {spec.lowest}, got {shown_value(value)}", source=source, line=line
+        )
     if spec.highest is not None and value > spec.highest:
-        raise ConfigError(f"{name} must be at most {spec.highest}, got {value}", source=source, line=line)
+        raise ConfigError(
+            f"{name} must be at most {spec.highest}, got {shown_value(value)}", source=source, line=line
+        )
     if spec.choices is not None and value not in {choice.value for choice in spec.choices}:
         expected = " or ".join(choice.value for choice in spec.choices)
         raise ConfigError(f"{name} must be {expected}, got {value!r}", source=source, line=line)

@@ -66,7 +66,24 @@ def parse_toml(text: str, *, source: str) -> dict[str, Any]:
         raise ConfigError(message, source=source) from None
     except ValueError:  # an integer past sys.get_int_max_str_digits(), which tomllib hands to int()
         line = line_of(text, r"[^#]*[0-9_]{4301}", header=True)
-        raise ConfigError("a number too long to read (past 4,300 digits)", source=source, line=line) from None
+        problem = "a number too long to read (past 4,300 digits)"
+        raise ConfigError(f"{_key_at(text, line)}{problem}", source=source, line=line) from None
+
+
+def _key_at(text: str, line: int) -> str:
+    """``[section] key: `` for the key assigned on ``line`` of ``text`` (from 1), as errors name a key; empty
+    when the line assigns none.
+
+    >>> _key_at('[run]\\nname = "x"\\ncount = 12\\n', 3), _key_at("count = 1", 0)
+    ('[run] count: ', '')
+    """
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines) or "=" not in lines[line - 1]:
+        return ""
+    key = lines[line - 1].split("=", 1)[0].strip().strip("\"'")
+    headers = (re.match(r"\s*\[+\s*([^\]]+?)\s*\]", above) for above in reversed(lines[: line - 1]))
+    section = next((found.group(1) for found in headers if found), None)
+    return f"[{section}] {key}: " if section else f"{key}: "
 
 
 def type_name(value: Any) -> str:

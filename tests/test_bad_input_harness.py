@@ -901,13 +901,15 @@ CONFIG_NUMBERS = [
 
 
 def _config_case(name: str, section: str, key: str, value: str) -> Case:
-    """A run configuration of 1 deal with ``[section] key`` the TOML ``value``."""
+    """A run configuration of 1 deal with ``[section] key`` the TOML ``value``: refused naming the key."""
     run = {"name": '"x"', "seed": "1", "count": "1"} | ({key: value} if section == "run" else {})
     text = "[run]\n" + "".join(f"{k} = {v}\n" for k, v in run.items())
     text += "" if section == "run" else f"[{section}]\n{key} = {value}\n"
-    codes = TAKEN_OR_REFUSED if name == "per-tier-400-digits" else REFUSED
     return Case(
-        f"run-config-{name}", "numbers", lambda s: ["run", "--config", s.write("run.toml", text), "-q"], codes
+        f"run-config-{name}",
+        "numbers",
+        lambda s: ["run", "--config", s.write("run.toml", text), "-q"],
+        expect=rf"^error: run\.toml:\d+: \[{section}\] {key}[: ]",
     )
 
 
@@ -924,8 +926,8 @@ NUMBER_CASES = [
           ("400-digits", _tiers(DIGITS_400), REFUSED), ("5000-digits", _tiers(DIGITS_5000), REFUSED), ("negative", _tiers("-5"), REFUSED),
           ("2-to-the-70-top", _tiers("200", str(2**70)), REFUSED), ("a-fraction", _tiers("200.5"), TAKEN_OR_REFUSED), ("minus-zero", _tiers("-0.0"), REFUSED),
       ]],
-    Case("run-config-dev-zero", "numbers", lambda s: ["run", "--config", "/dev/zero"]),
-    Case("solve-board-dev-zero", "numbers", lambda s: ["solve-board", "/dev/zero"]),
+    Case("run-config-dev-zero", "numbers", lambda s: ["run", "--config", "/dev/zero"], expect=r"^error: /dev/zero: longer than 1,048,576 bytes"),
+    Case("solve-board-dev-zero", "numbers", lambda s: ["solve-board", "/dev/zero"], expect=r"^error: /dev/zero:1: a line of more than 1000 characters"),
     Case("solve-board-stdin-of-3-mib-without-a-line-end", "numbers", lambda s: ["solve-board", "-", "-f", "jsonl"], stdin="{" + " " * (3 << 20)),
     Case("solve-board-a-json-line-of-2-mib", "numbers", _solve_boards(_jsonl_with('{"board": BOARD, "id": "' + "x" * (2 << 20) + '"}'))),
     Case("import-dev-zero", "numbers", lambda s: ["import", "/dev/zero", "-o", "o.parquet"]),

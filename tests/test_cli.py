@@ -402,7 +402,7 @@ USER_ERRORS = {
     ),
     "run-count-too-long-to-read": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN.replace("count = 2", f"count = {'9' * 5000}"))],
-        r"bad\.toml:4: a number too long to read \(past 4,300 digits\)$",
+        r"bad\.toml:4: \[run\] count: a number too long to read \(past 4,300 digits\)$",
     ),
     "run-set-count-too-long-to-read": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", f"run.count={'9' * 5000}"],
