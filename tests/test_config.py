@@ -94,7 +94,10 @@ def test_a_setting_without_quotes_is_read_as_text():
             GOOD.replace("count = 10", f"count = {2**63}"),
             "x.toml:4: [run] count must be at most 9223372036854775807",
         ),
-        (GOOD.replace("count = 10", f"count = {'9' * 5000}"), "x.toml:4: [run] count: a number too long to read"),
+        (
+            GOOD.replace("count = 10", f"count = {'9' * 5000}"),
+            "x.toml:4: [run] count: a number too long to read",
+        ),
         (GOOD + "jobs = 1025\n", "x.toml:5: [run] jobs must be at most 1024, got 1025"),
         (GOOD + "shard_size = 100001\n", "x.toml:5: [run] shard_size must be at most 100000"),
         (
