@@ -167,7 +167,7 @@ class RunConfig:
         """
         changes: dict[tuple[str, str], Any] = {}
         for setting in settings:
-            source = f"--set {setting}"
+            source = f"--set {setting if len(setting) <= 80 else setting[:77] + '...'}"  # a line, not a page
             dotted, equals, text = setting.partition("=")
             section, dot, key = dotted.strip().partition(".")
             if not equals or not dot:

@@ -406,7 +406,7 @@ USER_ERRORS = {
     ),
     "run-set-count-too-long-to-read": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", f"run.count={'9' * 5000}"],
-        r"--set run\.count=9+: a number too long to read",
+        r"--set run\.count=9+\.\.\.: a number too long to read",
     ),
     "run-set-seed-of-a-sample-past-64-bits": (
         lambda d: ["run", "--config", _config(d, GOOD_RUN), "--set", f"grade.seed={2**64}"],
