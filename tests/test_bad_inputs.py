@@ -618,7 +618,7 @@ OPTION_CASES = [
     Case("run-set-without-section", lambda s: ["run", "--config", _good_config(s), "--set", "count=3"], r"--set count=3: expected section\.key=value", code=2),
     Case("run-set-unknown-section", lambda s: ["run", "--config", _good_config(s), "--set", "grading.sample=1"], r"--set grading\.sample=1: unknown key 'grading\.sample'", code=2),
     Case("run-set-a-word-for-a-number", lambda s: ["run", "--config", _good_config(s), "--set", "run.count=many"], r"--set run\.count=many: \[run\] count must be an integer, not a string", code=2),
-    Case("run-set-a-huge-integer-for-a-number", lambda s: ["run", "--config", _good_config(s), "--set", "crosscheck.time_limit=" + "9" * 400], r"--set crosscheck\.time_limit=9+: \[crosscheck\] time_limit must be", code=2),
+    Case("run-set-a-huge-integer-for-a-number", lambda s: ["run", "--config", _good_config(s), "--set", "crosscheck.time_limit=" + "9" * 400], r"--set crosscheck\.time_limit=9+\.\.\.: \[crosscheck\] time_limit must be", code=2),
     Case("run-scheduler-port-zero", lambda s: ["run", "--config", _good_config(s), "--set", "run.count=2", "--scheduler", "tcp://127.0.0.1:0"], r"\[run\] scheduler 'tcp://127\.0\.0\.1:0' is not an address"),
     Case("run-tiers-file-bad", lambda s: ["run", "--config", s.corpus("configs/tiers-bad.toml", beside=("tiers/not-rising.toml",))], r"not-rising\.toml:7: \[tiers\] hard must be above medium"),
     Case("run-output-is-the-config-file", lambda s: ["run", "--config", s.corpus("configs/output-is-this-file.toml", beside=("tiers.toml",))], r"output-is-this-file\.toml\S*: .*(Not a directory|not a folder|cannot make)"),
