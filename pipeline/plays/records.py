@@ -26,8 +26,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -290,7 +291,7 @@ def _deal_of(row: dict[str, Any], where: str) -> DealPlays:
     if not row["deal_id"]:
         raise PlaysError(f"{where}: the deal id is empty")
     try:
-        mark = None if row["mark"] is None else Mark(row["mark"])
+        mark = None if row["mark"] is None else _member(Mark, row["mark"], "mark")
         attempts = tuple(_attempt_of(item) for item in row["attempts"])
     except ValueError as error:
         raise PlaysError(f"{where}: {error}") from None
@@ -319,7 +320,7 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
         started=_utc(item["started"]),
         ended=None if item["ended"] is None else _utc(item["ended"]),
         seconds=seconds,
-        outcome=Outcome(item["outcome"]),
+        outcome=_member(Outcome, item["outcome"], f"{name}: outcome"),
         events=tuple(events_of_codes(codes)),
         **{name: item[name] for name in COUNT_FIELDS},
         clean=item["clean"],
@@ -332,6 +333,18 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
     if attempt.ended is not None and attempt.ended < attempt.started:
         raise ValueError(f"{name}: it ends before it starts")
     return attempt
+
+
+_Named = TypeVar("_Named", bound=Enum)
+
+
+def _member(kind: type[_Named], value: str, field: str) -> _Named:
+    """The member of ``kind`` named ``value``; ValueError naming ``field`` and the names it may hold."""
+    try:
+        return kind(value)
+    except ValueError:
+        names = ", ".join(member.value for member in kind)
+        raise ValueError(f"{field} '{printable(str(value))}' is not one of {names}") from None
 
 
 def _utc(moment: datetime) -> datetime:
