@@ -404,3 +404,30 @@ def test_an_id_with_control_characters_is_named_escaped():
     with pytest.raises(blackhole.BoardError) as raised:
         blackhole.deal_of_id("seed-\x1b[31m1")
     assert "\x1b" not in str(raised.value) and "\\x1b[31m" in str(raised.value)
+
+
+@pytest.fixture(scope="module")
+def answers():
+    """A Check and a Grade of the example deal, whose methods take arguments too."""
+    result = blackhole.solve(DEAL)
+    return blackhole.crosscheck(DEAL, result, SMALL_CHECK), blackhole.grade(DEAL, result)
+
+
+@FEW
+@given(anything)
+def test_the_answers_methods_raise_only_documented_errors(answers, value):
+    check, grade = answers
+    documented(lambda: check.agrees_with(value))
+    documented(lambda: grade.figures_of(value))
+
+
+def test_the_answers_methods_name_their_parameter(answers):
+    check, grade = answers
+    assert check.agrees_with(blackhole.Verdict.SOLVED) is check.agrees_with("solved")
+    with pytest.raises(TypeError, match="verdict must be a Verdict or its value, got int"):
+        check.agrees_with(5)
+    with pytest.raises(blackhole.ArgumentError, match="verdict 'banana' is not one of solved, unsolvable"):
+        check.agrees_with("banana")
+    with pytest.raises(TypeError, match="player must be a Player, got str"):
+        grade.figures_of("random")
+    assert grade.figures_of(blackhole.Player.RANDOM) is not None

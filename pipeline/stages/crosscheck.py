@@ -44,6 +44,7 @@ import pyarrow as pa
 from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
 from pipeline.engine.warm import warm_before_workers
+from pipeline.errors import ArgumentError, of_type, shown_value
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.verdicts import Verdict
@@ -53,6 +54,8 @@ from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
 from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
 from pipeline.stages.sampling import share
 from pipeline.stages.settings import CrosscheckSettings, PassOptions
+
+_VERDICT_VALUES = tuple(verdict.value for verdict in Verdict)
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,18 @@ class Check:
     checked_by: str | None  # "cpsat", "reference", or None when neither could tell
     verdict: Verdict | None  # the deciding check's verdict
 
-    def agrees_with(self, verdict: str) -> bool | None:
-        """Whether the deciding check found ``verdict``; None when neither check could tell."""
+    def agrees_with(self, verdict: Verdict | str) -> bool | None:
+        """Whether the deciding check found ``verdict`` (a Verdict or its value); None when neither check could
+        tell. A value that names no verdict is an ArgumentError, another type a TypeError.
+
+        >>> Check(Verdict.UNKNOWN, 1.5, "reference", Verdict.SOLVED).agrees_with("solved")
+        True
+        """
+        if verdict not in _VERDICT_VALUES:
+            of_type(verdict, str, "verdict", "a Verdict or its value")
+            raise ArgumentError(
+                f"agrees_with: verdict {shown_value(verdict)} is not one of {', '.join(_VERDICT_VALUES)}"
+            )
         return None if self.verdict is None else self.verdict.value == verdict
 
     def to_dict(self) -> dict[str, Any]:

@@ -48,6 +48,7 @@ import pyarrow as pa
 from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkStatus, tree_of
 from pipeline.engine.warm import warm_before_workers
+from pipeline.errors import of_type
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.game.players import PLAYERS, Player, PlayerFigures, figures_by_name
@@ -107,7 +108,8 @@ class Grade:
         return None if math.isinf(value) else value
 
     def figures_of(self, player: Player) -> PlayerFigures | None:
-        """``player``'s figures, None when not known."""
+        """``player``'s figures, None when not known; a TypeError for what is no Player."""
+        of_type(player, Player, "player")
         return None if self.players is None else self.players[PLAYERS.index(player)]
 
     @property
