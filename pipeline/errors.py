@@ -89,9 +89,20 @@ def shown_value(value: Any) -> str:
     -1 '\\x1b[31m' an integer of 6021 digits
     """
     if isinstance(value, int) and value.bit_length() > 200:
-        return f"an integer of {math.floor(value.bit_length() * math.log10(2)) + 1} digits"
+        return f"an integer of {_digits(value)} digits"
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _digits(value: int) -> int:
+    """How many decimal digits ``value`` has, without writing it out (Python refuses past 4,300 digits).
+
+    >>> _digits(10**400 - 1), _digits(10**400), _digits(-(2**20000))
+    (400, 401, 6021)
+    """
+    size = abs(value)
+    estimate = math.floor((size.bit_length() - 1) * math.log10(2)) + 1  # exact or one short
+    return estimate + 1 if size >= 10**estimate else estimate
 
 
 def kind_name(value: Any) -> str:
