@@ -152,11 +152,11 @@ def _step(disk: Path, step: dict[str, Any]) -> dict[str, Any] | None:
     if step["do"] == "process":
         before = listing(disk)
         environment = os.environ | step.get("environment", {})
-        done = subprocess.run(step["args"], capture_output=True, text=True, env=environment, timeout=300)
+        ran = subprocess.run(step["args"], capture_output=True, text=True, env=environment, timeout=300)
         record = {
             "name": step["name"],
-            "exit_code": done.returncode,
-            "stderr": done.stderr,
+            "exit_code": ran.returncode,
+            "stderr": ran.stderr,
             "exception": None,
         }
         return record | {"before": before, "after": listing(disk)}
