@@ -232,15 +232,8 @@ def user_errors(*, interrupted: str = "interrupted") -> Iterator[None]:
     or unwritable file (OSError) with BAD_INPUT, and Ctrl-C prints the line
     ``interrupted`` and exits with INTERRUPTED (130) (:func:`interruptible`).
     """
-    with interruptible(interrupted):
-        try:
-            yield
-        except BlackholeError as error:
-            _fail(str(error), error.exit_code)
-        except BrokenPipeError:
-            _reader_gone()
-        except OSError as error:
-            _fail(_os_error_line(error), ExitCode.BAD_INPUT)
+    with interruptible(interrupted), _one_line_errors():
+        yield
 
 
 def _os_error_line(error: OSError) -> str:
@@ -260,6 +253,15 @@ def _output_errors() -> Iterator[None]:
     one ``error:`` line and exit BAD_INPUT, as inside, a write error that names no file said to be
     standard output's (all that is written there). A user's error raised before a command's
     :func:`user_errors` (loading the engine, whose cache cannot be written) is its one line too."""
+    with _one_line_errors(nameless_writes="standard output"):
+        yield
+
+
+@contextmanager
+def _one_line_errors(*, nameless_writes: str = "") -> Iterator[None]:
+    """A :class:`BlackholeError` as its one line and exit code, a closed pipe as BROKEN_PIPE (141) without a
+    word, any other OSError as one line and BAD_INPUT; a write error naming no file is ``nameless_writes``'s
+    when that is given."""
     try:
         yield
     except BlackholeError as error:
@@ -270,8 +272,9 @@ def _output_errors() -> Iterator[None]:
         from pipeline.files import WRITE_ERRNOS
 
         line = _os_error_line(error)
-        printing = not error.filename and error.errno in WRITE_ERRNOS
-        _fail(f"standard output: {line}" if printing else line, ExitCode.BAD_INPUT)
+        if nameless_writes and not error.filename and error.errno in WRITE_ERRNOS:
+            line = f"{nameless_writes}: {line}"
+        _fail(line, ExitCode.BAD_INPUT)
 
 
 def _reader_gone() -> None:
