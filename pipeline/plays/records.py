@@ -21,6 +21,7 @@ range an import lets through) before anything uses it.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -305,12 +306,10 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
     if not codes or any(not -4 <= code <= 16 for code in codes):
         raise ValueError(f"{name}: events hold a code that is no pile 0..16 or action -1..-4")
     seconds = item["seconds"]
-    limit = export_schema()["$defs"]["attempt"]["properties"]["seconds"]["maximum"]
+    limit, highest_counts = _attempt_limits()
     if not (math.isfinite(seconds) and 0 <= seconds <= limit):
         raise ValueError(f"{name}: seconds {seconds!r} is not from 0 to {limit:,}")
-    for count in COUNT_FIELDS:
-        counted = export_schema()["$defs"]["attempt"]["properties"][count]
-        highest = counted.get("maximum", export_schema()["$defs"]["count"]["maximum"])
+    for count, highest in highest_counts.items():
         if not 0 <= item[count] <= highest:
             raise ValueError(f"{name}: {count} {item[count]} is not from 0 to {highest:,}")
     if not item["id"] or not item["gallery"]:
@@ -345,6 +344,17 @@ def _member(kind: type[_Named], value: str, field: str) -> _Named:
     except ValueError:
         names = ", ".join(member.value for member in kind)
         raise ValueError(f"{field} '{printable(str(value))}' is not one of {names}") from None
+
+
+@functools.cache
+def _attempt_limits() -> tuple[float, dict[str, int]]:
+    """The export schema's highest seconds of an attempt, and highest value of each of its counts."""
+    schema = export_schema()
+    fields = schema["$defs"]["attempt"]["properties"]
+    everyday = schema["$defs"]["count"]["maximum"]
+    return fields["seconds"]["maximum"], {
+        count: fields[count].get("maximum", everyday) for count in COUNT_FIELDS
+    }
 
 
 def _utc(moment: datetime) -> datetime:
