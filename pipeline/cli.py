@@ -253,7 +253,9 @@ def _output_errors() -> Iterator[None]:
     one ``error:`` line and exit BAD_INPUT, as inside, a write error that names no file said to be
     standard output's (all that is written there). A user's error raised before a command's
     :func:`user_errors` (loading the engine, whose cache cannot be written) is its one line too."""
-    with _one_line_errors(nameless_writes="standard output"):
+    from pipeline.files import STANDARD_OUTPUT
+
+    with _one_line_errors(nameless_writes=STANDARD_OUTPUT):
         yield
 
 
