@@ -52,13 +52,27 @@ class PlaysError(BlackholeError, ValueError):
 
 
 class Outcome(str, Enum):
-    """How an attempt ended: ``won``; ``stuck`` or ``abandoned`` (a new attempt begun with no move, or with
-    moves, left); ``playing`` (not ended: not counted as finished)."""
+    """How an attempt ended: ``won``; ``stuck`` (no move left); ``abandoned`` (a new attempt begun with moves
+    left); ``out_of_time`` (a move not made within the move limit: finished, not won); ``playing`` (not
+    ended: not counted as finished)."""
 
     WON = "won"
     STUCK = "stuck"
     ABANDONED = "abandoned"
+    OUT_OF_TIME = "out_of_time"
     PLAYING = "playing"
+
+
+class Mode(str, Enum):
+    """How an attempt was played: ``relaxed`` (undo, redo, restart and hints allowed) or ``one_attempt``
+    (moves only; the attempt ends at its first dead end)."""
+
+    RELAXED = "relaxed"
+    ONE_ATTEMPT = "one_attempt"
+
+
+MOVE_LIMITS = (10, 30, 60)
+"""The seconds of thinking time per move a timed attempt may be limited to."""
 
 
 class Mark(str, Enum):
@@ -87,6 +101,9 @@ class Attempt:
     cards_played: int
     clean: bool
     gallery: str = ""
+    mode: Mode = Mode.RELAXED
+    timed: bool = False  # a clock was shown while playing
+    move_limit: int | None = None  # seconds per move (one of MOVE_LIMITS), only when timed
 
     @property
     def finished(self) -> bool:
