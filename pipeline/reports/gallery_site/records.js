@@ -3,14 +3,28 @@
 // document that `blackhole plays import` reads back (docs/schema.md, "Play records").
 // No DOM: Node's unit tests load it too.
 //
-// An attempt is everything done on a deal from a fresh deal until it is won or a new attempt
-// is started; its events are those of game.js (a pile, "undo", "redo", "restart", "hint"),
-// and its counts are kept as the events come, after each of which the store is saved: one
-// JSON text per gallery build, under "blackhole-plays:" + the build id, so that galleries
-// never mix. Seconds are counted while the deal is shown and the page visible.
+// An attempt is everything done on a deal from a fresh deal until it ends (won, stuck in a
+// one-attempt game, out of time, or a new attempt started); its events are those of game.js
+// (a pile, "undo", "redo", "restart", "hint"), and its counts are kept as the events come.
+// Each attempt carries the mode it is played in: `mode` ("relaxed" or "one_attempt", which
+// allows no undo, redo, restart or hint), `timed`, and `move_limit` (seconds a move, or null).
+// A position with no move and cards left is recorded "stuck" at once, in every mode; in a
+// relaxed game the next event (an undo) opens the attempt again.
+//
+// Two or more tabs of one gallery share the storage, so nothing is kept in one text that a
+// tab would write over: each attempt has its own key, "blackhole-plays:<build>:attempt:<id>",
+// written alone after each of its events (cheap: one attempt, not all of them); each deal's
+// note and mark one key, "...:deal:<deal id>", read again before each change; the choice of
+// mode for the next attempt "...:choice". A tab learns of another's writes by the browser's
+// storage event and merges them, so its view and its export hold every tab's attempts. A tab
+// plays only its own attempts: one it resumes (after a reload) is claimed under the tab's id
+// (kept in sessionStorage, so a reload keeps it) and released when the page goes away; a tab
+// that finds its attempt written by another goes on under a new id, so both are kept. The
+// single text of version 1 ("blackhole-plays:<build>") is taken apart on open. Seconds are
+// counted while the deal is shown and the page visible.
 //
 // Registers window.Blackhole.records (module.exports under Node): `open(options)` gives a
-// store; `tally(rules, events)` counts events as the store does; `fileName(document)`.
+// store; `tally(rules, events, mode)` counts events as the store does; `fileName(document)`.
 (function (root) {
   "use strict";
 
@@ -19,16 +33,31 @@
 
   const PREFIX = "blackhole-plays:";
   const FORMAT = "blackhole-plays";
-  const VERSION = 1;
+  const VERSION = 2;
   const MARKS = [null, "ship", "reject"];
+  const MODES = ["relaxed", "one_attempt"];
+  const MOVE_LIMITS = [10, 30, 60];
+  const ENDINGS = ["abandoned", "stuck", "out_of_time"]; // what finish() may end an attempt with
   const ACTIONS = { undo: "undos", redo: "redos", restart: "restarts", hint: "hints" };
+  const RELAXED = Object.freeze({ mode: "relaxed", timed: false, move_limit: null });
 
   function iso(ms) {
     return new Date(ms).toISOString();
   }
 
+  // `choice` ({mode, timed, move_limit}) checked and copied; an Error says what is wrong.
+  function checkedChoice(choice) {
+    const chosen = { mode: choice.mode, timed: choice.timed, move_limit: choice.move_limit === undefined ? null : choice.move_limit };
+    if (!MODES.includes(chosen.mode)) throw new Error("a mode is relaxed or one_attempt, not " + chosen.mode);
+    if (typeof chosen.timed !== "boolean") throw new Error("timed is true or false, not " + chosen.timed);
+    if (chosen.move_limit !== null && !(chosen.timed && MOVE_LIMITS.includes(chosen.move_limit))) {
+      throw new Error("a move limit is one of " + MOVE_LIMITS.join(", ") + " seconds, and only with the clock, not " + chosen.move_limit);
+    }
+    return chosen;
+  }
+
   // A new attempt's record, as an export writes it.
-  function blank(id, started) {
+  function blank(id, started, choice) {
     return {
       id: id,
       started: iso(started),
@@ -44,10 +73,18 @@
       dead_ends: 0,
       cards_played: 0,
       clean: false,
+      mode: choice.mode,
+      timed: choice.timed,
+      move_limit: choice.move_limit,
     };
   }
 
-  // Count `event` into `attempt`, `play` (a game.Play) being the game after it.
+  function copy(attempt) {
+    return Object.assign({}, attempt, { events: attempt.events.slice() });
+  }
+
+  // Count `event` into `attempt`, `play` (a game.Play) being the game after it; the outcome
+  // becomes the position's: won, stuck (no move, cards left) or playing. The game's status.
   function count(attempt, event, play) {
     const state = play.status();
     attempt.events.push(event);
@@ -55,23 +92,32 @@
     else attempt[ACTIONS[event]]++;
     if (event !== game.HINT && state === "stuck") attempt.dead_ends++;
     attempt.cards_played = play.cardsPlayed();
-    if (state === "won") attempt.outcome = "won";
+    attempt.outcome = state;
     attempt.clean = state === "won" && attempt.undos + attempt.restarts + attempt.hints === 0;
     return state;
   }
 
+  // The one line that refuses an event a one-attempt game does not allow, or null.
+  function refusal(mode, event, index) {
+    if (mode !== "one_attempt" || typeof event === "number") return null;
+    return "event " + (index + 1) + " is " + (event === "undo" ? "an " : "a ") + event + ", which a one-attempt game does not allow";
+  }
+
   // What a record counts of `events` played from the opening of the deal of `rules` (a
-  // BlackholeSolver.Game or its cards): {moves, undos, redos, restarts, hints, dead_ends,
-  // cards_played, clean, status}. An event that does not apply is an Error naming it.
-  function tally(rules, events) {
+  // BlackholeSolver.Game or its cards) in `mode` (relaxed when not given): {moves, undos,
+  // redos, restarts, hints, dead_ends, cards_played, clean, status, outcome}, the outcome
+  // being the one the store records after the last event (won, stuck or playing). An event
+  // that does not apply, or that the mode does not allow, is an Error naming it.
+  function tally(rules, events, mode) {
     const play = new game.Play(rules);
-    const attempt = blank("tally", 0);
+    const attempt = blank("tally", 0, RELAXED);
     let state = play.status();
     events.forEach(function (event, index) {
+      const refused = refusal(mode, event, index);
+      if (refused) throw new Error(refused);
       if (state === "won" || !play.apply(event)) {
         throw new Error("event " + (index + 1) + " (" + event + ") does not apply");
       }
-      attempt.events.pop(); // count() adds it again
       state = count(attempt, event, play);
     });
     return {
@@ -84,6 +130,7 @@
       cards_played: attempt.cards_played,
       clean: attempt.clean,
       status: state,
+      outcome: attempt.outcome,
     };
   }
 
@@ -93,23 +140,62 @@
     return exported.pack + "-plays-" + stamp + ".json";
   }
 
+  // Older attempts first: by the time started, then by id.
+  function byStart(a, b) {
+    if (a.started !== b.started) return a.started < b.started ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  }
+
+  // The page's window, for its storage, sessionStorage and events (none under Node).
+  function browserWindow() {
+    return !inNode && root.addEventListener ? root : null;
+  }
+
+  function sessionStore() {
+    try {
+      return browserWindow() ? root.sessionStorage : null;
+    } catch {
+      return null;
+    }
+  }
+
   // The play records of one gallery build. Options:
   //   build     the gallery's build id (deals.js's "build")
-  //   storage   localStorage, or anything with getItem / setItem (null: keep them in memory)
+  //   storage   localStorage, or anything with getItem / setItem / removeItem / key / length
+  //             (null: keep them in memory)
+  //   session   sessionStorage (where the tab's id survives a reload; the page's by default)
+  //   addEventListener  (type, handler) => ..., for "storage" (another tab wrote) and
+  //             "pagehide" (this tab's attempts released); the window's by default
   //   now       () => milliseconds since 1970 (Date.now)
-  //   random    () => a number in [0, 1) (Math.random), for attempt ids
+  //   random    () => a number in [0, 1) (Math.random), for attempt and tab ids
   //   onTrouble (text) => ..., called once when the records cannot be read or saved
   function open(options) {
-    const key = PREFIX + options.build;
+    const base = PREFIX + options.build; // version 1's key
+    const prefix = base + ":";
+    const attemptPrefix = prefix + "attempt:";
+    const dealPrefix = prefix + "deal:";
+    const choiceKey = prefix + "choice";
     const storage = options.storage || null;
+    const session = options.session !== undefined ? options.session : sessionStore();
+    const page = browserWindow();
+    const addEventListener = options.addEventListener || (page ? page.addEventListener.bind(page) : null);
     const now = options.now || Date.now;
     const random = options.random || Math.random;
+    const changed = []; // onChange callbacks
     let troubled = false;
-    const deals = load(); // deal id -> {note, mark, attempts}
-    const pending = new Map(); // deal id -> {started (ms), seconds}: a fresh deal shown, no event yet
+
+    // Every attempt known, this tab's and the others' (id -> {deal, tab, closed, attempt}),
+    // and every deal's note and mark (deal id -> {note, mark}).
+    const known = new Map();
+    const notes = new Map();
+    // This tab's attempts in progress (deal id -> entry of `known`): the tab plays these.
+    const own = new Map();
+    const pending = new Map(); // deal id -> {started (ms), seconds, choice}: a fresh deal shown, no event yet
+    let remembered = RELAXED; // the choice for new attempts
     let shown = null; // the deal whose seconds run
     let visible = true;
     let since = now(); // when the seconds last counted
+    let leaving = false; // the page is going away (pagehide): what is saved is released
 
     function trouble(text) {
       if (troubled) return;
@@ -117,180 +203,512 @@
       if (options.onTrouble) options.onTrouble(text);
     }
 
+    function randomTail(length) {
+      let tail = "";
+      for (let i = 0; i < length; i++) tail += Math.floor(random() * 36).toString(36);
+      return tail;
+    }
+
+    const tab = tabId();
+
+    // This tab's id: kept in sessionStorage, so that a reload is the same tab.
+    function tabId() {
+      const key = prefix + "tab";
+      try {
+        const kept = session && session.getItem(key);
+        if (kept) return kept;
+      } catch {
+        // no sessionStorage: a reload is another tab, which resumes what this one released
+      }
+      const made = randomTail(12);
+      try {
+        if (session) session.setItem(key, made);
+      } catch {
+        // as above
+      }
+      return made;
+    }
+
+    function read(key) {
+      try {
+        return storage.getItem(key);
+      } catch {
+        trouble("This browser's storage cannot be read: play records are kept until the page closes; export them.");
+        return null;
+      }
+    }
+
+    function write(key, value) {
+      if (!storage) return false;
+      try {
+        storage.setItem(key, JSON.stringify(value));
+        return true;
+      } catch {
+        trouble("This browser's storage is full or blocked: play records are kept until the page closes; export them.");
+        return false;
+      }
+    }
+
+    function remove(key) {
+      try {
+        storage.removeItem(key);
+      } catch {
+        // a key that stays is read again next time: nothing is lost
+      }
+    }
+
+    function parsed(text) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    }
+
+    function unreadable() {
+      trouble("The play records kept in this browser could not be read; new ones start here.");
+    }
+
+    function keysOfGallery() {
+      const keys = [];
+      try {
+        for (let i = 0; i < storage.length; i++) {
+          const key = storage.key(i);
+          if (key !== null && key.startsWith(prefix)) keys.push(key);
+        }
+      } catch {
+        trouble("This browser's storage cannot be read: play records are kept until the page closes; export them.");
+      }
+      return keys;
+    }
+
+    // An attempt's stored entry read into `known` (null text: it was deleted); this tab's
+    // attempts in progress are its own to keep: one deleted (a reset) is written back, one
+    // another tab wrote is forked.
+    function take(key, text) {
+      const id = key.slice(attemptPrefix.length);
+      const mine = ownEntry(id);
+      if (text === null) {
+        if (mine) save(mine);
+        else known.delete(id);
+        return;
+      }
+      const entry = parsed(text);
+      if (!entry || !entry.attempt || typeof entry.deal !== "string" || !Array.isArray(entry.attempt.events)) {
+        unreadable();
+        return;
+      }
+      if (mine) {
+        if (entry.tab === tab && entry.attempt.events.length === mine.attempt.events.length) return;
+        known.set(id, entry); // the other tab's, as written
+        fork(mine);
+        return;
+      }
+      known.set(id, entry);
+    }
+
+    function takeDeal(key, text) {
+      const dealId = key.slice(dealPrefix.length);
+      const entry = text === null ? null : parsed(text);
+      if (text === null) notes.delete(dealId);
+      else if (entry && typeof entry.note === "string" && MARKS.includes(entry.mark)) notes.set(dealId, entry);
+      else unreadable();
+    }
+
+    function takeChoice(text) {
+      const chosen = text === null ? null : parsed(text);
+      try {
+        remembered = chosen ? checkedChoice(chosen) : RELAXED;
+      } catch {
+        remembered = RELAXED;
+      }
+    }
+
+    // Any key of this gallery, as storage now holds it.
+    function takeKey(key, text) {
+      if (key.startsWith(attemptPrefix)) take(key, text);
+      else if (key.startsWith(dealPrefix)) takeDeal(key, text);
+      else if (key === choiceKey) takeChoice(text);
+    }
+
+    // This tab's attempt in progress of attempt id `id`, or null.
+    function ownEntry(id) {
+      for (const entry of own.values()) if (!entry.closed && entry.attempt.id === id) return entry;
+      return null;
+    }
+
+    // Version 1's single text, taken apart into one key per attempt and per deal (its attempts
+    // relaxed and untimed; one still playing stays to be resumed), then removed.
+    function migrate() {
+      const text = read(base);
+      if (text === null) return;
+      const stored = parsed(text);
+      if (!stored || stored.version !== 1 || !stored.deals || typeof stored.deals !== "object") {
+        unreadable();
+        remove(base);
+        return;
+      }
+      let kept = true;
+      for (const [dealId, deal] of Object.entries(stored.deals)) {
+        if ((deal.note || deal.mark) && read(dealPrefix + dealId) === null) {
+          kept = write(dealPrefix + dealId, { note: deal.note || "", mark: deal.mark || null }) && kept;
+        }
+        for (const attempt of deal.attempts || []) {
+          const entry = {
+            deal: dealId,
+            tab: null,
+            closed: attempt.outcome !== "playing",
+            attempt: Object.assign({}, attempt, RELAXED),
+          };
+          kept = write(attemptPrefix + attempt.id, entry) && kept;
+        }
+      }
+      if (kept) remove(base);
+    }
+
     function load() {
       if (!storage) {
         trouble("This browser keeps no play records here (its storage is off): export them before you leave.");
-        return {};
+        return;
       }
-      let text = null;
-      try {
-        text = storage.getItem(key);
-      } catch {
-        trouble("This browser's storage cannot be read: play records are kept until the page closes; export them.");
-        return {};
+      migrate();
+      for (const key of keysOfGallery()) {
+        const text = read(key);
+        if (text !== null) takeKey(key, text);
       }
-      if (text === null) return {};
-      try {
-        const stored = JSON.parse(text);
-        if (stored && stored.version === VERSION && stored.deals && typeof stored.deals === "object") {
-          return stored.deals;
-        }
-      } catch {
-        // an unreadable text: said below, and written over at the next save
-      }
-      trouble("The play records kept in this browser could not be read; new ones start here.");
-      return {};
     }
 
-    function save() {
+    // Write `entry` (this tab's attempt) under its key. Another tab that wrote it since (it
+    // resumed it, or a duplicated tab plays it too) keeps its own: this one goes on under a
+    // new id.
+    function save(entry) {
       if (!storage) return;
-      try {
-        storage.setItem(key, JSON.stringify({ version: VERSION, deals: deals }));
-      } catch {
-        trouble("This browser's storage is full or blocked: play records are kept until the page closes; export them.");
+      const key = attemptPrefix + entry.attempt.id;
+      const before = entry.written; // the number of events last written, or -1
+      const text = read(key);
+      const stored = text === null ? null : parsed(text);
+      if (stored && stored.attempt && (stored.tab !== null && stored.tab !== tab || stored.attempt.events.length !== before)) {
+        known.set(entry.attempt.id, stored);
+        fork(entry);
+        return;
+      }
+      entry.tab = entry.closed || leaving ? null : tab;
+      if (write(key, { deal: entry.deal, tab: entry.tab, closed: entry.closed, attempt: entry.attempt })) {
+        entry.written = entry.attempt.events.length;
       }
     }
 
-    function dealOf(dealId) {
-      if (!Object.prototype.hasOwnProperty.call(deals, dealId)) {
-        deals[dealId] = { note: "", mark: null, attempts: [] };
-      }
-      return deals[dealId];
+    // This tab's attempt `entry` goes on under a new id (another tab has its old one).
+    function fork(entry) {
+      if (known.get(entry.attempt.id) === entry) known.delete(entry.attempt.id);
+      entry.attempt.id = newId(Date.parse(entry.attempt.started));
+      entry.written = -1;
+      known.set(entry.attempt.id, entry);
+      save(entry);
     }
 
-    // The attempt in progress at `dealId`, or null.
+    function newId(started) {
+      return started.toString(36) + "-" + randomTail(8);
+    }
+
+    // The attempt in progress that this tab plays at `dealId` (its entry), or null.
     function current(dealId) {
-      const found = deals[dealId];
-      const last = found && found.attempts[found.attempts.length - 1];
-      return last && last.outcome === "playing" ? last : null;
+      const entry = own.get(dealId);
+      return entry && !entry.closed ? entry : null;
+    }
+
+    // The latest attempt in progress at `dealId` that no tab plays (after a reload), taken
+    // as this tab's.
+    function resumable(dealId) {
+      let latest = null;
+      for (const entry of known.values()) {
+        if (entry.deal !== dealId || entry.closed || (entry.tab !== null && entry.tab !== tab)) continue;
+        if (latest === null || byStart(latest.attempt, entry.attempt) < 0) latest = entry;
+      }
+      if (latest === null) return null;
+      latest.written = latest.attempt.events.length;
+      own.set(dealId, latest);
+      save(latest); // claimed
+      return current(dealId);
     }
 
     // Count the seconds since the last count into the deal shown: its attempt in progress,
     // or the one its first event will start.
     function tick() {
       const at = now();
-      const counting = shown === null ? null : current(shown) || pending.get(shown);
+      const entry = shown === null ? null : current(shown);
+      const counting = entry ? entry.attempt : shown === null ? null : pending.get(shown);
       if (counting && visible) counting.seconds = Math.round((counting.seconds + (at - since) / 1000) * 1000) / 1000;
       since = at;
     }
 
     function fresh(dealId) {
-      pending.set(dealId, { started: now(), seconds: 0 });
+      pending.set(dealId, { started: now(), seconds: 0, choice: remembered });
     }
 
-    function newId(started) {
-      let tail = "";
-      for (let i = 0; i < 8; i++) tail += Math.floor(random() * 36).toString(36);
-      return started.toString(36) + "-" + tail;
+    function end(entry, outcome) {
+      if (entry.attempt.outcome !== outcome || entry.attempt.ended === null) entry.attempt.ended = iso(now());
+      entry.attempt.outcome = outcome;
+      entry.closed = true;
     }
 
-    function end(attempt, outcome) {
-      attempt.outcome = outcome;
-      attempt.ended = iso(now());
+    // Every deal with an attempt, a note or a mark: deal id -> {note, mark, attempts}, the
+    // attempts oldest first (copies, as an export writes them).
+    function merged() {
+      const deals = new Map();
+      function dealOf(dealId) {
+        if (!deals.has(dealId)) {
+          const kept = notes.get(dealId);
+          deals.set(dealId, { note: kept ? kept.note : "", mark: kept ? kept.mark : null, attempts: [] });
+        }
+        return deals.get(dealId);
+      }
+      for (const dealId of notes.keys()) dealOf(dealId);
+      for (const entry of known.values()) dealOf(entry.deal).attempts.push(copy(entry.attempt));
+      for (const deal of deals.values()) deal.attempts.sort(byStart);
+      return deals;
+    }
+
+    // Change the note or mark of `dealId` as storage now holds them (another tab's change kept).
+    function changeDeal(dealId, change) {
+      const key = dealPrefix + dealId;
+      const text = storage ? read(key) : null;
+      const stored = text === null ? null : parsed(text);
+      const entry = stored && typeof stored.note === "string" ? stored : notes.get(dealId) || { note: "", mark: null };
+      const changedEntry = Object.assign({}, entry, change);
+      notes.set(dealId, changedEntry);
+      write(key, { note: changedEntry.note, mark: changedEntry.mark });
+    }
+
+    // Another tab wrote (the browser's storage event): merged, then the page is told.
+    function onStorage(event) {
+      if (!storage || (event.storageArea && event.storageArea !== storage)) return;
+      if (event.key === null || event.key === undefined) {
+        known.clear(); // storage cleared: what is in progress here stays
+        notes.clear();
+        for (const entry of own.values()) {
+          if (!entry.closed) {
+            known.set(entry.attempt.id, entry);
+            entry.written = -1;
+            save(entry);
+          }
+        }
+        load();
+      } else if (event.key.startsWith(prefix)) {
+        takeKey(event.key, event.newValue === undefined ? read(event.key) : event.newValue);
+      } else {
+        return;
+      }
+      for (const callback of changed) callback();
+    }
+
+    // The page goes away (closed, reloaded): its attempts in progress are released, so that
+    // the next page to show their deal resumes them; the page shown again (back from the
+    // browser's cache) claims them again at their next event.
+    function onPageHide() {
+      tick();
+      leaving = true;
+      for (const entry of own.values()) if (!entry.closed) save(entry);
+    }
+
+    function onPageShow() {
+      leaving = false;
+    }
+
+    load();
+    if (addEventListener) {
+      addEventListener("storage", onStorage);
+      addEventListener("pagehide", onPageHide);
+      addEventListener("pageshow", onPageShow);
     }
 
     return {
-      key: key,
+      prefix: prefix,
+
+      // The mode for new attempts, {mode, timed, move_limit}: the last one chosen here.
+      choice: function () {
+        return Object.assign({}, remembered);
+      },
+
+      // Remember `choice` ({mode, timed, move_limit}) for new attempts (the deal shown keeps
+      // its own: setPendingMode changes that).
+      setChoice: function (choice) {
+        remembered = checkedChoice(choice);
+        write(choiceKey, remembered);
+      },
+
+      // The mode of this tab's attempt in progress at `dealId`, or of the one its first event
+      // will start.
+      modeOf: function (dealId) {
+        dealId = String(dealId);
+        const entry = current(dealId);
+        if (entry) return { mode: entry.attempt.mode, timed: entry.attempt.timed, move_limit: entry.attempt.move_limit };
+        const waiting = pending.get(dealId);
+        return Object.assign({}, waiting ? waiting.choice : remembered);
+      },
+
+      // The attempt that the first event at `dealId` will start is played in `choice`; an
+      // Error when an attempt there has an event already.
+      setPendingMode: function (dealId, choice) {
+        dealId = String(dealId);
+        if (current(dealId)) throw new Error("the attempt at " + dealId + " has begun: its mode stays");
+        const chosen = checkedChoice(choice);
+        if (!pending.has(dealId)) fresh(dealId);
+        pending.get(dealId).choice = chosen;
+      },
 
       // `dealId` is shown: its seconds run (while the page is visible); a deal with no
       // attempt in progress starts its clock for the next one.
       show: function (dealId) {
+        dealId = String(dealId);
         tick();
         shown = dealId;
-        if (!current(dealId)) fresh(dealId);
+        if (!current(dealId) && !resumable(dealId) && !pending.has(dealId)) fresh(dealId);
       },
 
       // No deal is shown (the index): the seconds stop.
       hide: function () {
         tick();
+        const entry = shown === null ? null : current(shown);
+        if (entry) save(entry);
         shown = null;
-        save();
       },
 
       // The page is hidden or shown again (visibilitychange).
       setVisible: function (isVisible) {
         tick();
         visible = isVisible;
-        if (!isVisible) save();
+        const entry = shown === null ? null : current(shown);
+        if (!isVisible && entry) save(entry);
       },
 
-      // The events of the attempt in progress at `dealId` ([] when none), to resume it.
+      // The events of this tab's attempt in progress at `dealId` ([] when none), to resume it.
       resume: function (dealId) {
-        const attempt = current(dealId);
-        return attempt ? attempt.events.slice() : [];
+        dealId = String(dealId);
+        const entry = current(dealId) || resumable(dealId);
+        return entry ? entry.attempt.events.slice() : [];
       },
 
       // Record `event` at `dealId`, `play` being the game after it: the first event of a
-      // fresh deal starts an attempt; the win ends it. Saved at once.
+      // fresh deal starts an attempt, in the mode chosen for it. A win ends it; so does a
+      // stuck position in a one-attempt game; a relaxed one stuck is recorded stuck and
+      // opened again by the next event. Saved at once. The attempt's record (live).
       record: function (dealId, event, play) {
+        dealId = String(dealId);
         tick();
-        let attempt = current(dealId);
-        if (!attempt) {
-          const start = pending.get(dealId) || { started: now(), seconds: 0 };
+        let entry = current(dealId);
+        if (!entry) {
+          const start = pending.get(dealId) || { started: now(), seconds: 0, choice: remembered };
           pending.delete(dealId);
-          attempt = blank(newId(start.started), start.started);
+          const attempt = blank(newId(start.started), start.started, start.choice);
           attempt.seconds = start.seconds;
-          dealOf(dealId).attempts.push(attempt);
+          entry = { deal: String(dealId), tab: tab, closed: false, attempt: attempt, written: -1 };
+          known.set(attempt.id, entry);
+          own.set(dealId, entry);
         }
-        count(attempt, event, play);
-        if (attempt.outcome === "won") attempt.ended = iso(now());
-        save();
+        const attempt = entry.attempt;
+        const refused = refusal(attempt.mode, event, attempt.events.length);
+        if (refused) throw new Error(refused);
+        const wasStuck = attempt.outcome === "stuck";
+        const state = count(attempt, event, play);
+        if (state === "won") end(entry, "won");
+        else if (state === "stuck") {
+          if (!wasStuck) attempt.ended = iso(now());
+          if (attempt.mode === "one_attempt") entry.closed = true;
+        } else attempt.ended = null;
+        save(entry);
         return attempt;
       },
 
-      // End the attempt in progress at `dealId` for a new one: "stuck" when `status` (the
-      // game's) is stuck, else "abandoned". The ended attempt, or null when there was none.
-      finish: function (dealId, status) {
+      // End this tab's attempt in progress at `dealId` (for a new one, or the clock ran out):
+      // `outcome` is "abandoned", "stuck" or "out_of_time" (an attempt with a move limit), or
+      // the game's status: "stuck" when stuck, else abandoned. The ended attempt (a copy), or
+      // null when there was none.
+      finish: function (dealId, outcome) {
+        dealId = String(dealId);
         tick();
-        const attempt = current(dealId);
+        const entry = current(dealId);
         fresh(dealId);
-        if (!attempt) return null;
-        end(attempt, status === "stuck" ? "stuck" : "abandoned");
-        save();
-        return attempt;
+        if (!entry) return null;
+        const ending = ENDINGS.includes(outcome) ? outcome : "abandoned";
+        if (ending === "out_of_time" && entry.attempt.move_limit === null) {
+          throw new Error("an attempt with no move limit does not run out of time");
+        }
+        end(entry, ending);
+        save(entry);
+        return copy(entry.attempt);
       },
 
-      // Every attempt at `dealId`, oldest first (copies).
+      // Every attempt at `dealId`, every tab's, oldest first (copies).
       attempts: function (dealId) {
         tick();
-        const found = deals[dealId];
-        return found ? found.attempts.map((attempt) => Object.assign({}, attempt, { events: attempt.events.slice() })) : [];
+        const deal = merged().get(String(dealId));
+        return deal ? deal.attempts : [];
+      },
+
+      // Every deal with an attempt, a note or a mark, every tab's: {deal id: {note, mark,
+      // attempts}} (copies, as an export writes them).
+      deals: function () {
+        tick();
+        return Object.fromEntries(merged());
       },
 
       // {attempts, won}: how many attempts at `dealId` are recorded, and how many were won.
       summary: function (dealId) {
-        const found = deals[dealId] ? deals[dealId].attempts : [];
-        return { attempts: found.length, won: found.filter((attempt) => attempt.outcome === "won").length };
+        const found = [...known.values()].filter((entry) => entry.deal === String(dealId));
+        return { attempts: found.length, won: found.filter((entry) => entry.attempt.outcome === "won").length };
+      },
+
+      // `callback()` is called after another tab's change is merged in (redraw).
+      onChange: function (callback) {
+        changed.push(callback);
+      },
+
+      // Delete every record of this gallery (attempts, notes, marks), here and in every tab;
+      // an attempt in progress in an open tab goes on and is kept.
+      reset: function () {
+        tick();
+        for (const [id, entry] of [...known]) if (ownEntry(id) !== entry || entry.closed) known.delete(id);
+        notes.clear();
+        if (!storage) return;
+        for (const key of keysOfGallery()) {
+          if (key === choiceKey) continue;
+          if (key.startsWith(attemptPrefix) && known.has(key.slice(attemptPrefix.length))) continue;
+          remove(key);
+        }
+        remove(base);
       },
 
       note: function (dealId) {
-        return deals[dealId] ? deals[dealId].note : "";
+        const kept = notes.get(String(dealId));
+        return kept ? kept.note : "";
       },
 
       setNote: function (dealId, text) {
-        dealOf(dealId).note = String(text);
-        save();
+        changeDeal(String(dealId), { note: String(text) });
       },
 
       mark: function (dealId) {
-        return deals[dealId] ? deals[dealId].mark : null;
+        const kept = notes.get(String(dealId));
+        return kept ? kept.mark : null;
       },
 
       // "ship", "reject" or null (no mark).
       setMark: function (dealId, mark) {
         if (!MARKS.includes(mark)) throw new Error("a mark is ship, reject or null, not " + mark);
-        dealOf(dealId).mark = mark;
-        save();
+        changeDeal(String(dealId), { mark: mark });
       },
 
-      // The export document: every deal with an attempt, a note or a mark, in the order of
-      // `dealIds` (the pack's; ids not in it come last). `about`: {pack, title, game}, the game's
-      // name written only for a pack of another game than Black Hole (as deals.js does).
+      // The export document: every deal with an attempt, a note or a mark (every tab's), in
+      // the order of `dealIds` (the pack's; ids not in it come last). `about`: {pack, title,
+      // game}, the game's name written only for a pack of another game than Black Hole (as
+      // deals.js does).
       exported: function (about, dealIds) {
         tick();
+        const deals = merged();
         const order = new Map((dealIds || []).map((id, index) => [String(id), index]));
-        const ids = Object.keys(deals)
-          .filter((id) => deals[id].attempts.length || deals[id].note || deals[id].mark)
+        const ids = [...deals.keys()]
+          .filter((id) => deals.get(id).attempts.length || deals.get(id).note || deals.get(id).mark)
           .sort((a, b) => (order.has(a) ? order.get(a) : Infinity) - (order.has(b) ? order.get(b) : Infinity));
         const played = about.game && about.game !== "black_hole" ? { game: about.game } : {};
         return {
@@ -303,16 +721,25 @@
           exported: iso(now()),
           deals: ids.map((id) => ({
             deal_id: id,
-            note: deals[id].note,
-            mark: deals[id].mark,
-            attempts: deals[id].attempts.map((attempt) => Object.assign({}, attempt)),
+            note: deals.get(id).note,
+            mark: deals.get(id).mark,
+            attempts: deals.get(id).attempts,
           })),
         };
       },
     };
   }
 
-  const api = { open: open, tally: tally, fileName: fileName, PREFIX: PREFIX, FORMAT: FORMAT, VERSION: VERSION };
+  const api = {
+    open: open,
+    tally: tally,
+    fileName: fileName,
+    PREFIX: PREFIX,
+    FORMAT: FORMAT,
+    VERSION: VERSION,
+    MODES: MODES,
+    MOVE_LIMITS: MOVE_LIMITS,
+  };
   if (inNode) module.exports = api;
   else (root.Blackhole = root.Blackhole || {}).records = api;
 })(typeof globalThis !== "undefined" ? globalThis : this);
