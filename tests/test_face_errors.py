@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, example, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
@@ -172,6 +172,8 @@ NEAR_END = blackhole.Position.after(DEAL, RESULTS[0].solution[:46])
 
 @FEW
 @given(anything, anything)
+@example(player=None, returned=8.98846567431158e307)  # two such chances once overflowed the sum
+@example(player=None, returned=2**1100)
 def test_player_models_raise_only_documented_errors(player, returned):
     documented(lambda: blackhole.policy(player, NEAR_END))
     documented(lambda: blackhole.policy(blackhole.Player.TIPS, player))
@@ -183,6 +185,8 @@ def test_player_models_raise_only_documented_errors(player, returned):
 
 @FEW
 @given(anything, anything, anything, anything, anything)
+@example(a=10**400, b=0, c=0, d=0, e=0)  # once an OverflowError out of tier_of
+@example(a=-(10**400), b=0, c=0, d=0, e=0)
 def test_settings_and_tiers_raise_only_documented_errors(a, b, c, d, e):
     documented(lambda: blackhole.SolveSettings(max_nodes=a, longest_play=b))
     documented(lambda: blackhole.GradeSettings(max_positions=a, tiers=b, sample=c, seed=d))
@@ -431,3 +435,15 @@ def test_the_answers_methods_name_their_parameter(answers):
     with pytest.raises(TypeError, match="player must be a Player, got str"):
         grade.figures_of("random")
     assert grade.figures_of(blackhole.Player.RANDOM) is not None
+
+
+def test_a_difficulty_past_the_floats_is_still_placed_in_a_tier():
+    tiers = blackhole.load_tiers(blackhole.GradeSettings().tiers)
+    assert tiers.tier_of(10**400) is blackhole.Tier.EXPERT
+    assert tiers.tier_of(-(10**400)) is blackhole.Tier.EASY
+
+
+def test_a_policy_chance_above_one_is_named_not_summed():
+    chances = {move: 8.98846567431158e307 for move in NEAR_END.legal_moves()}
+    with pytest.raises(blackhole.PolicyError, match="not a number from 0 to 1"):
+        blackhole.played_out(NEAR_END, lambda position: chances)

@@ -191,11 +191,11 @@ def check_distribution(position: Position, chances: Mapping[int, float]) -> None
 
 
 def _probability(chance: object) -> bool:
-    """Whether ``chance`` is a finite number of at least 0 (a bool is not a number here)."""
+    """Whether ``chance`` is a number from 0 to 1, give or take the sum's tolerance (a bool is not a number here)."""
     if isinstance(chance, bool) or not isinstance(chance, int | float):
         return False
     try:
-        return math.isfinite(chance) and chance >= 0
+        return math.isfinite(chance) and 0 <= chance <= 1 + DISTRIBUTION_TOLERANCE
     except OverflowError:  # an integer past the floats
         return False
 

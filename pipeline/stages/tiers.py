@@ -144,7 +144,7 @@ class Tiers:
         (infinite: expert; a number is wanted, NaN is an ArgumentError)."""
         if isinstance(difficulty, bool) or not isinstance(difficulty, int | float):
             raise TypeError(f"difficulty must be a number, got {type(difficulty).__name__}")
-        if math.isnan(difficulty):
+        if isinstance(difficulty, float) and math.isnan(difficulty):
             raise ArgumentError(located("difficulty must be a number, got nan", source="tier_of"))
         if difficulty >= self.expert:
             return Tier.EXPERT
