@@ -1,11 +1,16 @@
 // The play records (records.js) against the Python side: tests/js/golden/plays.json holds
 // attempts' events with what pipeline.plays.events.replay_events counts of them, or the
 // first event it refuses (tests/js/write_golden.py writes it). Then the store itself: saved
-// after every event, resumed, attempts ended, seconds counted, exported, storage trouble.
+// after every event, resumed, attempts ended, seconds counted, exported, storage trouble;
+// the modes (one attempt, the clock), stuck recorded at once, version 1's storage taken
+// apart, and two or more tabs sharing one storage (the browser's storage event played by
+// hand) that never lose an attempt, a note or a mark, and a reset.
 "use strict";
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const path = require("node:path");
 const { site, golden } = require("./site.js");
 
 const game = site("game.js");
@@ -23,6 +28,11 @@ function memoryStorage() {
     setItem(key, value) {
       this.writes++;
       items.set(key, String(value));
+    },
+    removeItem: (key) => items.delete(key),
+    key: (index) => [...items.keys()][index] ?? null,
+    get length() {
+      return items.size;
     },
     keys: () => [...items.keys()],
   };
@@ -57,6 +67,7 @@ function expectedCounts(item) {
   delete counts.won;
   delete counts.stuck;
   counts.clean = status === "won" && counts.undos + counts.restarts + counts.hints === 0;
+  counts.outcome = status; // the stuck rule: a stuck position is recorded stuck at once
   return [counts, status];
 }
 
@@ -102,21 +113,23 @@ test("each event is recorded as it comes, with the counts, and saved at once", (
     const [attempt] = opened.attempts("d");
     assert.deepEqual(attempt.events, item.events);
     for (const [name, value] of Object.entries(counts)) assert.equal(attempt[name], value, item.deal + " " + name);
-    assert.equal(attempt.outcome, status === "won" ? "won" : "playing");
-    assert.equal(attempt.ended === null, status !== "won");
-    const saved = JSON.parse(storage.getItem(records.PREFIX + BUILD));
-    assert.deepEqual(saved.deals.d.attempts[0], attempt);
+    assert.equal(attempt.outcome, status);
+    assert.equal(attempt.ended === null, status === "playing");
+    const saved = JSON.parse(storage.getItem(opened.prefix + "attempt:" + attempt.id));
+    assert.deepEqual(saved.attempt, attempt, "one key for the attempt");
+    assert.equal(saved.deal, "d");
   }
 });
 
 test("a reload resumes the attempt in progress from its events, undo, redo and restart too", () => {
   const item = COUNTED.find((item) => !item.counts.won && item.events.includes("restart") && item.events.includes("redo"));
   const storage = memoryStorage();
-  const first = store({ storage: storage });
+  const session = memoryStorage(); // the tab's: a reload keeps it
+  const first = store({ storage: storage, session: session });
   first.show("d");
   const before = playInto(first, item, "d");
 
-  const again = store({ storage: storage }); // the page loaded again
+  const again = store({ storage: storage, session: session }); // the page loaded again
   again.show("d");
   const resumed = new game.Play(item.cards, again.resume("d"));
   assert.deepEqual(resumed.moves, before.moves);
@@ -137,6 +150,7 @@ test("a new attempt ends the one in progress, stuck or abandoned; a deal with no
   const opened = store({ now: time.now });
   opened.show("a");
   let play = playInto(opened, stuck, "a");
+  const stuckAt = new Date(time.now()).toISOString(); // recorded stuck at once
   time.advance(3);
   assert.equal(opened.finish("a", play.status()).outcome, "stuck");
   play = playInto(opened, playing, "a");
@@ -150,7 +164,7 @@ test("a new attempt ends the one in progress, stuck or abandoned; a deal with no
     ["stuck", "abandoned"]
   );
   for (const attempt of attempts) assert.match(attempt.ended, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-  assert.equal(attempts[0].ended, new Date(time.now()).toISOString());
+  assert.equal(attempts[0].ended, stuckAt);
   assert.deepEqual(opened.resume("a"), []);
   const exported = opened.exported({ pack: "p", title: "t" }, ["a", "b", "c"]);
   assert.deepEqual(
@@ -198,7 +212,7 @@ test("the export holds every deal with an attempt, a note or a mark, in the pack
   const exported = opened.exported({ pack: "p", title: "Test pack" }, ["w", "x", "y", "z"]);
   assert.deepEqual(Object.keys(exported), ["format", "version", "pack", "gallery", "title", "exported", "deals"]);
   assert.equal(exported.format, "blackhole-plays");
-  assert.equal(exported.version, 1);
+  assert.equal(exported.version, 2);
   assert.equal(exported.gallery, BUILD);
   assert.equal(exported.exported, "2026-12-01T18:05:09.250Z");
   assert.deepEqual(
@@ -212,8 +226,9 @@ test("the export holds every deal with an attempt, a note or a mark, in the pack
   const attempt = exported.deals[0].attempts[0];
   assert.deepEqual(Object.keys(attempt), [
     "id", "started", "ended", "seconds", "outcome", "events", "moves", "undos", "redos",
-    "restarts", "hints", "dead_ends", "cards_played", "clean",
+    "restarts", "hints", "dead_ends", "cards_played", "clean", "mode", "timed", "move_limit",
   ]);
+  assert.deepEqual([attempt.mode, attempt.timed, attempt.move_limit], ["relaxed", false, null]);
   assert.match(attempt.id, /^[0-9a-z]+-[0-9a-z]{8}$/);
   assert.equal(parseInt(attempt.id.split("-")[0], 36), Date.parse(attempt.started));
   assert.equal(records.fileName(exported), "p-plays-20261201-180509.json");
@@ -231,15 +246,20 @@ test("attempt ids differ", () => {
   assert.equal(new Set(ids).size, 20);
 });
 
-test("galleries never mix: one key a build", () => {
+test("galleries never mix: every key under the build's", () => {
   const item = COUNTED.find((item) => item.counts.moves);
   const storage = memoryStorage();
   const one = store({ storage: storage });
   const other = records.open({ build: "fedcba9876543210", storage: storage });
   one.show("d");
   playInto(one, item, "d", item.events.slice(0, 1));
-  assert.deepEqual(storage.keys(), [records.PREFIX + BUILD]);
+  one.setNote("d", "n");
+  one.setChoice({ mode: "one_attempt", timed: false, move_limit: null });
+  assert.equal(storage.keys().length, 3);
+  for (const key of storage.keys()) assert.ok(key.startsWith(records.PREFIX + BUILD + ":"), key);
   assert.deepEqual(other.attempts("d"), []);
+  assert.equal(other.note("d"), "");
+  assert.equal(other.choice().mode, "relaxed");
 });
 
 test("storage full, blocked or unreadable is said once, and play goes on", () => {
@@ -295,4 +315,356 @@ test("an export says its game when it is not Black Hole, as deals.js does", () =
   const golf = opened.exported({ pack: "p", title: "t", game: "golf" }, ["a"]);
   assert.deepEqual(Object.keys(golf).slice(0, 5), ["format", "version", "pack", "game", "gallery"]);
   assert.equal(golf.game, "golf");
+});
+
+// ---- modes, the stuck rule, the clock's end ----
+
+const STUCK_LINE = golden("rules.json").find((item) => item.status === "stuck" && item.moves.length > 2);
+const STUCK = { cards: STUCK_LINE.cards, events: STUCK_LINE.moves, moves: STUCK_LINE.moves }; // its moves end stuck
+const ONE_ATTEMPT = { mode: "one_attempt", timed: false, move_limit: null };
+const TIMED = { mode: "one_attempt", timed: true, move_limit: 30 };
+
+test("every new attempt is played in the mode chosen for it, remembered for the gallery", () => {
+  const item = COUNTED.find((item) => item.counts.moves > 2 && !item.counts.won);
+  const moves = item.events.filter((event) => typeof event === "number").slice(0, 1);
+  const storage = memoryStorage();
+  const opened = store({ storage: storage });
+  assert.deepEqual(opened.choice(), { mode: "relaxed", timed: false, move_limit: null });
+  opened.setChoice(TIMED);
+  opened.show("a");
+  assert.deepEqual(opened.modeOf("a"), TIMED, "a fresh deal takes the choice");
+  opened.setPendingMode("a", { mode: "relaxed", timed: true, move_limit: null });
+  playInto(opened, item, "a", moves);
+  assert.deepEqual(opened.modeOf("a"), { mode: "relaxed", timed: true, move_limit: null });
+  assert.throws(() => opened.setPendingMode("a", TIMED), /has begun/);
+  opened.show("b");
+  playInto(opened, item, "b", moves);
+  const [attemptA] = opened.attempts("a");
+  const [attemptB] = opened.attempts("b");
+  assert.deepEqual([attemptA.mode, attemptA.timed, attemptA.move_limit], ["relaxed", true, null]);
+  assert.deepEqual([attemptB.mode, attemptB.timed, attemptB.move_limit], ["one_attempt", true, 30]);
+  assert.deepEqual(store({ storage: storage }).choice(), TIMED, "the next page load remembers it");
+  for (const wrong of [
+    { mode: "purist", timed: false, move_limit: null },
+    { mode: "relaxed", timed: "yes", move_limit: null },
+    { mode: "relaxed", timed: false, move_limit: 30 },
+    { mode: "relaxed", timed: true, move_limit: 45 },
+  ]) {
+    assert.throws(() => opened.setChoice(wrong), Error, JSON.stringify(wrong));
+    assert.throws(() => opened.setPendingMode("c", wrong), Error, JSON.stringify(wrong));
+  }
+});
+
+test("a one-attempt game takes no undo, redo, restart or hint, in the store and in tally", () => {
+  const item = COUNTED.find((item) => typeof item.events[0] === "number" && item.events.includes("undo"));
+  const undoAt = item.events.indexOf("undo");
+  const opened = store();
+  opened.setChoice(ONE_ATTEMPT);
+  opened.show("d");
+  assert.throws(
+    () => playInto(opened, item, "d", item.events.slice(0, undoAt + 1)),
+    new RegExp("^Error: event " + (undoAt + 1) + " is an undo, which a one-attempt game does not allow$")
+  );
+  assert.equal(opened.attempts("d")[0].events.length, undoAt, "the undo is not recorded");
+  assert.throws(() => records.tally(item.cards, item.events, "one_attempt"), /is an undo, which a one-attempt game does not allow/);
+  assert.throws(() => records.tally(item.cards, ["hint"], "one_attempt"), /^Error: event 1 is a hint, which/);
+  assert.equal(records.tally(item.cards, item.events.slice(0, undoAt), "one_attempt").moves, undoAt);
+});
+
+test("stuck is recorded at once; a relaxed game's undo opens the same attempt again", () => {
+  const time = clock();
+  const opened = store({ now: time.now });
+  opened.show("d");
+  const play = playInto(opened, STUCK, "d");
+  let [attempt] = opened.attempts("d");
+  assert.equal(attempt.outcome, "stuck");
+  const stuckAt = new Date(time.now()).toISOString();
+  assert.equal(attempt.ended, stuckAt);
+  assert.equal(records.tally(STUCK.cards, attempt.events).outcome, "stuck", "tally agrees");
+  time.advance(7);
+  assert.equal(play.undo(), true);
+  [attempt] = opened.attempts("d");
+  assert.deepEqual([attempt.outcome, attempt.ended], ["playing", null]);
+  assert.equal(records.tally(STUCK.cards, attempt.events).outcome, "playing");
+  assert.deepEqual(opened.resume("d"), attempt.events, "still this tab's attempt in progress");
+  assert.equal(play.redo(), true);
+  const attempts = opened.attempts("d");
+  assert.equal(attempts.length, 1, "one attempt all along");
+  assert.deepEqual([attempts[0].outcome, attempts[0].ended, attempts[0].dead_ends], ["stuck", new Date(time.now()).toISOString(), 2]);
+});
+
+test("a one-attempt game is over at its first dead end: the next event starts a new attempt", () => {
+  const time = clock();
+  const opened = store({ now: time.now });
+  opened.setChoice(ONE_ATTEMPT);
+  opened.show("d");
+  playInto(opened, STUCK, "d");
+  const [attempt] = opened.attempts("d");
+  assert.deepEqual([attempt.outcome, attempt.mode, attempt.cards_played], ["stuck", "one_attempt", STUCK.moves.length]);
+  assert.notEqual(attempt.ended, null);
+  assert.deepEqual(opened.resume("d"), [], "nothing in progress");
+  assert.equal(opened.finish("d", "abandoned"), null, "nothing left to end");
+  assert.equal(opened.attempts("d")[0].outcome, "stuck");
+  time.advance(1);
+  playInto(opened, STUCK, "d", STUCK.moves.slice(0, 1));
+  assert.deepEqual(
+    opened.attempts("d").map((each) => each.outcome),
+    ["stuck", "playing"]
+  );
+});
+
+test("out of time ends a timed attempt with a move limit, and only such an attempt", () => {
+  const time = clock();
+  const opened = store({ now: time.now });
+  opened.setChoice(TIMED);
+  opened.show("d");
+  playInto(opened, STUCK, "d", STUCK.moves.slice(0, 2));
+  time.advance(31);
+  const ended = opened.finish("d", "out_of_time");
+  assert.deepEqual([ended.outcome, ended.ended, ended.move_limit], ["out_of_time", new Date(time.now()).toISOString(), 30]);
+  assert.deepEqual(opened.resume("d"), []);
+  opened.setPendingMode("d", { mode: "relaxed", timed: true, move_limit: null });
+  playInto(opened, STUCK, "d", STUCK.moves.slice(0, 1));
+  assert.throws(() => opened.finish("d", "out_of_time"), /no move limit/);
+  assert.equal(opened.finish("d", "playing").outcome, "abandoned", "a game's status is still taken");
+  assert.deepEqual(
+    opened.attempts("d").map((each) => each.outcome),
+    ["out_of_time", "abandoned"]
+  );
+});
+
+test("version 1's storage is taken apart on open: relaxed and untimed, one still playing resumed", () => {
+  const item = COUNTED.find((item) => !item.counts.won && !item.counts.stuck && item.events.length > 2);
+  const storage = memoryStorage();
+  const old = (id, outcome, events) => ({
+    id: id, started: "2026-11-30T10:00:00.000Z", ended: outcome === "playing" ? null : "2026-11-30T10:05:00.000Z",
+    seconds: 12, outcome: outcome, events: events, moves: 1, undos: 0, redos: 0, restarts: 0, hints: 0,
+    dead_ends: 0, cards_played: 1, clean: false,
+  });
+  storage.setItem(records.PREFIX + BUILD, JSON.stringify({
+    version: 1,
+    deals: {
+      a: { note: "too easy", mark: "ship", attempts: [old("lq0-aaaaaaaa", "abandoned", [item.events[0]])] },
+      b: { note: "", mark: null, attempts: [old("lq1-bbbbbbbb", "playing", item.events)] },
+    },
+  }));
+  const told = [];
+  const opened = store({ storage: storage, onTrouble: (text) => told.push(text) });
+  assert.deepEqual(told, []);
+  assert.equal(storage.getItem(records.PREFIX + BUILD), null, "the old text is gone");
+  assert.equal(storage.keys().length, 3, "two attempts, one deal's note and mark");
+  assert.deepEqual([opened.note("a"), opened.mark("a")], ["too easy", "ship"]);
+  const exported = opened.exported({ pack: "p", title: "t" }, ["a", "b"]);
+  for (const deal of exported.deals) {
+    for (const attempt of deal.attempts) assert.deepEqual([attempt.mode, attempt.timed, attempt.move_limit], ["relaxed", false, null]);
+  }
+  opened.show("b");
+  assert.deepEqual(opened.resume("b"), item.events);
+  const play = new game.Play(item.cards, opened.resume("b"));
+  play.listen((event) => opened.record("b", event, play));
+  play.hinted();
+  assert.deepEqual(opened.attempts("b").map((attempt) => [attempt.id, attempt.events.length]), [["lq1-bbbbbbbb", item.events.length + 1]]);
+});
+
+test("the export of version 2 has exactly the keys of the records' schema", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "pipeline", "plays", "plays.schema.json"), "utf8"));
+  const opened = store();
+  opened.setMark("e", "reject");
+  opened.setChoice(TIMED);
+  opened.show("d");
+  playInto(opened, STUCK, "d");
+  const exported = opened.exported({ pack: "p", title: "t", game: "golf" }, ["d", "e"]);
+  assert.deepEqual(Object.keys(exported).sort(), Object.keys(schema.properties).sort());
+  assert.ok(schema.properties.version.const === 2 || schema.properties.version.enum.includes(2), "the schema takes version 2");
+  for (const deal of exported.deals) {
+    assert.deepEqual(Object.keys(deal).sort(), Object.keys(schema.$defs.deal.properties).sort());
+    for (const attempt of deal.attempts) {
+      assert.deepEqual(Object.keys(attempt).sort(), Object.keys(schema.$defs.attempt.properties).sort(), "no bookkeeping");
+      assert.ok(schema.$defs.attempt.properties.outcome.enum.includes(attempt.outcome));
+    }
+  }
+  assert.ok(schema.$defs.attempt.properties.outcome.enum.includes("out_of_time"));
+});
+
+// ---- two or more tabs of one gallery ----
+
+// Tabs of one browser: one localStorage; a write in one tab is a storage event in every
+// other, delivered when the test says (deliver), as the browser does after the write.
+function browser() {
+  const items = memoryStorage();
+  const tabs = [];
+  function tab(options) {
+    const handlers = {};
+    const queue = [];
+    const storage = {
+      getItem: (key) => items.getItem(key),
+      key: (index) => items.key(index),
+      get length() {
+        return items.length;
+      },
+      setItem(key, value) {
+        const oldValue = items.getItem(key);
+        items.setItem(key, value);
+        tell({ key: key, oldValue: oldValue, newValue: String(value) });
+      },
+      removeItem(key) {
+        const oldValue = items.getItem(key);
+        items.removeItem(key);
+        if (oldValue !== null) tell({ key: key, oldValue: oldValue, newValue: null });
+      },
+    };
+    const me = {
+      queue: queue,
+      handlers: handlers,
+      storage: storage,
+      changes: 0,
+      // Every storage event waiting for this tab, handed to the store's listener.
+      deliver() {
+        while (queue.length) handlers.storage(Object.assign({ storageArea: storage }, queue.shift()));
+      },
+      pagehide: () => handlers.pagehide({}),
+      pageshow: () => handlers.pageshow({}),
+    };
+    function tell(event) {
+      for (const other of tabs) if (other !== me) other.queue.push(event);
+    }
+    me.store = records.open(
+      Object.assign(
+        {
+          build: BUILD,
+          storage: storage,
+          session: memoryStorage(),
+          addEventListener: (type, handler) => {
+            handlers[type] = handler;
+          },
+        },
+        options
+      )
+    );
+    me.store.onChange(() => me.changes++);
+    tabs.push(me);
+    return me;
+  }
+  return { items: items, tab: tab, deliverAll: () => tabs.forEach((each) => each.deliver()) };
+}
+
+function attemptCount(exported) {
+  return exported.deals.reduce((sum, deal) => sum + deal.attempts.length, 0);
+}
+
+function exportOf(opened) {
+  return opened.exported({ pack: "p", title: "t" }, ["1", "2", "3"]);
+}
+
+test("two tabs playing different deals, then the same deal, lose no attempt, note or mark", () => {
+  const won = COUNTED.find((item) => item.counts.won);
+  const playing = COUNTED.find((item) => !item.counts.won && !item.counts.stuck && item.events.length > 2);
+  const shared = browser();
+  const a = shared.tab();
+  const b = shared.tab();
+  a.store.show("1");
+  b.store.show("2");
+  playInto(a.store, won, "1");
+  playInto(b.store, playing, "2");
+  a.store.setNote("1", "a fine deal"); // both change deal 1 before either hears of the other
+  b.store.setMark("1", "ship");
+  assert.equal(attemptCount(exportOf(a.store)), 1, "nothing heard yet");
+  shared.deliverAll();
+  assert.ok(a.changes > 0 && b.changes > 0, "each page told to redraw");
+  for (const tab of [a, b]) {
+    const exported = exportOf(tab.store);
+    assert.deepEqual(exported.deals.map((deal) => [deal.deal_id, deal.note, deal.mark, deal.attempts.length]), [
+      ["1", "a fine deal", "ship", 1],
+      ["2", "", null, 1],
+    ]);
+    assert.deepEqual(tab.store.summary("1"), { attempts: 1, won: 1 });
+  }
+  assert.deepEqual(b.store.deals()["1"].attempts[0].events, won.events, "another tab's attempt, whole");
+
+  // The same deal in both: each tab plays its own attempt, even at deal 2 where b's is in progress.
+  a.store.show("2");
+  assert.deepEqual(a.store.resume("2"), [], "b's attempt in progress is b's");
+  playInto(a.store, playing, "2", playing.events.slice(0, 2));
+  b.store.show("3");
+  a.store.show("3");
+  playInto(b.store, won, "3");
+  playInto(a.store, playing, "3");
+  playInto(b.store, playing, "2", []); // nothing: b's game at deal 2 goes on below
+  const bGame = new game.Play(playing.cards, b.store.resume("2"));
+  bGame.listen((event) => b.store.record("2", event, bGame));
+  bGame.hinted();
+  shared.deliverAll();
+  const c = shared.tab(); // a third tab opened now
+  for (const tab of [a, b, c]) {
+    const exported = exportOf(tab.store);
+    assert.equal(attemptCount(exported), 5, "every tab's attempts");
+    assert.deepEqual(exported.deals.map((deal) => deal.attempts.length), [1, 2, 2]);
+  }
+  const atTwo = c.store.attempts("2").map((attempt) => attempt.events.length).sort((x, y) => x - y);
+  assert.deepEqual(atTwo, [2, playing.events.length + 1]);
+});
+
+test("a closed tab's attempt in progress is resumed by the next tab; one taken over is not lost", () => {
+  const playing = COUNTED.find((item) => !item.counts.won && !item.counts.stuck && item.events.length > 3);
+  const shared = browser();
+  const a = shared.tab();
+  a.store.show("1");
+  const aGame = playInto(a.store, playing, "1", playing.events.slice(0, 2));
+  a.pagehide(); // closed, or gone to the browser's cache
+  const b = shared.tab();
+  b.store.show("1");
+  assert.deepEqual(b.store.resume("1"), playing.events.slice(0, 2), "released, so resumed");
+  const bGame = new game.Play(playing.cards, b.store.resume("1"));
+  bGame.listen((event) => b.store.record("1", event, bGame));
+  bGame.hinted();
+  a.pageshow(); // back from the cache: a's game goes on too
+  a.deliver();
+  assert.equal(aGame.apply(playing.events[2]), true);
+  shared.deliverAll();
+  for (const tab of [a, b]) {
+    const attempts = tab.store.attempts("1");
+    assert.equal(attempts.length, 2, "both games kept");
+    assert.deepEqual(attempts.map((attempt) => attempt.events.at(-1)).sort(), [playing.events[2], "hint"].sort());
+  }
+});
+
+test("reset deletes every tab's records; an attempt in progress in an open tab goes on and is kept", () => {
+  const won = COUNTED.find((item) => item.counts.won);
+  const playing = COUNTED.find((item) => !item.counts.won && !item.counts.stuck && item.events.length > 3);
+  const shared = browser();
+  const a = shared.tab();
+  const b = shared.tab();
+  const clockOn = { mode: "relaxed", timed: true, move_limit: null };
+  a.store.setChoice(clockOn);
+  a.store.show("1");
+  playInto(a.store, won, "1"); // over: deleted
+  a.store.show("2");
+  const aGame = playInto(a.store, playing, "2", playing.events.slice(0, 2)); // in progress: kept
+  b.store.show("3");
+  const bGame = playInto(b.store, playing, "3", playing.events.slice(0, 3)); // in progress in b: kept
+  b.store.setNote("1", "note");
+  b.store.setMark("3", "reject");
+  shared.deliverAll();
+  assert.equal(attemptCount(exportOf(a.store)), 3);
+
+  a.store.reset();
+  assert.deepEqual(a.store.deals(), { 2: a.store.deals()["2"] }, "only what a has in progress");
+  shared.deliverAll(); // b hears of it and keeps its own game
+  shared.deliverAll(); // a hears b's game written back
+  for (const tab of [a, b]) {
+    const exported = exportOf(tab.store);
+    assert.deepEqual(exported.deals.map((deal) => [deal.deal_id, deal.note, deal.mark, deal.attempts.length]), [
+      ["2", "", null, 1],
+      ["3", "", null, 1],
+    ]);
+    assert.ok(tab.changes > 0);
+  }
+  assert.deepEqual(a.store.choice(), clockOn, "the choice of mode is no record");
+  assert.equal(aGame.apply(playing.events[2]), true);
+  assert.equal(bGame.apply(playing.events[3]), true);
+  shared.deliverAll();
+  const c = shared.tab();
+  assert.deepEqual(c.store.attempts("2")[0].events, playing.events.slice(0, 3), "replays from the deal's opening");
+  assert.deepEqual(c.store.attempts("3")[0].events, playing.events.slice(0, 4));
+  assert.equal(shared.items.keys().filter((key) => key.includes(":attempt:")).length, 2);
 });

@@ -282,9 +282,10 @@
       return keys;
     }
 
-    // An attempt's stored entry read into `known` (null text: it was deleted); this tab's
-    // attempts in progress are its own to keep: one deleted (a reset) is written back, one
-    // another tab wrote is forked.
+    // An attempt's stored entry read into `known` (null text: it was deleted). This tab's
+    // attempts in progress are its own to keep: one deleted (a reset) is written back; one
+    // another tab wrote (it resumed it) is shown as that tab wrote it, and this tab's own goes
+    // on under a new id at its next event (save).
     function take(key, text) {
       const id = key.slice(attemptPrefix.length);
       const mine = ownEntry(id);
@@ -298,12 +299,7 @@
         unreadable();
         return;
       }
-      if (mine) {
-        if (entry.tab === tab && entry.attempt.events.length === mine.attempt.events.length) return;
-        known.set(id, entry); // the other tab's, as written
-        fork(mine);
-        return;
-      }
+      if (mine && entry.tab === tab && entry.attempt.events.length === mine.attempt.events.length) return;
       known.set(id, entry);
     }
 
@@ -387,12 +383,13 @@
       const before = entry.written; // the number of events last written, or -1
       const text = read(key);
       const stored = text === null ? null : parsed(text);
-      if (stored && stored.attempt && (stored.tab !== null && stored.tab !== tab || stored.attempt.events.length !== before)) {
+      if (stored && stored.attempt && ((stored.tab !== null && stored.tab !== tab) || stored.attempt.events.length !== before)) {
         known.set(entry.attempt.id, stored);
         fork(entry);
         return;
       }
       entry.tab = entry.closed || leaving ? null : tab;
+      known.set(entry.attempt.id, entry);
       if (write(key, { deal: entry.deal, tab: entry.tab, closed: entry.closed, attempt: entry.attempt })) {
         entry.written = entry.attempt.events.length;
       }
@@ -495,7 +492,7 @@
         }
         load();
       } else if (event.key.startsWith(prefix)) {
-        takeKey(event.key, event.newValue === undefined ? read(event.key) : event.newValue);
+        takeKey(event.key, read(event.key)); // as it is now: a later write may have come since the event's
       } else {
         return;
       }
