@@ -497,7 +497,15 @@ EXPORT_CHANGES: list[tuple[str, Callable[[dict[str, Any]], Any], frozenset[int]]
     ("version-5000-digits", _literal(DIGITS_5000, key="version", top=True), REFUSED),
     ("version-1e-999", _literal("1e-999", key="version", top=True), REFUSED),
     ("version-as-text", lambda f: f.update(version="1"), REFUSED),
-    ("version-two", lambda f: f.update(version=2), REFUSED),
+    ("version-three", lambda f: f.update(version=3), REFUSED),
+    ("version-one-with-a-mode", lambda f: f.update(version=1), REFUSED),
+    ("mode-unknown", _in_attempt(mode="purist"), REFUSED),
+    ("mode-missing", lambda f: f["deals"][0]["attempts"][0].pop("mode"), REFUSED),
+    ("timed-as-number", _in_attempt(timed=1), REFUSED),
+    ("move-limit-45", _in_attempt(timed=True, move_limit=45), REFUSED),
+    ("move-limit-as-float", _in_attempt(timed=True, move_limit=30.0), REFUSED),
+    ("move-limit-without-clock", _in_attempt(move_limit=30), REFUSED),
+    ("out-of-time-without-limit", _in_attempt(outcome="out_of_time"), REFUSED),
     ("version-one-point-zero", _literal("1.0", key="version", top=True), TAKEN_OR_REFUSED),
     ("seconds-nan", _literal("NaN", key="seconds"), REFUSED),
     ("seconds-1e999", _literal("1e999", key="seconds"), REFUSED),
@@ -584,6 +592,9 @@ PLAYS_CHANGES: list[tuple[str, Make, frozenset[int]]] = [
     ("events-empty", _plays(_first_attempt(_set(events=[]))), REFUSED),
     ("outcome-banana", _plays(_first_attempt(_set(outcome="banana"))), REFUSED),
     ("mark-banana", _plays(lambda rows: rows[0].update(mark="banana")), REFUSED),
+    ("mode-banana", _plays(_first_attempt(_set(mode="banana"))), REFUSED),
+    ("move-limit-45", _plays(_first_attempt(_set(timed=True, move_limit=45))), REFUSED),
+    ("move-limit-without-clock", _plays(_first_attempt(_set(move_limit=30))), REFUSED),
     ("deal-not-in-the-pack", _plays(lambda rows: rows[0].update(deal_id="seed-77-99")), REFUSED),
     ("deal-twice", _plays(lambda rows: rows.append(copy.deepcopy(rows[0]))), REFUSED),
     ("of-another-pack", _plays(lambda rows: None, blackhole_plays_pack="q"), REFUSED),
@@ -599,7 +610,9 @@ PLAYS_CHANGES: list[tuple[str, Make, frozenset[int]]] = [
 ]
 # fmt: on
 
-PLAYS_EXPECT = {"outcome-banana": r"outcome\W+banana", "mark-banana": r"mark\W+banana"}
+PLAYS_EXPECT = {
+    "outcome-banana": r"outcome\W+banana", "mark-banana": r"mark\W+banana", "mode-banana": r"mode\W+banana"
+}  # fmt: skip
 """What the error line of a PLAYS.parquet's change must name: the field, not Python's enum."""
 
 # fmt: off

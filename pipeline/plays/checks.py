@@ -4,14 +4,18 @@
 line naming the file and the record, an export of another pack or of another
 game (:func:`check_pack`), a deal the
 pack does not hold, an attempt whose events do not replay under the rules
-(:func:`pipeline.plays.events.replay_events`), and one whose recorded counts
-or outcome are not what its events give:
+and its mode (:func:`pipeline.plays.events.replay_events`: a one-attempt
+game holds only moves and nothing after its first dead end), and one whose
+recorded counts or outcome are not what its events give:
 
 - ``moves``, ``undos``, ``redos``, ``restarts``, ``hints``, ``dead_ends`` and
   ``cards_played`` equal the replay's counts;
 - ``won`` exactly when every card is played at the end; ``stuck`` only when
-  no move is left at the end, ``abandoned`` only when one is; ``playing``
-  never after the win;
+  no move is left at the end, ``abandoned`` and ``out_of_time`` only when one
+  is; ``playing`` never after the win;
+- in version 2, ``stuck`` whenever no move is left at the end (the page
+  records a dead end as soon as it shows it); version 1 let such an attempt
+  be ``playing``;
 - ``clean`` exactly when it is won with no undo, restart or hint.
 """
 
@@ -23,7 +27,15 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.plays.deals import PackDeals
 from pipeline.plays.events import COUNT_FIELDS, ReplayError, Tally, replay_events
-from pipeline.plays.exports import Attempt, Outcome, PlayExport, PlaysError, record_label
+from pipeline.plays.exports import (
+    EXPORT_VERSION,
+    Attempt,
+    Mode,
+    Outcome,
+    PlayExport,
+    PlaysError,
+    record_label,
+)
 
 
 def check_export(export: PlayExport, pack: PackDeals) -> None:
@@ -34,7 +46,10 @@ def check_export(export: PlayExport, pack: PackDeals) -> None:
         board = pack.deals[deal.deal_id].deal
         for place, attempt in enumerate(deal.attempts):
             check_attempt(
-                f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}", attempt, board
+                f"{export.source}: {record_label(number, deal.deal_id, place, attempt.id)}",
+                attempt,
+                board,
+                version=export.version,
             )
 
 
@@ -60,19 +75,21 @@ def check_deal(source: str, number: int, deal_id: str, pack: PackDeals) -> None:
         )
 
 
-def check_attempt(where: str, attempt: Attempt, board: Deal) -> None:
-    """Refuse ``attempt`` (the record ``where``) unless its events replay on ``board`` and give its counts."""
+def check_attempt(where: str, attempt: Attempt, board: Deal, *, version: int = EXPORT_VERSION) -> None:
+    """Refuse ``attempt`` (the record ``where`` of an export of ``version``) unless its events replay on
+    ``board`` as its mode allows and give its counts and outcome."""
     try:
-        tally = replay_events(board, attempt.events)
+        tally = replay_events(board, attempt.events, one_attempt=attempt.mode is Mode.ONE_ATTEMPT)
     except ReplayError as error:
         raise PlaysError(f"{where}: {error}") from None
-    problem = disagreement(attempt, tally)
+    problem = disagreement(attempt, tally, version=version)
     if problem is not None:
         raise PlaysError(f"{where}: {problem}")
 
 
-def disagreement(attempt: Attempt, tally: Tally) -> str | None:
-    """What ``attempt`` records that its events' ``tally`` does not give, in words; None when all agree."""
+def disagreement(attempt: Attempt, tally: Tally, *, version: int = EXPORT_VERSION) -> str | None:
+    """What ``attempt`` (of an export of ``version``) records that its events' ``tally`` does not give, in
+    words; None when all agree."""
     recorded, replayed = attempt.counts(), tally.counts()
     for name in COUNT_FIELDS:
         if recorded[name] != replayed[name]:
@@ -83,8 +100,8 @@ def disagreement(attempt: Attempt, tally: Tally) -> str | None:
         return f'outcome is "{outcome.value}", but its events {end}'
     if outcome is Outcome.STUCK and not tally.stuck:
         return 'outcome is "stuck", but a move is left at the end of its events'
-    if outcome is Outcome.ABANDONED and tally.stuck:
-        return 'outcome is "abandoned", but no move is left at the end of its events (that is "stuck")'
+    if outcome is not Outcome.STUCK and tally.stuck and (version != 1 or outcome is Outcome.ABANDONED):
+        return f'outcome is "{outcome.value}", but no move is left at the end of its events (that is "stuck")'
     clean = tally.clean
     if attempt.clean != clean:
         why = "won with no undo, restart or hint" if clean else "not won without undo, restart and hint"

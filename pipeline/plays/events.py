@@ -18,7 +18,8 @@ attempt (:class:`Tally`): the cards played (every one, those undone too),
 each action, the dead ends (each arrival, by any event, at a position with
 cards left and no legal move) and the cards on the foundation at the end.
 An event the rules or the history do not allow is a :class:`ReplayError`
-naming it, counted from 1.
+naming it, counted from 1. A one-attempt game (``one_attempt=True``) allows
+only moves, and nothing after its first dead end, where it ends.
 
 In Parquet an attempt's events are small integers (:func:`event_codes`):
 the pile, or a negative code for an action.
@@ -31,6 +32,10 @@ the pile, or a negative code for an action.
 Traceback (most recent call last):
 ...
 pipeline.plays.events.ReplayError: event 1 plays pile 0, whose free card 10♥ does not fit on A♠
+>>> replay_events(Deal.from_board_text(EXAMPLE_BOARD), [2, "undo"], one_attempt=True)
+Traceback (most recent call last):
+...
+pipeline.plays.events.ReplayError: event 2 is an undo, which a one-attempt game does not allow
 >>> event_codes([3, "undo", "restart"]), events_of_codes([3, -1, -3])
 ([3, -1, -3], [3, 'undo', 'restart'])
 """
@@ -59,6 +64,11 @@ class Action(str, Enum):
     def code(self) -> int:
         """The action's code among an attempt's events in Parquet: -1 undo, -2 redo, -3 restart, -4 hint."""
         return -1 - list(Action).index(self)
+
+    @property
+    def named(self) -> str:
+        """The action with its article, as a sentence says it: ``an undo``, ``a hint``."""
+        return ("an " if self.value[0] in "aeiou" else "a ") + self.value
 
 
 Event = int | str
@@ -126,10 +136,11 @@ class _Stop:
         return not self.moves and not self.position.is_won
 
 
-def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
+def replay_events(deal: Deal, events: Sequence[Event], *, one_attempt: bool = False) -> Tally:
     """Replay ``events`` from the opening of ``deal``; their :class:`Tally`, or ReplayError naming the first
     event not allowed: a card that does not fit, a pile that is empty or not a pile, an undo with nothing to
-    take back, a redo with nothing to play again, a restart from the opening, any event after the win."""
+    take back, a redo with nothing to play again, a restart from the opening, any event after the win; with
+    ``one_attempt``, any event but a move, and any event after the first dead end."""
     opening = _Stop.at(Position.start(deal), deal.foundation)
     history: list[_Stop] = [opening]  # history[i]: after the first i steps
     at = 0  # the steps in force; those after it can be redone
@@ -138,8 +149,17 @@ def replay_events(deal: Deal, events: Sequence[Event]) -> Tally:
         here = history[at]
         if here.position.is_won:
             raise ReplayError(f"event {number} ({_event_text(event)}) comes after the win")
+        if one_attempt and here.stuck:
+            raise ReplayError(
+                f"event {number} ({_event_text(event)}) comes after the dead end of event {number - 1}, "
+                "where a one-attempt game ends"
+            )
         if isinstance(event, str):
             action = _action(event, number, deal)
+            if one_attempt:
+                raise ReplayError(
+                    f"event {number} is {action.named}, which a one-attempt game does not allow"
+                )
             counts[action.value] += 1
             if action is Action.HINT:
                 continue

@@ -5,11 +5,17 @@ browser and exports them as one JSON document (``docs/schema.md``, "Play
 records"); its JSON Schema is ``plays.schema.json`` beside this module.
 :func:`read_export` reads one such file into a :class:`PlayExport`, refusing,
 with one :class:`PlaysError` line that names the file and the record, what is
-not an export of this version: text that is not JSON (or holds NaN, a key
-twice, a number too long to read), a document of another format or version,
-anything the schema does not allow, and what it cannot say: an attempt that
-ends before it starts, ``ended`` missing from a finished attempt or present on
-one still playing, a deal listed twice, an attempt id used twice.
+not an export of a version it reads (:data:`READ_VERSIONS`): text that is
+not JSON (or holds NaN, a key twice, a number too long to read), a document
+of another format or version, anything the schema does not allow, and what
+it cannot say: an attempt that ends before it starts, ``ended`` missing from
+a finished attempt or present on one still playing, a move limit on an
+attempt without the clock, ``out_of_time`` without a move limit, a deal
+listed twice, an attempt id used twice.
+
+Version 2 records each attempt's mode (:class:`Mode`), whether it was
+timed and its move limit; an attempt of version 1 has no such keys and is
+read as relaxed and untimed (the defaults of :class:`Attempt`).
 
 Whether the records fit their pack (the deals exist, the events replay, the
 counts agree) is :mod:`pipeline.plays.checks`' business.
@@ -43,7 +49,12 @@ from pipeline.game.games import BLACK_HOLE, Game, game_named
 from pipeline.plays.events import COUNT_FIELDS, Event
 
 EXPORT_FORMAT = "blackhole-plays"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2
+"""The version the gallery writes."""
+READ_VERSIONS = (1, 2)
+"""The versions :func:`read_export` reads: 1, before modes (its attempts relaxed and untimed), and 2."""
+MODE_KEYS = ("mode", "timed", "move_limit")
+"""The keys version 2 adds to an attempt."""
 EXPORT_SCHEMA = "plays.schema.json"  # beside this module
 
 
@@ -119,6 +130,22 @@ class Attempt:
         return {name: getattr(self, name) for name in COUNT_FIELDS}
 
 
+def mode_text(attempt: Attempt) -> str:
+    """How ``attempt`` was played, in words: its mode, then its clock when it had one.
+
+    >>> from datetime import datetime
+    >>> played = Attempt("a", datetime(2026, 1, 1), None, 1.0, Outcome.PLAYING, (2,), 1, 0, 0, 0, 0, 0, 1, False)
+    >>> mode_text(played), mode_text(replace(played, mode=Mode.ONE_ATTEMPT, timed=True, move_limit=30))
+    ('relaxed', 'one attempt, timed, 30 s a move')
+    """
+    words = [attempt.mode.value.replace("_", " ")]
+    if attempt.timed:
+        words.append("timed")
+    if attempt.move_limit is not None:
+        words.append(f"{attempt.move_limit} s a move")
+    return ", ".join(words)
+
+
 @dataclass(frozen=True)
 class DealPlays:
     """What one gallery recorded of one deal: the play-tester's note and mark, and the attempts."""
@@ -142,6 +169,7 @@ class PlayExport:
     title: str
     exported: datetime
     deals: tuple[DealPlays, ...]
+    version: int = EXPORT_VERSION  # of the file: version 1 keeps its rules of outcome (checks.py)
 
 
 def record_label(
@@ -255,7 +283,8 @@ def _problem(error: Any) -> str:
         return f"{_short(missing)} is missing"
     if keyword == "additionalProperties":
         known = error.schema.get("properties", {})
-        return f"{_short(next(key for key in value if key not in known))} is no key of a plays export"
+        older = " of version 1" if error.schema == export_schema()["$defs"]["attempt_v1"] else ""
+        return f"{_short(next(key for key in value if key not in known))} is no key of a plays export{older}"
     if keyword == "type":
         names = [expected] if isinstance(expected, str) else expected
         return f"expected {' or '.join(names)}, found {_json_type(value)}"
@@ -338,7 +367,7 @@ _ATTEMPT_ID = re.compile(r"[0-9A-Za-z_-]{1,64}")
 _TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,6})?(Z|[+-][0-9]{2}:[0-9]{2})"
 )
-_HEAD_STANDIN = {  # a valid head, for the schema to check one record in
+_HEAD_STANDIN = {  # a valid head, for the schema to check one record in (its version set to the record's)
     "format": EXPORT_FORMAT,
     "version": EXPORT_VERSION,
     "pack": "p",
@@ -350,12 +379,21 @@ _DEAL_STANDIN: dict[str, Any] = {"deal_id": "d", "note": "", "mark": None, "atte
 _NOT_AN_EXPORT = f'not a plays export (no "format": "{EXPORT_FORMAT}" at its top level)'
 
 
-def _plain_attempt(found: Any) -> bool:
-    """Whether ``found`` is an attempt the schema accepts, its events checked before: a quick check that
-    stands in for the schema's (jsonschema over every attempt of a large file takes minutes); False
-    sends it to the schema, whose error is told."""
-    schema = export_schema()["$defs"]["attempt"]
+def _plain_attempt(found: Any, version: int) -> bool:
+    """Whether ``found`` is an attempt the schema accepts in an export of ``version``, its events checked
+    before: a quick check that stands in for the schema's (jsonschema over every attempt of a large file
+    takes minutes); False sends it to the schema, whose error is told."""
+    schema = export_schema()["$defs"]["attempt" if version != 1 else "attempt_v1"]
     if not isinstance(found, dict) or found.keys() != schema["properties"].keys():
+        return False
+    if version != 1 and not (
+        found["mode"] in _MODES
+        and type(found["timed"]) is bool
+        and (
+            found["move_limit"] is None
+            or (type(found["move_limit"]) is int and found["move_limit"] in MOVE_LIMITS)
+        )
+    ):
         return False
     ended, seconds = found["ended"], found["seconds"]
     counts_in_range = all(
@@ -369,7 +407,7 @@ def _plain_attempt(found: Any) -> bool:
         and (ended is None or (isinstance(ended, str) and _TIME.fullmatch(ended) is not None))
         and type(seconds) in (int, float)
         and 0 <= seconds <= _SECONDS_MAXIMUM
-        and found["outcome"] in _OUTCOMES
+        and found["outcome"] in (_OUTCOMES if version != 1 else _OUTCOMES_V1)
         and isinstance(found["events"], list)
         and bool(found["events"])
         and counts_in_range
@@ -381,6 +419,13 @@ def _plain_attempt(found: Any) -> bool:
 _COUNT_MAXIMUM = 1_000_000_000  # plays.schema.json's "count"
 _SECONDS_MAXIMUM = 1_000_000_000  # plays.schema.json's "seconds"
 _OUTCOMES = frozenset(outcome.value for outcome in Outcome)
+_OUTCOMES_V1 = _OUTCOMES - {Outcome.OUT_OF_TIME.value}
+_MODES = frozenset(mode.value for mode in Mode)
+
+
+def _shape_version(found: Any) -> int:
+    """The version an attempt read before the file's version looks like: 2 with any key version 2 adds."""
+    return 2 if isinstance(found, dict) and any(key in found for key in MODE_KEYS) else 1
 
 
 def _schema_error(document: dict[str, Any]) -> tuple[tuple[str | int, ...], str] | None:
@@ -402,13 +447,17 @@ class _Reader:
 
     Its head (format, version, pack, ...) may come before or after its deals, as JSON allows: until
     the format and version are read and right, a record's error is kept, and told only once the file
-    turns out to be an export of this version (else that it is not one is told)."""
+    turns out to be an export of a version read (else that it is not one is told). An attempt read
+    before the version is checked as the version its keys show (:func:`_shape_version`); the first
+    of each version is kept, and one of the other version than the file's is refused at the end."""
 
     def __init__(self, stream: strict_json.Stream, source: str, sink: RecordSink) -> None:
         self.stream, self.source, self.sink = stream, source, sink
         self.head: dict[str, Any] = {}
         self.confirmed = False
+        self.version: int | None = None  # once confirmed
         self.failure: PlaysError | None = None
+        self.shapes: dict[int, tuple[str, Any]] = {}  # version: where, and the attempt's keys
         self.deal_numbers: dict[str, int] = {}  # per file: deals number at most the pack's
 
     def read(self) -> dict[str, Any]:
@@ -428,6 +477,7 @@ class _Reader:
             if key == "deals" and stream.peek() == "[":
                 self.head[key] = []
                 self.confirmed = self._right_version()
+                self.version = self.head["version"] if self.confirmed else None
                 self._deals()
             else:
                 self.head[key] = stream.value()
@@ -443,16 +493,28 @@ class _Reader:
         if not self._right_version():
             raise PlaysError(
                 f"{self.source}: version {_short(version)} of the plays export; "
-                f"this blackhole reads version {EXPORT_VERSION}"
+                f"this blackhole reads versions {' and '.join(map(str, READ_VERSIONS))}"
             )
         if self.failure is not None:
             raise self.failure
+        self._check_shapes(self.head["version"])
         self._check_head()
         return self.head
 
     def _right_version(self) -> bool:
         version = self.head.get("version")
-        return self.head.get("format") == EXPORT_FORMAT and version == EXPORT_VERSION and type(version) is int
+        return self.head.get("format") == EXPORT_FORMAT and version in READ_VERSIONS and type(version) is int
+
+    def _check_shapes(self, version: int) -> None:
+        """PlaysError at the first attempt read before the version that is of another version than ``version``."""
+        for shape, (where, keys) in self.shapes.items():
+            if shape == version:
+                continue
+            if version == 1:
+                key = next(key for key in MODE_KEYS if key in keys)
+                raise PlaysError(f"{where}: {_short(key)} is no key of a plays export of version 1")
+            key = next(key for key in MODE_KEYS if key not in keys)
+            raise PlaysError(f"{where}: {_short(key)} is missing")
 
     def _check_head(self) -> None:
         for path, value in strict_json.walk(self.head):
@@ -586,9 +648,14 @@ class _Reader:
         events = found.get("events") if isinstance(found, dict) else None
         if isinstance(events, list):
             _check_events(events, where)
-        if not _plain_attempt(found):
+        version = self.version
+        if version is None:
+            version = _shape_version(found)
+            self.shapes.setdefault(version, (where, set(found) if isinstance(found, dict) else set()))
+        if not _plain_attempt(found, version):
             briefer = found | {"events": events[:1]} if isinstance(events, list) else found
-            error = _schema_error(_HEAD_STANDIN | {"deals": [_DEAL_STANDIN | {"attempts": [briefer]}]})
+            head = _HEAD_STANDIN | {"version": version}
+            error = _schema_error(head | {"deals": [_DEAL_STANDIN | {"attempts": [briefer]}]})
             if error is not None:
                 path, problem = error
                 raise PlaysError(_at(where, path[4:], problem))
@@ -603,17 +670,36 @@ class _Reader:
             events=tuple(events),  # type: ignore[arg-type]
             **{name: found[name] for name in COUNT_FIELDS},
             clean=found["clean"],
+            **(
+                {}
+                if version == 1
+                else {"mode": Mode(found["mode"]), "timed": found["timed"], "move_limit": found["move_limit"]}
+            ),
         )
-        if (ended is None) != (attempt.outcome is Outcome.PLAYING):
-            problem = (
-                "ended is null, but an attempt that is not playing has ended"
-                if ended is None
-                else "ended is set, but the attempt is still playing"
-            )
-            raise PlaysError(f"{where}: {problem}")
-        if ended is not None and ended < started:
-            raise PlaysError(f"{where}: ended ({ended.isoformat()}) is before started")
+        impossible = contradiction(attempt)
+        if impossible is not None:
+            raise PlaysError(f"{where}: {impossible}")
         self.sink.attempt(number, deal_id, place, attempt, where)
+
+
+def contradiction(attempt: Attempt) -> str | None:
+    """What an attempt says that cannot be, with no need of its deal: its times out of order, ``ended`` set
+    while playing or null once not, a move limit without the clock, ``out_of_time`` without a move limit.
+    None when none."""
+    ended, started = attempt.ended, attempt.started
+    if (ended is None) != (attempt.outcome is Outcome.PLAYING):
+        return (
+            "ended is null, but an attempt that is not playing has ended"
+            if ended is None
+            else "ended is set, but the attempt is still playing"
+        )
+    if ended is not None and ended < started:
+        return f"ended ({ended.isoformat()}) is before started"
+    if attempt.move_limit is not None and not attempt.timed:
+        return f"move_limit is {attempt.move_limit}, but timed is false (a move limit runs on the clock)"
+    if attempt.outcome is Outcome.OUT_OF_TIME and attempt.move_limit is None:
+        return 'outcome is "out_of_time", but move_limit is null (only a move limit runs out)'
+    return None
 
 
 def _check_text(found: dict[str, Any], keys: tuple[str, ...], label: str) -> None:
@@ -688,4 +774,5 @@ def _export_of(head: dict[str, Any], source: str, sha256: str) -> PlayExport:
         title=head["title"],
         exported=_time(head["exported"], source, "exported"),
         deals=(),
+        version=head["version"],
     )

@@ -8,6 +8,11 @@ by id (:mod:`pipeline.plays.merge`'s rules), and PLAYS.parquet is written a
 batch of deals at a time: memory stays that of one record and one batch,
 whatever the size and number of the files. One bad record and nothing is
 written, the one line of its error naming the file and the record.
+
+A file's gallery build id is provenance, not checked against the pack: the
+pack's deals are the check (every attempt replays on its deal), and a
+gallery rebuilt from the same pack (another build id) plays the same deals.
+The summary says from how many builds the records came when more than one.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ class Imported:
     repeated: int  # found again identical, kept once
     extended: int  # found again played further, the further one kept
     marked: dict[str, int]  # deals by mark (ship, reject)
+    galleries: int = 1  # gallery builds the files came from
 
 
 def import_plays(files: Sequence[Path], pack: Path, out: Path) -> Imported:
@@ -72,4 +78,5 @@ def import_plays(files: Sequence[Path], pack: Path, out: Path) -> Imported:
         merged.repeated,
         merged.extended,
         spool.marked,
+        len({head.gallery for head in heads}),
     )

@@ -7,10 +7,13 @@ and 8 random characters). Two records of one id:
 
 - identical: the attempt is kept once;
 - one is the other played on further (its events begin with all the
-  other's, and the other was still ``playing``; or the same events, the other
-  still ``playing`` or, both playing, with fewer seconds): the further one is kept;
-- anything else (other events, another deal, another start, or an ended
-  attempt that plays on): refused, one line naming both records.
+  other's, and the other was still ``playing``, or ``stuck`` in relaxed
+  mode, where an undo takes the attempt up again; or the same events, the
+  other still ``playing`` or, both playing, with fewer seconds): the further
+  one is kept;
+- anything else (other events, another deal, another start, another mode
+  or clock, or an ended attempt that plays on): refused, one line naming
+  both records.
 
 A deal's note and mark are those of the latest export that lists the deal
 (by its ``exported`` time; of two exported at the same moment, the one given
@@ -25,7 +28,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from pipeline.plays.exports import Attempt, DealPlays, Outcome, PlayExport, PlaysError, record_label
+from pipeline.plays.exports import (
+    Attempt,
+    DealPlays,
+    Mode,
+    Outcome,
+    PlayExport,
+    PlaysError,
+    mode_text,
+    record_label,
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +111,7 @@ def further(first: Found, second: Found) -> Found:
     if first.deal_id != second.deal_id or first.attempt.started != second.attempt.started:
         raise refused
     one, two = first.attempt, second.attempt
-    if one.gallery != two.gallery:
+    if one.gallery != two.gallery or _mode_of(one) != _mode_of(two):
         raise refused
     if one.events == two.events:
         if one.outcome is Outcome.PLAYING and two.outcome is Outcome.PLAYING:
@@ -111,9 +123,21 @@ def further(first: Found, second: Found) -> Found:
         raise refused
     shorter, longer = (first, second) if len(one.events) < len(two.events) else (second, first)
     prefix = longer.attempt.events[: len(shorter.attempt.events)] == shorter.attempt.events
-    if not prefix or shorter.attempt.outcome is not Outcome.PLAYING:
+    if not prefix or not _open(shorter.attempt):
         raise refused
     return longer
+
+
+def _mode_of(attempt: Attempt) -> tuple[Mode, bool, int | None]:
+    return attempt.mode, attempt.timed, attempt.move_limit
+
+
+def _open(attempt: Attempt) -> bool:
+    """Whether more events may follow ``attempt``'s: still playing, or stuck in relaxed mode (an undo takes
+    up the attempt again)."""
+    return attempt.outcome is Outcome.PLAYING or (
+        attempt.outcome is Outcome.STUCK and attempt.mode is Mode.RELAXED
+    )
 
 
 def _why_not_the_same(first: Found, second: Found) -> str:
@@ -124,9 +148,11 @@ def _why_not_the_same(first: Found, second: Found) -> str:
         return f"started at {one.started.isoformat()}"
     if one.gallery != two.gallery:
         return f"played in the gallery {one.gallery}"
+    if _mode_of(one) != _mode_of(two):
+        return f"played {mode_text(one)}"
     shorter, longer = (one, two) if len(one.events) <= len(two.events) else (two, one)
     if longer.events[: len(shorter.events)] != shorter.events:
         return "neither's events begin the other's"
-    if shorter.outcome is not Outcome.PLAYING:
+    if not _open(shorter):
         return f'the one with fewer events ended "{shorter.outcome.value}", yet the other plays on'
     return "both ended, differently"

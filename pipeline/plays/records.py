@@ -3,8 +3,11 @@
 The file's columns (:data:`PLAYS_SCHEMA`, ``docs/schema.md`` "Play records"):
 ``deal_id``, ``note``, ``mark`` and ``attempts``, a list of one struct per
 attempt with the export's fields (times as UTC timestamps, the events as
-small integers: :func:`pipeline.plays.events.event_codes`) and ``gallery``,
-the build it was played in. Rows come in the pack's order, attempts by start
+small integers: :func:`pipeline.plays.events.event_codes`), ``gallery``,
+the build it was played in, and last its ``mode``, ``timed`` and
+``move_limit``. A file written before modes were recorded, whose attempts
+end at ``clean`` (:data:`PLAYS_SCHEMA_V1`), is still read: its attempts
+relaxed and untimed. Rows come in the pack's order, attempts by start
 time. The schema metadata says which pack the records are of
 (``blackhole_plays_pack``, and ``blackhole_plays_curated_from`` when that
 pack was curated from another; ``blackhole_plays_game``, the pack's game,
@@ -15,8 +18,8 @@ gallery, title and export time).
 :func:`write_plays_batches` writes the rows a batch at a time (``plays
 import`` hands them on as it merges them), :func:`write_plays` all at once.
 :func:`read_plays` checks a file has these columns and types and what a
-row may hold (a mark, an outcome, events, every number and time within the
-range an import lets through) before anything uses it.
+row may hold (a mark, an outcome, a mode, events, every number and time
+within the range an import lets through) before anything uses it.
 """
 
 from __future__ import annotations
@@ -41,12 +44,15 @@ from pipeline.free_text import printable
 from pipeline.game.games import BLACK_HOLE, Game, UnknownGame, game_named
 from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
 from pipeline.plays.exports import (
+    MOVE_LIMITS,
     Attempt,
     DealPlays,
     Mark,
+    Mode,
     Outcome,
     PlayExport,
     PlaysError,
+    contradiction,
     export_schema,
 )
 
@@ -62,16 +68,29 @@ ATTEMPT_TYPE = pa.struct(
         pa.field("events", pa.list_(pa.int8()), nullable=False),
         *(pa.field(name, COUNT_TYPE, nullable=False) for name in COUNT_FIELDS),
         pa.field("clean", pa.bool_(), nullable=False),
+        pa.field("mode", pa.string(), nullable=False),
+        pa.field("timed", pa.bool_(), nullable=False),
+        pa.field("move_limit", pa.int32()),
     ]
 )
-PLAYS_SCHEMA = pa.schema(
-    [
-        pa.field("deal_id", pa.string(), nullable=False),
-        pa.field("note", pa.string(), nullable=False),
-        pa.field("mark", pa.string()),
-        pa.field("attempts", pa.list_(pa.field("item", ATTEMPT_TYPE, nullable=False)), nullable=False),
-    ]
-)
+MODE_FIELDS = ("mode", "timed", "move_limit")
+"""The attempt's fields a PLAYS.parquet written before modes lacks (its attempts relaxed and untimed)."""
+
+
+def _plays_schema(attempt: pa.StructType) -> pa.Schema:
+    return pa.schema(
+        [
+            pa.field("deal_id", pa.string(), nullable=False),
+            pa.field("note", pa.string(), nullable=False),
+            pa.field("mark", pa.string()),
+            pa.field("attempts", pa.list_(pa.field("item", attempt, nullable=False)), nullable=False),
+        ]
+    )
+
+
+PLAYS_SCHEMA = _plays_schema(ATTEMPT_TYPE)
+PLAYS_SCHEMA_V1 = _plays_schema(pa.struct([field for field in ATTEMPT_TYPE if field.name not in MODE_FIELDS]))
+"""The columns of a PLAYS.parquet written before modes were recorded: read, never written."""
 PACK_KEY = "blackhole_plays_pack"
 CURATED_FROM_KEY = "blackhole_plays_curated_from"
 PLAYED_GAME_KEY = "blackhole_plays_game"
@@ -205,6 +224,9 @@ def _attempt_row(attempt: Attempt) -> dict[str, Any]:
         "events": event_codes(attempt.events),
         **attempt.counts(),
         "clean": attempt.clean,
+        "mode": attempt.mode.value,
+        "timed": attempt.timed,
+        "move_limit": attempt.move_limit,
     }
 
 
@@ -225,7 +247,8 @@ def read_plays(path: Path) -> PlayRecords:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise PlaysError(f"{path}: not a readable Parquet file ({reason})") from None
     entries = {key.decode(): value.decode() for key, value in (table.schema.metadata or {}).items()}
-    if PACK_KEY not in entries or not table.schema.remove_metadata().equals(PLAYS_SCHEMA):
+    columns = table.schema.remove_metadata()
+    if PACK_KEY not in entries or not (columns.equals(PLAYS_SCHEMA) or columns.equals(PLAYS_SCHEMA_V1)):
         raise PlaysError(f"{path}: not a PLAYS.parquet of blackhole plays import (other columns or metadata)")
     try:
         sources = tuple(Source(**entry) for entry in json.loads(entries.get(SOURCES_KEY, "[]")))
@@ -314,6 +337,9 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
             raise ValueError(f"{name}: {count} {item[count]} is not from 0 to {highest:,}")
     if not item["id"] or not item["gallery"]:
         raise ValueError(f"{name}: its id or gallery is empty")
+    move_limit = item.get("move_limit")
+    if move_limit is not None and move_limit not in MOVE_LIMITS:
+        raise ValueError(f"{name}: move_limit {move_limit} is not one of {', '.join(map(str, MOVE_LIMITS))}")
     attempt = Attempt(
         id=item["id"],
         started=_utc(item["started"]),
@@ -324,6 +350,9 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
         **{name: item[name] for name in COUNT_FIELDS},
         clean=item["clean"],
         gallery=item["gallery"],
+        mode=_member(Mode, item.get("mode", Mode.RELAXED.value), f"{name}: mode"),
+        timed=item.get("timed", False),
+        move_limit=move_limit,
     )
     if (attempt.ended is None) != (attempt.outcome is Outcome.PLAYING):
         raise ValueError(
@@ -331,6 +360,9 @@ def _attempt_of(item: dict[str, Any]) -> Attempt:
         )
     if attempt.ended is not None and attempt.ended < attempt.started:
         raise ValueError(f"{name}: it ends before it starts")
+    problem = contradiction(attempt)
+    if problem is not None:
+        raise ValueError(f"{name}: {problem}")
     return attempt
 
 

@@ -32,7 +32,7 @@ from pipeline.files import WriteError, as_write_error, naming_write_errors
 from pipeline.plays.checks import check_attempt, check_deal
 from pipeline.plays.deals import PackDeals
 from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
-from pipeline.plays.exports import Attempt, DealPlays, Outcome, PlayExport, PlaysError, record_label
+from pipeline.plays.exports import Attempt, DealPlays, Mode, Outcome, PlayExport, PlaysError, record_label
 from pipeline.plays.merge import Found, further
 from pipeline.plays.records import ATTEMPT_TYPE, COUNT_TYPE, PLAYS_SCHEMA, micros_of, moment_of
 
@@ -40,7 +40,9 @@ BATCH_ATTEMPTS = 2_000
 """About how many attempts :meth:`Spool.tables` hands back at a time (whole deals: a deal is one row)."""
 
 _TIMESTAMP = pa.timestamp("us", tz="UTC")
-_ATTEMPT_COLUMNS = ("id", "started", "ended", "seconds", "outcome", "events", *COUNT_FIELDS, "clean")
+_ATTEMPT_COLUMNS = (
+    "id", "started", "ended", "seconds", "outcome", "events", *COUNT_FIELDS, "clean", "mode", "timed", "move_limit"
+)  # fmt: skip
 _TABLES = f"""
 CREATE TABLE sources (place INTEGER PRIMARY KEY, name TEXT, gallery TEXT, exported INTEGER);
 CREATE TABLE deals (source INTEGER, number INTEGER, deal_id TEXT, note TEXT, mark TEXT);
@@ -105,6 +107,7 @@ class Spool:
         self._db = connection
         self._sources: dict[int, str] = {}  # place: the file's name as given
         self._galleries: dict[int, str] = {}
+        self._versions: dict[int, int] = {}  # place: the export's version (version 1 keeps its outcome rules)
         self.written = 0
         self.marked: dict[str, int] = {}
 
@@ -116,6 +119,7 @@ class Spool:
     def add_source(self, place: int, export: PlayExport) -> None:
         """The head of the export read in the place ``place``: its gallery and export time."""
         self._galleries[place] = export.gallery
+        self._versions[place] = export.version
         self._db.execute(
             "INSERT INTO sources VALUES (?, ?, ?, ?)",
             (place, export.source, export.gallery, micros_of(export.exported)),
@@ -133,7 +137,8 @@ class Spool:
             check_deal(self._sources[source], number, deal_id, pack)
         for row in self._db.execute("SELECT * FROM attempts ORDER BY seq"):
             found = self._found(row)
-            check_attempt(found.where, found.attempt, pack.deals[found.deal_id].deal)
+            deal = pack.deals[found.deal_id].deal
+            check_attempt(found.where, found.attempt, deal, version=self._versions[row[1]])
 
     def merge(self) -> MergeCounts:
         """Keep each attempt id once: identical records once, the record played further of two that are
@@ -222,6 +227,9 @@ class Spool:
             **{name: fields[name] for name in COUNT_FIELDS},
             clean=bool(fields["clean"]),
             gallery=self._galleries[source],
+            mode=Mode(fields["mode"]),
+            timed=bool(fields["timed"]),
+            move_limit=fields["move_limit"],
         )
         where = f"{self._sources[source]}: {record_label(number, deal_id, place, attempt.id)}"
         return Found(attempt, deal_id, where)
@@ -249,6 +257,9 @@ class _SpoolSink:
             array("b", event_codes(attempt.events)).tobytes(),
             *attempt.counts().values(),
             attempt.clean,
+            attempt.mode.value,
+            attempt.timed,
+            attempt.move_limit,
         )
         self._db.execute(
             f"INSERT INTO attempts VALUES (NULL, ?, ?, ?, ?, {', '.join('?' * len(values))})",
@@ -303,6 +314,9 @@ class _Batch:
             "events": pa.ListArray.from_arrays(pa.array(events_offsets), codes, type=pa.list_(pa.int8())),
             **{name: pa.array(columns[name], COUNT_TYPE) for name in COUNT_FIELDS},
             "clean": pa.array([bool(value) for value in columns["clean"]], pa.bool_()),
+            "mode": pa.array(columns["mode"], pa.string()),
+            "timed": pa.array([bool(value) for value in columns["timed"]], pa.bool_()),
+            "move_limit": pa.array(columns["move_limit"], pa.int32()),
         }
         fields = list(ATTEMPT_TYPE)
         attempts = pa.StructArray.from_arrays([built[field.name] for field in fields], fields=fields)

@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from pipeline.game.deal import Deal
 from pipeline.game.players import Player
+from pipeline.plays.exports import MODE_KEYS
 from tests.support.bots import attempt_record, play_attempt
 
 PACK = "p"
@@ -27,18 +28,31 @@ def when(minutes: float) -> str:
 
 
 def document(
-    deals: Sequence[Mapping[str, Any]], *, pack: str = PACK, exported: float = 600.0, gallery: str = GALLERY
+    deals: Sequence[Mapping[str, Any]],
+    *,
+    pack: str = PACK,
+    exported: float = 600.0,
+    gallery: str = GALLERY,
+    version: int = 2,
 ) -> dict[str, Any]:
-    """An export document holding ``deals`` (each a deal entry of the export)."""
+    """An export document of ``version`` holding ``deals`` (each a deal entry of the export); of version 1,
+    its attempts lose the keys version 2 added (``mode``, ``timed``, ``move_limit``)."""
+    if version == 1:
+        deals = [deal | {"attempts": [as_version_1(found) for found in deal["attempts"]]} for deal in deals]
     return {
         "format": "blackhole-plays",
-        "version": 1,
+        "version": version,
         "pack": pack,
         "gallery": gallery,
         "title": "Test pack",
         "exported": when(exported),
         "deals": list(deals),
     }
+
+
+def as_version_1(found: Mapping[str, Any]) -> dict[str, Any]:
+    """The attempt entry ``found`` as version 1 wrote it: no mode, clock or move limit."""
+    return {key: value for key, value in found.items() if key not in MODE_KEYS}
 
 
 def deal_entry(
@@ -54,9 +68,13 @@ def attempt(
     outcome: str,
     started: float = 0.0,
     seconds: float = 10.0,
+    mode: str = "relaxed",
+    timed: bool = False,
+    move_limit: int | None = None,
     **counts: Any,
 ) -> dict[str, Any]:
-    """An attempt entry: ``counts`` are the export's count fields (moves, undos, ...), given as the test wants them."""
+    """An attempt entry of version 2: ``counts`` are the export's count fields (moves, undos, ...), given as
+    the test wants them."""
     record = {
         "id": attempt_id,
         "started": when(started),
@@ -75,7 +93,7 @@ def attempt(
         "cards_played": 0,
         "clean": False,
     }
-    return record | defaults | counts
+    return record | defaults | counts | {"mode": mode, "timed": timed, "move_limit": move_limit}
 
 
 def write(path: Path, found: Mapping[str, Any]) -> Path:
@@ -93,10 +111,17 @@ def solvable(rows: pa.Table) -> list[tuple[str, Deal]]:
 
 
 def bot_deals(
-    deals: Sequence[tuple[str, Deal]], player: Player, attempts: int, *, seed: int, undo_every: int = 0
+    deals: Sequence[tuple[str, Deal]],
+    player: Player,
+    attempts: int,
+    *,
+    seed: int,
+    undo_every: int = 0,
+    one_attempt: bool = False,
 ) -> list[dict[str, Any]]:
     """Deal entries of ``attempts`` bot attempts at each of ``deals`` by ``player``, one ``random.Random(seed)``
-    drawing every move; every ``undo_every``-th attempt (0: none) is played without undo."""
+    drawing every move; every ``undo_every``-th attempt (0: none) is played without undo, in the mode
+    ``one_attempt`` when ``one_attempt`` (else relaxed, as a player who chose not to undo)."""
     rng = random.Random(seed)
     entries, minute = [], 0.0
     for number, (deal_id, deal) in enumerate(deals):
@@ -112,6 +137,7 @@ def bot_deals(
                     started=when(minute),
                     ended=when(minute + seconds / 60),
                     seconds=seconds,
+                    mode="one_attempt" if one_attempt and not undo else "relaxed",
                 )
             )
             minute += seconds / 60 + 1

@@ -82,28 +82,28 @@ def _cases(small: dict[str, Any]) -> dict[str, tuple[bytes, str]]:
     started = f'"started": "{first["started"]}"'
     return {
         "version-nan": (
-            _text(small, ('"version": 1', '"version": NaN')),
+            _text(small, ('"version": 2', '"version": NaN')),
             "version: NaN, which is no JSON number",
         ),
         "version-infinity": (
-            _text(small, ('"version": 1', '"version": -Infinity')),
+            _text(small, ('"version": 2', '"version": -Infinity')),
             "version: -Infinity, which is no JSON number",
         ),
         "version-1e999": (
-            _text(small, ('"version": 1', '"version": 1e999')),
+            _text(small, ('"version": 2', '"version": 1e999')),
             "version: 1e999 is out of range",
         ),
         "version-huge": (
-            _text(small, ('"version": 1', f'"version": {HUGE}')),
-            "version an integer of 500 digits of the plays export; this blackhole reads version 1",
+            _text(small, ('"version": 2', f'"version": {HUGE}')),
+            "version an integer of 500 digits of the plays export; this blackhole reads versions 1 and 2",
         ),
         "version-very-huge": (
-            _text(small, ('"version": 1', f'"version": {VERY_HUGE}')),
+            _text(small, ('"version": 2', f'"version": {VERY_HUGE}')),
             "version: an integer of 5000 digits, out of range",
         ),
         "version-float": (
-            _text(small, ('"version": 1', '"version": 1.0')),
-            "version 1.0 of the plays export; this blackhole reads version 1",
+            _text(small, ('"version": 2', '"version": 2.0')),
+            "version 2.0 of the plays export; this blackhole reads versions 1 and 2",
         ),
         "seconds-1e300": (
             _text(small, (seconds, '"seconds": 1e300')),
@@ -303,23 +303,25 @@ class _Sink:
         self.deals.append((deal.deal_id, -1 if self.file is None else self.file.tell()))
 
 
-def test_records_are_handed_on_as_the_file_is_read(tmp_path, small, monkeypatch):
+def test_records_are_handed_on_as_the_file_is_read(tmp_path, bot_export, monkeypatch):
     """The first deal reaches the sink when little of the file is read: nothing holds it whole."""
     from pipeline.plays import exports
 
-    data = json.dumps(small).encode()
+    found = copy.deepcopy(bot_export)
+    found["deals"] = [deal | {"attempts": deal["attempts"][:2]} for deal in found["deals"][:6]]
+    data = json.dumps(found).encode()
     file = io.BytesIO(data)
     sink = _Sink(file)
     monkeypatch.setattr(strict_json, "_PIECE", 64)
     head = exports._read(file, "plays.json", sink)
-    assert head.deals == () and head.pack == small["pack"]
-    assert sink.attempts == [attempt["id"] for deal in small["deals"] for attempt in deal["attempts"]]
-    [(first, read), (second, _)] = sink.deals
-    assert first == small["deals"][0]["deal_id"] and second == small["deals"][1]["deal_id"]
-    assert read < len(data) * 3 // 4, (read, len(data))
+    assert head.deals == () and head.pack == found["pack"]
+    assert sink.attempts == [attempt["id"] for deal in found["deals"] for attempt in deal["attempts"]]
+    assert [deal_id for deal_id, _ in sink.deals] == [deal["deal_id"] for deal in found["deals"]]
+    read = sink.deals[0][1]
+    assert read < len(data) // 2, (read, len(data))
     whole = _Sink()
-    assert read_export(write(tmp_path / "plays.json", small), whole).deals == ()
-    assert len(whole.attempts) == 4
+    assert read_export(write(tmp_path / "plays.json", found), whole).deals == ()
+    assert len(whole.attempts) == 12
 
 
 # --- the JSON stream ---------------------------------------------------------------------------------------

@@ -147,9 +147,21 @@ def play_attempt(deal: Deal, player: Player, rng: random.Random, *, undo: bool =
 
 
 def attempt_record(
-    attempt: BotAttempt, *, attempt_id: str, started: str, ended: str, seconds: float
+    attempt: BotAttempt,
+    *,
+    attempt_id: str,
+    started: str,
+    ended: str,
+    seconds: float,
+    mode: str = "relaxed",
+    timed: bool = False,
+    move_limit: int | None = None,
 ) -> dict[str, Any]:
-    """``attempt`` as an attempt of an export file (docs/schema.md, "Play records"), with these times."""
+    """``attempt`` as an attempt of an export file of version 2 (docs/schema.md, "Play records"), with these
+    times, played in ``mode`` (``relaxed`` or ``one_attempt``: then without undo), ``timed`` and with the
+    ``move_limit``."""
+    if mode == "one_attempt" and "undo" in attempt.events:
+        raise ValueError("a one-attempt game holds no undo: play the bot without undo")
     return {
         "id": attempt_id,
         "started": started,
@@ -158,4 +170,7 @@ def attempt_record(
         "outcome": attempt.record["outcome"],
         "events": list(attempt.events),
         **{key: value for key, value in attempt.record.items() if key != "outcome"},
+        "mode": mode,
+        "timed": timed,
+        "move_limit": move_limit,
     }
