@@ -220,19 +220,23 @@ test("no records: nothing played, no rate, no streak, no best time", () => {
     assert.equal(pack.currentStreak, 0);
     assert.equal(pack.longestStreak, 0);
     assert.deepEqual(pack.bestTimes, []);
-    assert.deepEqual(pack.records, { attempts: 0, notes: 0, marks: 0 });
+    assert.deepEqual(statistics.kept(empty), { attempts: 0, notes: 0, marks: 0, open: 0 });
     assert.equal(pack.deals.size, 4);
   }
 });
 
-test("what a reset deletes, in words: finished attempts, notes and marks", () => {
+test("what a reset deletes, in words: finished attempts, notes and marks, not this tab's open attempts", () => {
   const deals = records({ d1: [attempt("won", { ended: 1 }), attempt("playing")], d2: [attempt("stuck", { ended: 2 })] });
   deals.d1.note = "too easy";
   deals.d2.note = "fine";
   deals.d3 = { note: "", mark: "reject", attempts: [] };
-  const found = statistics.kept(deals);
-  assert.deepEqual(found, { attempts: 2, notes: 2, marks: 1 });
-  assert.equal(statistics.recordsText(found), "2 attempts, 2 notes and 1 mark");
+  // another tab's attempt in progress is that tab's to keep: neither deleted nor open here
+  assert.deepEqual(statistics.kept(deals), { attempts: 2, notes: 2, marks: 1, open: 0 });
+  // this tab's relaxed attempt stuck at d2 is still open (Undo takes it on): kept
+  const found = statistics.kept(deals, [deals.d2.attempts[0].id]);
+  assert.deepEqual(found, { attempts: 1, notes: 2, marks: 1, open: 1 });
+  assert.equal(statistics.recordsText(found), "1 attempt, 2 notes and 1 mark");
+  assert.equal(statistics.recordsText(statistics.kept(deals)), "2 attempts, 2 notes and 1 mark");
   assert.equal(statistics.recordsText({ attempts: 1, notes: 0, marks: 0 }), "1 attempt");
   assert.equal(statistics.recordsText({ attempts: 0, notes: 1, marks: 2 }), "1 note and 2 marks");
   assert.equal(statistics.recordsText({ attempts: 0, notes: 0, marks: 0 }), "nothing");

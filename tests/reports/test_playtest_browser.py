@@ -434,7 +434,7 @@ def test_hint_restart_undo_and_new_attempt_are_recorded_and_the_index_exports(pa
     row = min(read_pack_folder(curated_pack).to_pylist(), key=lambda row: row["level"])
     pile = Position.start(Deal.from_board_text(row["board"])).legal_moves()[0]
     open_at(page, gallery, row["deal_id"])
-    assert page.text_content("#records-line") == "Recorded here: no attempt yet."
+    assert page.text_content("#deal-records") == "No attempt yet."
     page.click(f".pile[data-pile='{pile}'] button.card")
     page.click("#hint")
     page.click("#restart")
@@ -443,7 +443,7 @@ def test_hint_restart_undo_and_new_attempt_are_recorded_and_the_index_exports(pa
     assert move_count(page) == 1
     page.click("#new-attempt")
     assert move_count(page) == 0 and page.get_attribute("#undo", "aria-disabled") == "true"
-    assert page.text_content("#records-line") == "Recorded here: 1 attempt, 0 won."
+    assert page.text_content("#deal-records") == "1 attempt, none won · best 1 of 51 cards."
     page.click("#back")
     page.wait_for_selector("#index:not([hidden])")
     exported = export_from(page, "#export-plays")  # the header's button, on the index
@@ -492,7 +492,9 @@ def test_a_watched_solution_is_recorded_as_hints_and_a_step_back_after_the_win_s
     assert page.get_attribute("#undo", "aria-disabled") == "true"  # a game won is over
     page.click("#solution-back")  # the board moves on from the win: a new attempt, from those cards
     assert page.is_hidden("#win-banner") and move_count(page) == len(solution) - 1
-    assert page.text_content("#records-line") == "Recorded here: 2 attempts, 1 won."
+    record = page.text_content("#deal-records")  # the win with hints is not clean; the new attempt runs
+    assert record.startswith("1 attempt, 1 won · best 51 of 51 cards · fastest win "), record
+    assert record.endswith(" s · 1 attempt under way."), record
     won, again = export_from(page, "#export-plays-here")["deals"][0]["attempts"]
     assert won["events"] == [event for pile in solution for event in ("hint", pile)]
     assert (won["outcome"], won["hints"], won["clean"]) == ("won", len(solution), False)

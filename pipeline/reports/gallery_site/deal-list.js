@@ -8,9 +8,14 @@
 // through the same deals in the same order. The scroll position is kept in the index's
 // history entry, so Back (and a reload) bring the list back where it was.
 //
-// Registers window.Blackhole.dealList: `create(pack)` gives {show, around, restoreScroll};
-// the list's state (the matches, the rows shown, the observers, the scroll position) is its
-// own. readState, stateQuery, indexHash, dealHash and matching need no DOM.
+// Each row carries the player's mark of the deal (statistics.js's markOf): "Won", "Best 34
+// of 51" for a deal tried and not won, nothing for one never tried; `setRecords` gives the
+// figures and redraws the marks of the rows shown.
+//
+// Registers window.Blackhole.dealList: `create(pack)` gives {show, around, restoreScroll,
+// setRecords}; the list's state (the matches, the rows shown, the observers, the scroll
+// position, the records' figures) is its own. readState, stateQuery, indexHash, dealHash and
+// matching need no DOM.
 (function (root) {
   "use strict";
 
@@ -18,6 +23,7 @@
   const words = inNode ? require("./words.js") : root.Blackhole.words;
   const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
   const thumbnail = inNode ? require("./thumbnail.js") : root.Blackhole.thumbnail;
+  const statistics = inNode ? require("./statistics.js") : root.Blackhole.statistics;
   const byId = dom.byId;
   const element = dom.element;
 
@@ -126,6 +132,7 @@
     let scroll = 0; // the index's last scroll position, for an index entry that has none
     let saveTimer = null;
     let aroundCache = { key: null, deals: null };
+    let records = new Map(); // deal id -> statistics.ofDeal()'s figures (none: never tried)
 
     function build() {
       const present = new Set(pack.deals.map((deal) => deal.tier));
@@ -265,7 +272,8 @@
       const name = element("span", "deal-name");
       name.append(
         element("span", "deal-level", deal.level === null ? "" : "Level " + deal.level),
-        element("span", "deal-id", deal.deal_id)
+        element("span", "deal-id", deal.deal_id),
+        recordMark(deal.deal_id)
       );
 
       const stats = element("span", "deal-stats");
@@ -277,6 +285,15 @@
       link.append(canvas, name, dom.tierBadge(deal.tier), stats);
       row.append(link);
       return row;
+    }
+
+    // The player's mark of a deal: won, tried with its best, or nothing (never tried).
+    function recordMark(dealId) {
+      const mark = statistics.markOf(records.get(String(dealId)), pack.game.pileCards);
+      const made = element("span", "deal-record", mark.text);
+      made.dataset.record = mark.kind;
+      if (mark.title) made.title = mark.title;
+      return made;
     }
 
     function stat(label, value) {
@@ -297,6 +314,15 @@
         }
       },
       restoreScroll: restoreScroll,
+      // The records' figures by deal id (statistics.of's `deals`): the rows shown get their
+      // marks again, and the rows to come are made with them.
+      setRecords: function (figures) {
+        records = figures;
+        if (!built) return;
+        for (const row of byId("deal-list").children) {
+          row.querySelector(".deal-record").replaceWith(recordMark(row.dataset.dealId));
+        }
+      },
       // The deals before and after `deal` in the index of `wanted` (its order, filter and
       // search): {previous, next, place (from 1), count}; the deal outside it goes by the
       // order alone.

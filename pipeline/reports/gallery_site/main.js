@@ -10,8 +10,13 @@
 // Routes: "#" or nothing is the index, "#tier=hard&sort=difficulty-desc&q=11" the index
 // filtered and sorted (deal-list.js); "#deal=ID" is that deal in play, "#deal=ID&tier=hard"
 // the same deal reached from that index, whose order and filter its previous / next
-// buttons (and the keys p / n) follow. The body gets data-ready="true" once the first view
-// is drawn, and data-view names the view shown.
+// buttons (and the keys p / n) follow; "#stats" is the player's statistics (personal.js).
+// The body gets data-ready="true" once the first view is drawn, and data-view names the
+// view shown.
+//
+// The page has one store of play records (records.js), which playtest.js opens: the deal's
+// page, the index's marks and the statistics view all read it, and each is drawn again
+// when another tab changes it.
 (function (root) {
   "use strict";
 
@@ -19,13 +24,20 @@
   const words = Blackhole.words;
   const dom = Blackhole.dom;
   const dealList = Blackhole.dealList;
+  const statistics = Blackhole.statistics;
+  const personal = Blackhole.personal;
   const byId = dom.byId;
+  const VIEWS = ["index", "play", "stats"];
 
-  // The address's route: the deal id in "#deal=ID" (null on the index), and the index's
-  // state, which a deal's address carries too.
+  // The address's route: the deal id in "#deal=ID" (null on the index), whether it is the
+  // statistics ("#stats"), and the index's state, which a deal's address carries too.
   function parseHash() {
     const params = new URLSearchParams(location.hash.replace(/^#/, ""));
-    return { dealId: params.has("deal") ? params.get("deal") : null, state: dealList.readState(params) };
+    return {
+      dealId: params.has("deal") ? params.get("deal") : null,
+      stats: params.has("stats"),
+      state: dealList.readState(params),
+    };
   }
 
   // "p-curated · 8 curated deals, in level order", "smoke · 12 deals, in pack order"; a pack of
@@ -58,13 +70,16 @@
     const pack = Blackhole.pack.read(root.BLACKHOLE_GALLERY);
     const list = Blackhole.dealList.create(pack);
     const playing = Blackhole.play.create(pack, pageTitle);
+    const store = playing.store;
+    const stats = personal.create(pack, store);
 
     // Show the view the address names; `event` is the hashchange (null on load), after
     // which focus and scrolling move to the new view.
     function route(event) {
-      const { dealId, state } = parseHash();
+      const { dealId, stats: wantsStats, state } = parseHash();
       const deal = dealId === null ? null : pack.byId.get(dealId);
       if (deal) showPlay(deal, state, Boolean(event));
+      else if (wantsStats && dealId === null) showStats(Boolean(event));
       else {
         const notice = dealId === null ? "" : "There is no deal “" + dealId + "” in this gallery.";
         showIndex(notice, state, Boolean(event));
@@ -76,21 +91,20 @@
     // scroll position, which its history entry keeps.
     function showIndex(notice, state, navigated) {
       playing.stop();
+      stats.hide();
       const wasHidden = byId("index").hidden;
-      byId("play").hidden = true;
-      byId("index").hidden = false;
-      document.body.dataset.view = "index";
+      showView("index");
       document.title = pageTitle;
       byId("notice").textContent = notice;
       byId("notice").hidden = !notice;
+      list.setRecords(statistics.of(store.deals(), pack.deals).deals);
       list.show(state);
       if (wasHidden || !navigated) list.restoreScroll(history.state ? history.state.indexScroll : undefined);
     }
 
     function showPlay(deal, state, navigated) {
-      byId("index").hidden = true;
-      byId("play").hidden = false;
-      document.body.dataset.view = "play";
+      stats.hide();
+      showView("play");
       playing.open(deal);
       showSteps(deal, state);
       if (navigated) {
@@ -99,6 +113,34 @@
         const heading = byId("deal-title");
         heading.tabIndex = -1;
         heading.focus({ preventScroll: true });
+      }
+    }
+
+    // The player's statistics: what was played and won at the pack's deals.
+    function showStats(navigated) {
+      playing.stop();
+      showView("stats");
+      document.title = "Statistics · " + pageTitle;
+      stats.show();
+      if (navigated) {
+        window.scrollTo(0, 0);
+        byId("stats-heading").focus({ preventScroll: true });
+      }
+    }
+
+    function showView(name) {
+      for (const view of VIEWS) byId(view).hidden = view !== name;
+      document.body.dataset.view = name;
+    }
+
+    // Another tab changed the records: the view on show is drawn again from them.
+    function onRecordsChanged() {
+      const view = document.body.dataset.view;
+      if (view === "index") list.setRecords(statistics.of(store.deals(), pack.deals).deals);
+      else if (view === "stats") stats.show();
+      else if (view === "play") {
+        const { dealId } = parseHash();
+        if (pack.byId.has(dealId)) personal.showDeal(store.attempts(dealId), pack.game.pileCards);
       }
     }
 
@@ -126,6 +168,7 @@
     history.scrollRestoration = "manual"; // the index restores its own (the browser's runs too early)
     byId("pack-line").textContent = packLine(pack);
     window.addEventListener("hashchange", route);
+    store.onChange(onRecordsChanged);
     document.addEventListener("keydown", onKey);
     route(null);
   }

@@ -240,6 +240,7 @@
       },
       // The win banner's "Next deal" link: "#deal=ID", or null for none.
       setNext: testing.setNext,
+      store: testing.store, // the page's play records (playtest.js opens them)
     };
   }
 

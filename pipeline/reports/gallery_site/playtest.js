@@ -13,6 +13,7 @@
   const game = inNode ? require("./game.js") : root.Blackhole.game;
   const records = inNode ? require("./records.js") : root.Blackhole.records;
   const dom = inNode ? require("./dom.js") : root.Blackhole.dom;
+  const personal = inNode ? require("./personal.js") : root.Blackhole.personal;
   const byId = dom.byId;
 
   // localStorage, or null where the browser refuses it (reading it can throw).
@@ -93,12 +94,18 @@
         play = new game.Play(rules);
       }
       listen(play);
-      byId("deal-note").value = store.note(shown.deal_id);
-      const mark = store.mark(shown.deal_id) || "";
+      showNotes(shown.deal_id);
+      return play;
+    }
+
+    // The deal's note and mark as the records hold them (a reset or another tab may have
+    // changed them while the deal was not shown).
+    function showNotes(dealId) {
+      byId("deal-note").value = store.note(dealId);
+      const mark = store.mark(dealId) || "";
       document.querySelectorAll("input[name='deal-mark']").forEach(function (input) {
         input.checked = input.value === mark;
       });
-      return play;
     }
 
     function listen(play) {
@@ -129,10 +136,7 @@
       const showing = won !== null && live === null && play.status() === "won";
       byId("win-banner").hidden = !showing;
       if (showing) byId("win-text").textContent = "Won: " + winText(won) + ".";
-      const recorded = store.summary(deal.deal_id);
-      byId("records-line").textContent = recorded.attempts
-        ? "Recorded here: " + words.plural(recorded.attempts, "attempt") + ", " + recorded.won + " won."
-        : "Recorded here: no attempt yet.";
+      personal.showDeal(store.attempts(deal.deal_id), pack.game.pileCards); // the deal's personal records
     }
 
     // Whether `play`'s attempt was won and its game has moved on since (the solution player
@@ -156,6 +160,7 @@
     }
 
     return {
+      store: store, // the page's play records: the index's marks and the statistics view read them too
       begin: begin,
       again: again,
       render: render,
@@ -164,6 +169,7 @@
       show: function (shown) {
         deal = shown;
         store.show(shown.deal_id);
+        showNotes(shown.deal_id);
       },
       // No deal is shown (the index): its seconds stop.
       hide: function () {

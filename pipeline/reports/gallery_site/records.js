@@ -661,6 +661,12 @@
         changed.push(callback);
       },
 
+      // The ids of the attempts that a reset here keeps: this tab's still open (in progress,
+      // or relaxed and stuck, which Undo takes on), so the page can say what it will delete.
+      openHere: function () {
+        return [...own.values()].filter((entry) => !entry.closed).map((entry) => entry.attempt.id);
+      },
+
       // Delete every record of this gallery (attempts, notes, marks), here and in every tab;
       // an attempt in progress in an open tab goes on and is kept.
       reset: function () {

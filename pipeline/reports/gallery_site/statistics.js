@@ -84,12 +84,18 @@
     return Object.keys(deals).map((id) => [id, deals[id]]);
   }
 
-  // What a reset deletes: {attempts, notes, marks} across every deal of the records
-  // (attempts still in progress carry on, so they are not counted).
-  function kept(deals) {
-    const found = { attempts: 0, notes: 0, marks: 0 };
+  // What a reset deletes: {attempts, notes, marks} across every deal of the records, and
+  // {open}: the attempts it keeps, those whose ids are in `openIds` (store.openHere(): this
+  // tab's attempts still open, in progress or relaxed and stuck). Another tab's attempt in
+  // progress is not counted either: that tab keeps it.
+  function kept(deals, openIds) {
+    const open = new Set(openIds || []);
+    const found = { attempts: 0, notes: 0, marks: 0, open: 0 };
     for (const [, deal] of entries(deals)) {
-      found.attempts += (deal.attempts || []).filter(isFinished).length;
+      for (const attempt of deal.attempts || []) {
+        if (open.has(attempt.id)) found.open++;
+        else if (isFinished(attempt)) found.attempts++;
+      }
       if (deal.note) found.notes++;
       if (deal.mark) found.marks++;
     }
@@ -135,7 +141,6 @@
   //   bestTimes    the fastest wins, one a deal, fastest first (at most `limit`, 5 by default):
   //                [{dealId, seconds, ended, mode, timed}]
   //   byMode, timed  as ofDeal's, for the whole pack
-  //   records      what a reset deletes (kept above), over every deal of the records
   function of(deals, packDeals, limit) {
     const recorded = new Map(entries(deals));
     const figures = new Map();
@@ -154,7 +159,6 @@
       bestTimes: [],
       byMode: { relaxed: counts(), one_attempt: counts() },
       timed: counts(),
-      records: kept(deals),
     };
     const finished = [];
     const fastest = [];
