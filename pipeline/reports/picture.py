@@ -181,7 +181,8 @@ def draw_deal(deal: Deal, path: Path, *, title: str = "") -> None:
             for depth, card in enumerate(pile):
                 layer += 1
                 _card(axes, card, left + depth * FAN_STEP, top, layer)
-            _label(axes, f"pile {number}", left + layout.pile_width / 2, top + CARD_HEIGHT + 6)
+            # numbered from 1, as the gallery's piles: a player counts them so
+            _label(axes, f"pile {number + 1}", left + layout.pile_width / 2, top + CARD_HEIGHT + 6)
 
 
 def _card(axes: Axes, card: int, left: float, top: float, layer: int) -> None:

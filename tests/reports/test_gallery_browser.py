@@ -357,7 +357,7 @@ def test_a_lost_position_hints_how_far_to_undo_then_a_winning_move(page, gallery
     move = int(hint["move"])
     assert hint["kind"] == "win" and winnable(deal, [*moves[:trap_step], move])
     card = Position.after(deal, moves[:trap_step]).top_card(move)
-    assert hint["text"] == f"Play {face(card)} from pile {move}"
+    assert hint["text"] == f"Play {face(card)} from pile {move + 1}"  # piles counted from 1
     assert page.locator(".card.hinted").count() == 1
     assert page.get_attribute(f".pile[data-pile='{move}'] button.card", "class").split().count("hinted") == 1
     click_pile(page, move)
@@ -427,7 +427,8 @@ def test_cards_have_accessible_names(page, gallery, hardest):
     free, covered = hardest.deal.piles[4][2], hardest.deal.piles[4][0]
     button = page.get_by_role("button", name=f"{words(free)}, free", exact=True)
     assert button.count() == 1 and button.get_attribute("data-card") == card_name(free)
-    assert button.evaluate("el => el.closest('.pile').getAttribute('aria-label')") == "pile 4"
+    # the pile of index 4, as players count piles (from 1); data-pile keeps the index
+    assert button.evaluate("el => el.closest('.pile').getAttribute('aria-label')") == "pile 5"
     hidden = page.get_by_role("img", name=f"{words(covered)}, covered", exact=True)
     assert hidden.count() == 1 and hidden.evaluate("el => el.tabIndex") == -1
     assert hidden.evaluate("el => el.tagName") != "BUTTON"

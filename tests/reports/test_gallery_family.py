@@ -300,7 +300,7 @@ def test_a_golf_hint_after_a_talon_deal_keeps_a_win_and_marks_its_card_or_the_ta
             assert "hinted" in page.get_attribute("#talon", "class").split()
         else:
             card = Position.after(deal, moves).top_card(move)
-            assert hint["text"] == f"Play {face(card)} from pile {move}"
+            assert hint["text"] == f"Play {face(card)} from pile {move + 1}"  # piles counted from 1
             assert "hinted" in page.get_attribute(f".pile[data-pile='{move}'] button.card", "class").split()
         click_move(page, move, GOLF)
         moves.append(move)
@@ -408,7 +408,8 @@ def test_an_all_in_a_row_hint_keeps_a_win_and_a_lost_position_says_how_far_to_un
     hint = ask_hint(page)
     move = int(hint["move"])
     assert hint["kind"] == "win" and winnable(deal, [*moves[:step], move])
-    assert hint["text"] == f"Play {face(Position.after(deal, moves[:step]).top_card(move))} from pile {move}"
+    card = Position.after(deal, moves[:step]).top_card(move)
+    assert hint["text"] == f"Play {face(card)} from pile {move + 1}"  # piles counted from 1
 
 
 # ---------------------------------------------------------------- the solver against Python, both games

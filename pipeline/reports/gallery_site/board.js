@@ -58,8 +58,8 @@
       const box = element("div", "pile");
       box.dataset.pile = String(pile);
       box.setAttribute("role", "group");
-      box.setAttribute("aria-label", "pile " + pile);
-      box.append(element("div", "fan"), element("span", "slot-label", "pile " + pile));
+      box.setAttribute("aria-label", words.pileName(pile)); // data-pile keeps the index from 0
+      box.append(element("div", "fan"), element("span", "slot-label", words.pileName(pile)));
       box.lastChild.setAttribute("aria-hidden", "true");
       piles.append(box);
     }

@@ -63,7 +63,7 @@
           text.textContent = "Deal the next card from the talon";
         } else {
           const card = rules.topCard(rules.after(moves), found.move);
-          text.textContent = "Play " + words.cardFace(card) + " from pile " + found.move;
+          text.textContent = "Play " + words.cardFace(card) + " from " + words.pileName(found.move);
         }
         onWin(found.move);
       } else if (found.kind === "lost" && found.undo !== null) {

@@ -196,7 +196,7 @@
         const dealt = game.rules.talonCard(before);
         return played ? words.cardFace(dealt) + " from the talon" : "deal from the talon";
       }
-      return words.cardFace(game.rules.topCard(before, pile)) + " from pile " + pile;
+      return words.cardFace(game.rules.topCard(before, pile)) + " from " + words.pileName(pile);
     }
 
     // One move on along the solution: redone when Redo holds it, else played (which drops

@@ -64,6 +64,12 @@
     return RANK_WORDS[rankOf(card)] + " of " + SUIT_WORDS[suitOf(card)];
   }
 
+  // "pile 1" for the pile of index 0: players count piles from 1, while the data, the
+  // events and the exports keep the rules' index from 0.
+  function pileName(pile) {
+    return "pile " + (pile + 1);
+  }
+
   // ---------------------------------------------------------------- numbers
 
   // "1 move", "51 moves", "10,000 deals".
@@ -195,6 +201,7 @@
     rankLabel: rankLabel,
     suitSymbol: suitSymbol,
     cardWords: cardWords,
+    pileName: pileName,
     plural: plural,
     groupDigits: groupDigits,
     roundedCount: roundedCount,
