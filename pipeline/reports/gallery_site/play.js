@@ -1,5 +1,9 @@
 // A deal in play: wires the game (game.js) to the board, the toolbar and the keys, the
-// hints, the solution player and the grade, and redraws after every change of position.
+// hints, the solution player and the grade, the mode and the clock (modes.js) and the end of
+// an attempt (ending.js), and redraws after every change of position.
+//
+// A one-attempt game offers no Undo, Redo, Restart or Hint (nor their keys), and hides the
+// solution player and the grade (its traps are hints) until the attempt is over.
 //
 // Registers window.Blackhole.play: `create(pack, pageTitle)` builds the board and binds the
 // controls, and gives {open, stop}. The deal open and its game are its own; each part it
@@ -18,9 +22,13 @@
   const traps = inNode ? require("./traps.js") : root.Blackhole.traps;
   const grade = inNode ? require("./grade.js") : root.Blackhole.grade;
   const playtest = inNode ? require("./playtest.js") : root.Blackhole.playtest;
+  const modes = inNode ? require("./modes.js") : root.Blackhole.modes;
+  const ending = inNode ? require("./ending.js") : root.Blackhole.ending;
   const byId = dom.byId;
   const element = dom.element;
   const KING = 12; // a rank: in Dead King Golf nothing goes on it
+  // A game begun from the solution player after an attempt ended: watching it is hints.
+  const WATCHED = Object.freeze({ mode: "relaxed", timed: false, move_limit: null });
 
   function create(pack, pageTitle) {
     // One rules object per deal for the whole visit: each remembers the lost positions its
@@ -29,14 +37,23 @@
     let deal = null; // the deal open
     let play = null; // its game: a Blackhole.game.Play
 
+    // where focus goes when the card played was the last free one: Undo, or where a
+    // one-attempt game has none, New attempt
+    const fallbackFocus = {
+      focus: function () {
+        byId(byId("undo").hidden ? "new-attempt" : "undo").focus();
+      },
+    };
     const shownBoard = board.create(
-      { onFree: onFree, onCovered: onCovered, onTalon: onTalon, fallbackFocus: byId("undo") },
+      { onFree: onFree, onCovered: onCovered, onTalon: onTalon, fallbackFocus: fallbackFocus },
       pack.game
     );
     const hints = hint.create(shownBoard.markHinted);
     const player = solution.create(changed);
     const grading = grade.create(pack, traps.create(player.showTrap));
-    const testing = playtest.create(pack, newAttempt); // records every attempt; the win banner
+    const testing = playtest.create(pack, newAttempt, onRecorded); // records every attempt; the win banner
+    const chooser = modes.create(testing.store, { onChoose: onChoose, onTimeUp: onTimeUp });
+    const banner = ending.create({ onNewAttempt: newAttempt, onUndo: undoToWinnable });
     byId("undo").addEventListener("click", undo);
     byId("redo").addEventListener("click", redo);
     byId("restart").addEventListener("click", restart);
@@ -60,10 +77,20 @@
         hints.clear();
         renderTitle(shown);
         grading.render(shown, play.rules);
+        chooser.start(shown.deal_id, testing.mode(), resumedSeconds(shown), testing.begun());
       } else {
         testing.show(shown);
       }
+      chooser.setShown(true);
       render();
+    }
+
+    // The seconds recorded of the attempt resumed at `shown` (0 for a fresh deal): the last
+    // attempt there not ended, as the store resumed it.
+    function resumedSeconds(shown) {
+      if (!testing.begun()) return 0;
+      const going = testing.store.attempts(shown.deal_id).filter((attempt) => attempt.ended === null || attempt.outcome === "stuck");
+      return going.length ? going[going.length - 1].seconds : 0;
     }
 
     function renderTitle(shown) {
@@ -78,6 +105,7 @@
     // ------------------------------------------------------------ actions
 
     function onFree(pile) {
+      if (refusedAfterEnd()) return;
       player.stop(); // manual play takes over from the solution player
       const position = play.position();
       const card = play.rules.topCard(position, pile);
@@ -110,7 +138,7 @@
 
     // Golf's talon: deal its next card onto the foundation (a won game is over: nothing to deal).
     function onTalon() {
-      if (play.status() === "won") return;
+      if (play.status() === "won" || refusedAfterEnd()) return;
       player.stop();
       if (!play.play(pack.game.talonMove)) {
         say("The talon is empty: only the piles' free cards are left to play");
@@ -120,15 +148,28 @@
       changed();
     }
 
+    // Whether Undo, Redo, Restart and Hint are offered: in a relaxed game not yet over.
+    function stepsAllowed() {
+      return testing.mode().mode === "relaxed" && !testing.over();
+    }
+
+    // A card or the talon after the attempt ended out of time or blocked: refused, said.
+    function refusedAfterEnd() {
+      const over = testing.over();
+      if (over !== "out_of_time" && over !== "stuck") return false;
+      say(over === "out_of_time" ? "The time for a move ran out: New attempt deals again" : "This attempt is over: New attempt deals again");
+      return true;
+    }
+
     function undo() {
-      if (!play.canUndo() || play.status() === "won") return;
+      if (!stepsAllowed() || !play.canUndo() || play.status() === "won") return;
       player.stop();
       play.undo();
       changed();
     }
 
     function redo() {
-      if (!play.canRedo() || play.status() === "won") return;
+      if (!stepsAllowed() || !play.canRedo() || play.status() === "won") return;
       player.stop();
       play.redo();
       changed();
@@ -136,7 +177,7 @@
 
     // Restart is a step: Undo brings the position back.
     function restart() {
-      if (!play.canRestart() || play.status() === "won") return;
+      if (!stepsAllowed() || !play.canRestart() || play.status() === "won") return;
       player.stop();
       play.restart();
       player.leave();
@@ -149,11 +190,42 @@
       player.stop();
       play = testing.again(play);
       player.open(deal, play);
+      chooser.start(deal.deal_id, testing.mode(), 0, false);
       changed();
     }
 
+    // The end banner's "Undo to the last winnable position": `count` moves back, as the
+    // hint's search found (the player was told where a win is: a hint, then the undos).
+    function undoToWinnable(count) {
+      if (!stepsAllowed()) return;
+      player.stop();
+      play.hinted();
+      for (let undone = 0; undone < count; undone++) play.undo();
+      changed();
+    }
+
+    // The mode chosen for the attempt on show (before its first move): redraw the toolbar.
+    function onChoose() {
+      render();
+    }
+
+    // Each event recorded: the clock shows the record's seconds, and a new move's time.
+    function onRecorded(event, attempt) {
+      chooser.recorded(event, attempt);
+      if (testing.over()) chooser.end(attempt);
+    }
+
+    // The move's time ran out: the attempt ends out of time.
+    function onTimeUp() {
+      player.stop();
+      hints.clear();
+      const attempt = testing.timeUp(play);
+      chooser.end(attempt);
+      render();
+    }
+
     function askHint() {
-      if (dom.isDisabled(byId("hint"))) return;
+      if (!stepsAllowed() || dom.isDisabled(byId("hint"))) return;
       player.stop();
       play.hinted();
       hints.ask(play.rules, play.moves);
@@ -161,10 +233,12 @@
 
     // Every change of position: the hint on show no longer applies; draw it all again.
     function changed() {
-      if (testing.movedOnAfterWin(play)) {
-        // the solution player stepped back from a win: a new attempt, from the cards it shows
+      if (testing.movedOnAfterEnd(play)) {
+        // the solution player stepped on from an attempt over: a new attempt, relaxed (it
+        // follows the solution), from the cards it shows
         const shown = play.moves;
-        play = testing.again(play);
+        play = testing.again(play, WATCHED);
+        chooser.start(deal.deal_id, testing.mode(), 0, false);
         play.follow(shown, shown.length);
         player.open(deal, play);
       }
@@ -187,14 +261,52 @@
       shownBoard.render(play.rules.cards, position, marks);
       byId("play").dataset.state = state;
       byId("move-count").textContent = String(play.moveCount);
-      say(statusMessage(position, state));
-      // a game won is over: "Play again" (the banner) or "New attempt" starts the next
-      dom.setDisabled(byId("undo"), !play.canUndo() || state === "won");
-      dom.setDisabled(byId("redo"), !play.canRedo() || state === "won");
-      dom.setDisabled(byId("restart"), !play.canRestart() || state === "won");
-      dom.setDisabled(byId("hint"), state === "won");
+      const mode = testing.mode();
+      const over = testing.over();
+      say(statusMessage(position, state) || modeMessage(mode));
+      // a game over is over: "Play again" (the banner) or "New attempt" starts the next
+      const relaxed = mode.mode === "relaxed";
+      ["undo", "redo", "restart", "hint"].forEach((id) => (byId(id).hidden = !relaxed));
+      dom.setDisabled(byId("undo"), !play.canUndo() || over !== null);
+      dom.setDisabled(byId("redo"), !play.canRedo() || over !== null);
+      dom.setDisabled(byId("restart"), !play.canRestart() || over !== null);
+      dom.setDisabled(byId("hint"), over !== null);
+      // the solution and the grade's traps are hints: out of reach while a one-attempt game
+      // goes on (the solution player keeps its room, so nothing moves when it comes back)
+      const spoilers = relaxed || over !== null;
+      const watch = byId("solution-player");
+      watch.classList.toggle("held", !spoilers);
+      watch.inert = !spoilers;
+      byId("grade").hidden = !spoilers;
+      if (!spoilers) player.stop();
+      chooser.render(mode, !testing.begun());
+      banner.render(endView(state, over, mode, position));
       player.render();
       testing.render(play);
+    }
+
+    // What the end banner says, or null: a block (relaxed or over), or the clock run out.
+    function endView(state, over, mode, position) {
+      const ended = over === "out_of_time" ? "out_of_time" : state === "stuck" ? "stuck" : null;
+      if (ended === null) return null;
+      return {
+        ending: ended,
+        relaxed: mode.mode === "relaxed" && over === null,
+        cardsPlayed: pack.game.pileCards - game.cardsLeft(position),
+        pileCards: pack.game.pileCards,
+        limit: mode.move_limit,
+        rules: play.rules,
+        moves: play.moves,
+      };
+    }
+
+    // Before the first move: what the mode chosen means ("" for a relaxed game, no clock).
+    function modeMessage(mode) {
+      if (testing.begun() || testing.over()) return "";
+      const parts = [];
+      if (mode.mode === "one_attempt") parts.push("One attempt: no undo and no hint; the solution and the grade come back when it ends.");
+      if (mode.move_limit !== null) parts.push("Your first move starts the clock's " + mode.move_limit + " s a move.");
+      return parts.join(" ");
     }
 
     function statusMessage(position, state) {
@@ -226,6 +338,7 @@
       }
       if (!action) return;
       event.preventDefault();
+      if (action !== onTalon && !stepsAllowed()) return; // a one-attempt game has no such keys
       action();
     }
 
@@ -236,10 +349,14 @@
       stop: function () {
         player.stop();
         hints.clear();
+        chooser.setShown(false);
         testing.hide();
       },
-      // The win banner's "Next deal" link: "#deal=ID", or null for none.
-      setNext: testing.setNext,
+      // The banners' "Next deal" link: "#deal=ID", or null for none.
+      setNext: function (href) {
+        testing.setNext(href);
+        banner.setNext(href);
+      },
       store: testing.store, // the page's play records (playtest.js opens them)
     };
   }
