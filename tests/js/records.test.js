@@ -619,6 +619,10 @@ test("a closed tab's attempt in progress is resumed by the next tab; one taken o
   bGame.hinted();
   a.pageshow(); // back from the cache: a's game goes on too
   a.deliver();
+  a.store.setVisible(false); // saved with no new event: b's record stands, nothing doubled
+  a.store.setVisible(true);
+  shared.deliverAll();
+  assert.equal(b.store.attempts("1").length, 1);
   assert.equal(aGame.apply(playing.events[2]), true);
   shared.deliverAll();
   for (const tab of [a, b]) {
@@ -647,6 +651,8 @@ test("reset deletes every tab's records; an attempt in progress in an open tab g
   shared.deliverAll();
   assert.equal(attemptCount(exportOf(a.store)), 3);
 
+  const kept = a.store.openHere();
+  assert.deepEqual(kept, [a.store.attempts("2")[0].id], "a reset here keeps a's game in progress");
   a.store.reset();
   assert.deepEqual(a.store.deals(), { 2: a.store.deals()["2"] }, "only what a has in progress");
   shared.deliverAll(); // b hears of it and keeps its own game
@@ -667,4 +673,30 @@ test("reset deletes every tab's records; an attempt in progress in an open tab g
   assert.deepEqual(c.store.attempts("2")[0].events, playing.events.slice(0, 3), "replays from the deal's opening");
   assert.deepEqual(c.store.attempts("3")[0].events, playing.events.slice(0, 4));
   assert.equal(shared.items.keys().filter((key) => key.includes(":attempt:")).length, 2);
+});
+
+test("each event writes one key, its attempt's, however many attempts are kept", () => {
+  const item = COUNTED.find((item) => item.counts.moves > 3 && !item.counts.won);
+  const moves = item.events.filter((event) => typeof event === "number");
+  const storage = memoryStorage();
+  const written = [];
+  const setItem = storage.setItem;
+  storage.setItem = function (key, value) {
+    written.push([key, value.length]);
+    setItem.call(this, key, value);
+  };
+  const time = clock();
+  const opened = store({ storage: storage, now: time.now });
+  for (let deal = 0; deal < 30; deal++) {
+    opened.show(String(deal));
+    playInto(opened, item, String(deal));
+    opened.finish(String(deal), "abandoned");
+    time.advance(1);
+  }
+  written.length = 0;
+  opened.show("last");
+  playInto(opened, item, "last", moves.slice(0, 1));
+  const [attempt] = opened.attempts("last");
+  assert.deepEqual(written, [[opened.prefix + "attempt:" + attempt.id, written[0][1]]]);
+  assert.ok(written[0][1] < 1000, "one attempt's text, not thirty-one: " + written[0][1]);
 });

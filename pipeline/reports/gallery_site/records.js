@@ -238,14 +238,16 @@
       }
     }
 
+    // Write `value` as JSON under `key`: the text written, or null when it could not be.
     function write(key, value) {
-      if (!storage) return false;
+      if (!storage) return null;
+      const text = JSON.stringify(value);
       try {
-        storage.setItem(key, JSON.stringify(value));
-        return true;
+        storage.setItem(key, text);
+        return text;
       } catch {
         trouble("This browser's storage is full or blocked: play records are kept until the page closes; export them.");
-        return false;
+        return null;
       }
     }
 
@@ -299,7 +301,8 @@
         unreadable();
         return;
       }
-      if (mine && entry.tab === tab && entry.attempt.events.length === mine.attempt.events.length) return;
+      if (mine && text === mine.text) return; // as this tab wrote it
+      entry.text = text; // as storage holds it: a later write by another tab differs
       known.set(id, entry);
     }
 
@@ -347,7 +350,7 @@
       let kept = true;
       for (const [dealId, deal] of Object.entries(stored.deals)) {
         if ((deal.note || deal.mark) && read(dealPrefix + dealId) === null) {
-          kept = write(dealPrefix + dealId, { note: deal.note || "", mark: deal.mark || null }) && kept;
+          kept = write(dealPrefix + dealId, { note: deal.note || "", mark: deal.mark || null }) !== null && kept;
         }
         for (const attempt of deal.attempts || []) {
           const entry = {
@@ -356,7 +359,7 @@
             closed: attempt.outcome !== "playing",
             attempt: Object.assign({}, attempt, RELAXED),
           };
-          kept = write(attemptPrefix + attempt.id, entry) && kept;
+          kept = write(attemptPrefix + attempt.id, entry) !== null && kept;
         }
       }
       if (kept) remove(base);
@@ -374,23 +377,28 @@
       }
     }
 
-    // Write `entry` (this tab's attempt) under its key. Another tab that wrote it since (it
-    // resumed it, or a duplicated tab plays it too) keeps its own: this one goes on under a
-    // new id.
+    // Write `entry` (this tab's attempt) under its key, unless another tab wrote it since this
+    // one did (it resumed it, or a duplicated tab plays it too): that tab's record stands, and
+    // this one's events, when it has new ones, go on under a new id. Storage's text is only
+    // compared with the one written last, not read as JSON: saving stays cheap.
     function save(entry) {
       if (!storage) return;
       const key = attemptPrefix + entry.attempt.id;
-      const before = entry.written; // the number of events last written, or -1
       const text = read(key);
-      const stored = text === null ? null : parsed(text);
-      if (stored && stored.attempt && ((stored.tab !== null && stored.tab !== tab) || stored.attempt.events.length !== before)) {
-        known.set(entry.attempt.id, stored);
-        fork(entry);
+      if (text !== null && text !== entry.text) {
+        const stored = parsed(text);
+        if (stored && stored.attempt && typeof stored.deal === "string") {
+          stored.text = text;
+          known.set(entry.attempt.id, stored);
+        }
+        if (entry.attempt.events.length > entry.written) fork(entry);
         return;
       }
       entry.tab = entry.closed || leaving ? null : tab;
       known.set(entry.attempt.id, entry);
-      if (write(key, { deal: entry.deal, tab: entry.tab, closed: entry.closed, attempt: entry.attempt })) {
+      const written = write(key, { deal: entry.deal, tab: entry.tab, closed: entry.closed, attempt: entry.attempt });
+      if (written !== null) {
+        entry.text = written;
         entry.written = entry.attempt.events.length;
       }
     }
@@ -400,6 +408,7 @@
       if (known.get(entry.attempt.id) === entry) known.delete(entry.attempt.id);
       entry.attempt.id = newId(Date.parse(entry.attempt.started));
       entry.written = -1;
+      entry.text = undefined;
       known.set(entry.attempt.id, entry);
       save(entry);
     }
