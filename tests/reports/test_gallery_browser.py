@@ -520,9 +520,14 @@ def test_the_solution_player_steps_and_plays_to_the_win(page, gallery, hardest):
     assert page.text_content("#solution-step") == "move 45 of 51"
     page.click("#solution-play")
     page.wait_for_selector("#play[data-state='won']", timeout=5_000)
-    assert move_count(page) == 51 and page.text_content("#solution-step") == "move 51 of 51"
+    assert move_count(page) == 51
+    assert page.text_content("#solution-step") == "Solution complete: 51 of 51 moves."
     assert page.text_content("#message") == "won in 51 moves"
     assert page.text_content("#solution-play") == "Play"
+    # nothing left to show or watch: Forward and Play are off (First and Back still step back)
+    assert page.get_attribute("#solution-forward", "aria-disabled") == "true"
+    assert page.get_attribute("#solution-play", "aria-disabled") == "true"
+    assert page.get_attribute("#solution-back", "aria-disabled") != "true"
 
 
 # ---------------------------------------------------------------- 10. the grade

@@ -130,15 +130,37 @@
       if (!solution.length) return;
       const cursor = game.cursor(solution);
       const [step, detail] = statusText(cursor);
-      byId("solution-step").textContent = step;
-      byId("solution-detail").textContent = detail;
+      const stepText = byId("solution-step");
+      const detailText = byId("solution-detail");
+      stepText.textContent = step;
+      detailText.textContent = detail;
+      // The status is new text each time, the space between its parts too: a space kept from
+      // the last status would move as the step's text changes, which a browser counts as a
+      // layout shift (the room below is kept: gallery.css).
+      stepText.parentNode.replaceChildren(stepText, " ", detailText);
       byId("solution-play").textContent = timer ? "Pause" : "Play";
+      // At the solution's end nothing is left to show or watch: First and Back step back.
+      const complete = atEnd(cursor);
+      dom.setDisabled(byId("solution-forward"), complete);
+      dom.setDisabled(byId("solution-play"), complete);
+    }
+
+    // The game has played the whole solution (a win).
+    function atEnd(cursor) {
+      return cursor.onPath && cursor.step >= solution.length;
     }
 
     // The status line, in two parts: where the game is on the solution, and what the
     // buttons do from there.
     function statusText(cursor) {
       const of = " of " + solution.length;
+      if (atEnd(cursor)) {
+        const back = "First or Back steps back through it.";
+        return [
+          "Solution complete: " + cursor.step + " of " + words.plural(solution.length, "move") + ".",
+          watching ? stepDetail(cursor.step) + "; " + back : "Your game followed it to the win. " + back,
+        ];
+      }
       if (!watching) {
         const intro = "Step through them, or press Play to watch.";
         if (cursor.onPath && cursor.step) {
@@ -179,7 +201,7 @@
       return ["move " + cursor.step + of, parts.filter(Boolean).join("; ")];
     }
 
-    // "last: 7♥ from pile 3; next: 8♣ from pile 9", read off the cards of the deal; in Golf
+    // "last: 7♥ from pile 4; next: 8♣ from pile 10" (piles counted from 1), read off the cards of the deal; in Golf
     // "last: 4♣ from the talon" and "next: deal from the talon" (its card not shown before).
     function stepDetail(step) {
       const parts = [];
@@ -238,6 +260,7 @@
     }
 
     function toggle() {
+      if (dom.isDisabled(byId("solution-play"))) return; // at the end: nothing left to watch
       if (timer) stop();
       else startAutoPlay();
       render();
@@ -249,12 +272,8 @@
         backToSolution(); // first back to where the game left; Play again watches from there
         return;
       }
-      // From the end, watch again from the start.
-      if (cursor.step >= solution.length) goTo(0);
-      else {
-        watching = true;
-        onChange();
-      }
+      watching = true; // (at the end Play is disabled: First goes back to watch again)
+      onChange();
       scheduleTick();
     }
 
