@@ -224,7 +224,7 @@ def test_a_players_records_on_the_deal_page_the_index_and_the_statistics_until_a
     assert page.text_content("#stats-modes") == "Relaxed: 2 attempts, 1 won (50 %)"
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not small_targets(page, "#stats a[href], #stats button")
-    keep_screenshot(page.screenshot(), "gallery-statistics-phone.png")
+    keep_screenshot(page.screenshot(full_page=True), "gallery-statistics-phone.png")
 
     # a reset asks first, with what it would delete: Keep keeps everything. The dead end is still open in
     # this tab (relaxed: Undo takes it on), so it carries on; the win, the note and the mark go.
