@@ -149,7 +149,7 @@ def _why_not_the_same(first: Found, second: Found) -> str:
     if one.gallery != two.gallery:
         return f"played in the gallery {one.gallery}"
     if _mode_of(one) != _mode_of(two):
-        return f"played {mode_text(one)}"
+        return f"played as {mode_text(one)}, the other as {mode_text(two)}"
     shorter, longer = (one, two) if len(one.events) <= len(two.events) else (two, one)
     if longer.events[: len(shorter.events)] != shorter.events:
         return "neither's events begin the other's"

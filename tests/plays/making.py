@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from pipeline.game.deal import Deal
 from pipeline.game.players import Player
+from pipeline.plays.events import replay_events
 from pipeline.plays.exports import MODE_KEYS
 from tests.support.bots import attempt_record, play_attempt
 
@@ -143,3 +144,15 @@ def bot_deals(
             minute += seconds / 60 + 1
         entries.append(deal_entry(deal_id, made))
     return entries
+
+
+def replayed(
+    attempt_id: str, deal: Deal, events: Sequence[int | str], *, outcome: str | None = None, **keys: Any
+) -> dict[str, Any]:
+    """The attempt entry of ``events`` at ``deal`` with the counts the replay gives; its outcome ``outcome``,
+    or by default the one the page records (``won``, ``stuck`` at a dead end, else ``playing``); ``keys``:
+    the entry's other keys (``mode``, ``timed``, ``move_limit``, ``started``, ...)."""
+    tally = replay_events(deal, events)
+    if outcome is None:
+        outcome = "won" if tally.won else "stuck" if tally.stuck else "playing"
+    return attempt(attempt_id, events, outcome=outcome, clean=tally.clean, **tally.counts(), **keys)
