@@ -131,6 +131,8 @@
     function showView(name) {
       for (const view of VIEWS) byId(view).hidden = view !== name;
       document.body.dataset.view = name;
+      if (name === "stats") byId("stats-link").setAttribute("aria-current", "page");
+      else byId("stats-link").removeAttribute("aria-current");
     }
 
     // Another tab changed the records: the view on show is drawn again from them.
