@@ -298,6 +298,7 @@ def test_a_timed_attempt_shows_its_clock_and_ends_when_a_moves_time_runs_out(pag
         page.text_content("#end-text") == f"Out of time: {played} of {blocked.game.pile_cards} cards played."
     )
     assert page.text_content("#end-detail") == "The 10 s for a move ran out."
+    assert page.text_content("#clock-left") == ""  # no time left to speak of
     stopped = page.text_content("#clock-elapsed")
     page.clock.run_for(3_000)
     assert page.text_content("#clock-elapsed") == stopped  # the clock stands still at the end

@@ -127,8 +127,9 @@
       const left = byId("clock-left");
       left.hidden = limit === null;
       if (limit) {
-        left.textContent = clock.leftText(limit.left());
-        left.classList.toggle("low", limit.started && clock.isLow(limit.left()));
+        // no time left to speak of once the attempt is over (its room kept: nothing moves)
+        left.textContent = over ? "" : clock.leftText(limit.left());
+        left.classList.toggle("low", !over && limit.started && clock.isLow(limit.left()));
         left.title = limit.started ? "Thinking time left for this move" : "Your first move starts the " + limit.limit + " s a move";
       }
     }
