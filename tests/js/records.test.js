@@ -433,6 +433,19 @@ test("out of time ends a timed attempt with a move limit, and only such an attem
   );
 });
 
+test("a relaxed attempt recorded stuck ends stuck when its move's time runs out or a new one begins", () => {
+  const time = clock();
+  const opened = store({ now: time.now });
+  opened.setChoice({ mode: "relaxed", timed: true, move_limit: 10 });
+  opened.show("d");
+  playInto(opened, STUCK, "d", STUCK.moves);
+  time.advance(11);
+  assert.equal(opened.finish("d", "out_of_time").outcome, "stuck", "the import refuses out_of_time at a dead end");
+  opened.show("e");
+  playInto(opened, STUCK, "e", STUCK.moves);
+  assert.equal(opened.finish("e", "abandoned").outcome, "stuck");
+});
+
 test("version 1's storage is taken apart on open: relaxed and untimed, one still playing resumed", () => {
   const item = COUNTED.find((item) => !item.counts.won && !item.counts.stuck && item.events.length > 2);
   const storage = memoryStorage();

@@ -636,7 +636,9 @@
         const entry = current(dealId);
         fresh(dealId);
         if (!entry) return null;
-        const ending = ENDINGS.includes(outcome) ? outcome : "abandoned";
+        // An attempt recorded stuck ends stuck, whatever ends it (New attempt, the clock): the
+        // import refuses out_of_time or abandoned at a dead end.
+        const ending = entry.attempt.outcome === "stuck" ? "stuck" : ENDINGS.includes(outcome) ? outcome : "abandoned";
         if (ending === "out_of_time" && entry.attempt.move_limit === null) {
           throw new Error("an attempt with no move limit does not run out of time");
         }
