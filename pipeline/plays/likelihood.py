@@ -15,6 +15,14 @@ ends *D* (with undo, back to the last position a win was open from):
   won; an attempt not won after *k* dead ends is cut short (censored), with
   P(*K* ≥ *k*) = (*D*/(1+*D*))^*k*.
 
+A move made right after a hint is the hint engine's choice, not the
+player's (the gallery's hints are exact: they lead where a win is still
+open), and the gallery's solution player records each step as a hint and
+its move; counted, they would measure the hint engine. So an attempt is
+counted only up to its first ``hint`` event (:func:`own_part`): what the
+player did before it, as an attempt cut short there (not won), and its moves
+from the hint on are left out and counted (:class:`Counted`).
+
 An attempt that says nothing (not won, no dead end) is not counted. Every
 chance is held within [:data:`FLOOR`, 1 − :data:`FLOOR`], so that one
 attempt a model calls impossible does not rule it out on its own. A model's
@@ -33,10 +41,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
-from pipeline.plays.exports import Attempt
+from pipeline.plays.events import Action, replay_events
+from pipeline.plays.exports import Attempt, Outcome
+from pipeline.plays.observed import hinted_moves
 from pipeline.plays.played import PlayedPack
 
 FLOOR = 1e-6
@@ -46,6 +57,30 @@ FLOOR = 1e-6
 def counted(attempt: Attempt) -> bool:
     """Whether ``attempt`` counts in a likelihood: finished, and won or with a dead end."""
     return attempt.finished and (attempt.won or attempt.dead_ends > 0)
+
+
+def own_part(attempt: Attempt, deal: Deal) -> Attempt:
+    """``attempt`` up to its first ``hint`` event, the player's own play (see the module): itself when it
+    has no hint, else an attempt cut short before the hint (abandoned, with the counts of its events
+    before it, replayed on ``deal``)."""
+    events = list(attempt.events)
+    if Action.HINT.value not in events:
+        return attempt
+    before = events[: events.index(Action.HINT.value)]
+    tally = replay_events(deal, before)
+    return replace(
+        attempt,
+        events=tuple(before),
+        outcome=Outcome.ABANDONED,
+        moves=tally.moves,
+        undos=tally.undos,
+        redos=tally.redos,
+        restarts=tally.restarts,
+        hints=tally.hints,
+        dead_ends=tally.dead_ends,
+        cards_played=tally.cards_played,
+        clean=False,
+    )
 
 
 def log_likelihood(attempt: Attempt, figures: PlayerFigures) -> float:
@@ -78,13 +113,50 @@ class ModelFit:
         return None if self.mean is None else math.exp(self.mean)
 
 
+@dataclass(frozen=True)
+class Counted:
+    """What the likelihood counts of the finished attempts at the deals played and graded: the attempts
+    counted and the deals they are at; the moves left out (those from an attempt's first hint on), how
+    many of them came right after a hint, and the attempts cut short at a hint."""
+
+    attempts: int
+    deals: int
+    left_out: int
+    hinted_left_out: int
+    cut_at_hint: int
+
+
+def counted_attempts(played: PlayedPack) -> tuple[list[tuple[Attempt, Sequence[PlayerFigures]]], Counted]:
+    """The own part (:func:`own_part`) of each finished attempt at the deals of ``played`` with figures that
+    counts, with the deal's figures; and what was counted and left out."""
+    pairs: list[tuple[Attempt, Sequence[PlayerFigures]]] = []
+    deals = left_out = hinted_left_out = cut = 0
+    for deal in played.records.deals:
+        packed = played.pack.deals[deal.deal_id]
+        if packed.figures is None:
+            continue
+        before = len(pairs)
+        for attempt in deal.attempts:
+            if not attempt.finished:
+                continue
+            own = own_part(attempt, packed.deal)
+            if own is not attempt:
+                cut += 1
+                left_out += attempt.moves - own.moves
+                hinted_left_out += hinted_moves(attempt.events)
+            if counted(own):
+                pairs.append((own, packed.figures))
+        deals += len(pairs) > before
+    return pairs, Counted(len(pairs), deals, left_out, hinted_left_out, cut)
+
+
 def model_fits(played: PlayedPack) -> dict[Player, ModelFit]:
     """Each model's :class:`ModelFit` over the counted attempts at the deals of ``played`` with figures."""
-    pairs: list[tuple[Attempt, Sequence[PlayerFigures]]] = []
-    for deal in played.records.deals:
-        figures = played.pack.deals[deal.deal_id].figures
-        if figures is not None:
-            pairs += [(attempt, figures) for attempt in deal.attempts if counted(attempt)]
+    return fits_of(counted_attempts(played)[0])
+
+
+def fits_of(pairs: Sequence[tuple[Attempt, Sequence[PlayerFigures]]]) -> dict[Player, ModelFit]:
+    """Each model's :class:`ModelFit` over the counted ``pairs`` (an attempt and its deal's figures)."""
     with_undo = sum(attempt.undos > 0 for attempt, _ in pairs)
     fits = {}
     for number, player in enumerate(PLAYERS):

@@ -14,6 +14,7 @@ from pipeline.errors import ExitCode
 from pipeline.game.players import PLAYERS
 from pipeline.plays.calibration import MIN_ATTEMPTS, MIN_DEALS, Measure, check_models
 from pipeline.plays.importing import import_plays
+from pipeline.plays.intervals import Correlation
 from pipeline.plays.played import played_pack
 from pipeline.reports.play_calibration import calibrate_from_plays
 from pipeline.stages.tiers import Figure, load_tiers
@@ -48,9 +49,10 @@ def test_the_likelihood_names_the_bots_own_model(check):
 def test_every_model_has_a_rank_correlation_with_an_interval_for_every_measure(check):
     assert len(check.deals) == 17 and check.enough == 17
     for player in PLAYERS:
+        assert check.correlations[player][Measure.ONE_ATTEMPT_RATE] == Correlation(0, None, None, None)
         for measure in Measure:
             found = check.correlations[player][measure]
-            assert found.deals == 17
+            assert found.deals == (0 if measure is Measure.ONE_ATTEMPT_RATE else 17)
             if found.rho is not None:
                 assert -1 <= found.low <= found.rho <= found.high <= 1 or found.low is None
     assert check.correlations[BOT][Measure.MISTAKES].rho > 0  # harder for the model, more mistakes
@@ -103,7 +105,7 @@ def test_below_30_deals_with_5_attempts_the_command_refuses_and_writes_nothing(
     )
     assert result.stderr.splitlines()[-1] == (
         f"error: {out}: not written: fitting tier thresholds to play needs at least 30 deals with at least "
-        "5 finished attempts each; 17 of the 17 deals played and graded have that many"
+        "5 finished attempts each; of the 17 deals played and graded, 17 have that many"
     )
     assert not out.exists()
     assert (tmp_path / "play-calibration.png").exists()
