@@ -601,7 +601,7 @@ def calibrate(
 ) -> None:
     """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles.
 
-    With --plays: rank-correlate each player model's figures with what play-testers met, name the model that predicts them best (the likelihood of their attempts), and, with enough attempts (30 deals with 5 finished attempts each), fit the tier thresholds to play.
+    With --plays: say what data the records hold (deals, finished attempts by mode, moves made right after a hint), rank-correlate each player model's figures with what play-testers met, name the model that predicts them best (the likelihood of their attempts, each counted up to its first hint) from 40 counted attempts at 8 deals or more, and, with enough attempts (30 deals with 5 finished attempts each), fit the tier thresholds to play. Below either minimum it says why in one line; with --out it then fails and writes nothing.
     """
     if plays is not None:
         if pack is None:
@@ -657,10 +657,12 @@ def _calibrate_from_plays(
 ) -> None:
     """``calibrate --plays``: the models against play, the chart, the tiers fitted (and written with --out)."""
     from pipeline.reports.play_calibration import calibrate_from_plays
-    from pipeline.reports.play_tables import best_line, fitted_lines, model_tables
+    from pipeline.reports.play_tables import best_line, data_lines, fitted_lines, model_tables
 
     with user_errors():
         made = calibrate_from_plays(plays, pack, out=out, charts_folder=charts)
+    for line in data_lines(made.check):
+        typer.echo(line)
     _show(*model_tables(made.check))
     typer.echo(best_line(made.check))
     if made.fitted is not None:
@@ -1033,7 +1035,7 @@ def report(
 ) -> None:
     """Print a pack's verdicts, win rate, tiers, what each player meets in each tier and metric spreads; draw its charts as PNG files.
 
-    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo, mistakes and seconds to a win, each with its 95 % interval. With --json, the description as one JSON object (docs/running.md lists its keys).
+    With --plays, also what the play-testers met, by tier and by deal: attempts, wins, wins without undo, one-attempt games won, mistakes and seconds to a win, each with its 95 % interval, and the attempts by mode; a table too wide for the terminal is split, deal ids never cut. With --json, the description as one JSON object (docs/running.md lists its keys).
     """
     from pipeline.reports.charts import report_pack
     from pipeline.reports.summary import description_json, report_tables

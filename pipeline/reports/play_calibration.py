@@ -7,8 +7,11 @@ them (:func:`pipeline.plays.calibration.check_models`), draws
 folder (by default ``output/reports/NAME``, as ``blackhole report`` does), and
 fits the tier thresholds (:func:`~pipeline.plays.calibration.fit_tiers`) in
 the figure the pack's tiers count. With ``out``, fitted thresholds are written
-there as a tiers file (atomically); when there are not enough attempts, the
-reason is returned, for the command to print after the rest and fail with.
+there as a tiers file (atomically); when there are not enough attempts (30
+deals with 5 finished attempts each, and a best predictor, which needs 40
+attempts counted at 8 deals: :mod:`pipeline.plays.calibration`), the reason
+is returned, for the command to print after the rest, and to fail with when
+``out`` was asked for.
 """
 
 from __future__ import annotations

@@ -36,7 +36,9 @@ def predicted_vs_observed(check: ModelCheck, player: Player, path: Path) -> Path
     with png_figure(path) as figure:
         figure.set_layout_engine("constrained")
         left, right = figure.subplots(1, 2)
-        figure.suptitle(f"Predicted against observed: {player.value}, {len(deals)} deals played and graded")
+        figure.suptitle(
+            f"Predicted against observed: {player.value}, {words.counted(len(deals), 'deal')} played and graded"
+        )
         left.set_xlabel(f"dead ends with undo of {player.value} (predicted)")
         left.set_ylabel("mistakes before a win (observed, 95 % interval)")
         right.set_xlabel(f"chance one attempt of {player.value} wins, without undo (predicted, log scale)")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +16,13 @@ from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
+from pipeline.plays.exports import Attempt, Mark, Mode, Outcome
 from pipeline.plays.importing import import_plays
-from pipeline.plays.observed import observe
+from pipeline.plays.observed import DealObserved, Modes, Observed, PlayObservation, observe
 from pipeline.plays.played import played_pack
+from pipeline.reports.play_tables import NO_ONE_ATTEMPT, play_tables
 from tests.plays.making import attempt, deal_entry, document, write
+from tests.plays.remaking import with_attempts
 
 
 def stuck_line(deal: Deal) -> list[int]:
@@ -166,6 +172,12 @@ def test_the_report_shows_them_in_words_with_their_intervals(hand_plays, play_pa
         "a gentle start",
     ):
         assert shown in out, shown
+    said = " ".join(out.split())
+    assert "finished attempts by mode: 5 relaxed, 0 one-attempt; 0 timed, 0 out of time" in said
+    assert (
+        "no one-attempt game recorded: wins without undo are counted from relaxed games that used no undo, "
+        "restart or hint" in said
+    )
 
 
 def test_records_of_another_pack_are_refused(hand_plays, tmp_path, pack_rows):
@@ -194,3 +206,116 @@ def test_a_file_that_is_no_plays_file_is_refused(play_pack, tmp_path):
     )
     assert result.exit_code == ExitCode.BAD_INPUT
     assert result.stderr.startswith(f"error: {bad}: not a readable Parquet file")
+
+
+# ---------------------------------------------------------------- modes
+
+
+@pytest.fixture(scope="module")
+def moded_plays(hand_plays: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The hand records with the easy deal's stuck game, clean win and short game played in one attempt,
+    the short one timed at 10 s a move and out of time."""
+
+    def change(deal_id: str, place: int, found: Attempt) -> Attempt:
+        if found.id in ("a2-aaaaaaaa", "a3-aaaaaaaa"):
+            return replace(found, mode=Mode.ONE_ATTEMPT)
+        if found.id == "a4-aaaaaaaa":
+            return replace(
+                found, mode=Mode.ONE_ATTEMPT, timed=True, move_limit=10, outcome=Outcome.OUT_OF_TIME
+            )
+        return found
+
+    return with_attempts(hand_plays, tmp_path_factory.mktemp("modes") / "PLAYS.parquet", change)
+
+
+def test_one_attempt_games_are_counted_apart_by_mode(moded_plays, play_pack):
+    observation = observe(played_pack(moded_plays, play_pack))
+    easy, total = observation.tiers["easy"], observation.total
+    assert (easy.one_attempt.successes, easy.one_attempt.trials) == (1, 3)  # the clean win of three
+    assert easy.modes == Modes(relaxed=1, one_attempt=3, timed=1, out_of_time=1)  # the playing one in none
+    assert total.modes == Modes(relaxed=2, one_attempt=3, timed=1, out_of_time=1)
+    assert observation.tiers["expert"].one_attempt.trials == 0
+    assert total.hinted == 0  # the hint of the attempt still playing is in no figure
+
+
+def test_the_report_says_the_modes_and_the_one_attempt_win_rate(moded_plays, play_pack, tmp_path):
+    result = CliRunner().invoke(
+        app,
+        ["report", str(play_pack), "--plays", str(moded_plays), "--charts", str(tmp_path)],
+        env={"COLUMNS": "250"},
+    )
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "one-attempt games won" in out
+    assert "1 of 3, 33 % [6 %, 79 %]" in out  # the easy tier, and all
+    assert "finished attempts by mode: 2 relaxed, 3 one-attempt; 1 timed, 1 out of time" in out
+    assert NO_ONE_ATTEMPT not in " ".join(out.split())
+
+
+# ---------------------------------------------------------------- deal ids whole at any width
+
+LONG_IDS = ("seed-20261129-123456", "seed-20261129-123457", "pysol-20261129123")
+
+
+def long_id_observation() -> PlayObservation:
+    """Three deals with long ids, each with a win after two dead ends, a stuck one-attempt game and a note."""
+    start = datetime(2026, 12, 1, tzinfo=UTC)
+
+    def made(number: int, outcome: Outcome, dead_ends: int, mode: Mode) -> Attempt:
+        moment = start + timedelta(minutes=number)
+        return Attempt(
+            f"a{number}", moment, moment, 30.0, outcome, (), 51, 0, 0, 0, 0, dead_ends, 51, False, mode=mode
+        )
+
+    deals = tuple(
+        DealObserved(
+            deal_id,
+            "hard",
+            Mark.SHIP if number == 0 else None,
+            "too easy for its tier, said a tester" if number == 0 else "",
+            Observed.of(
+                [[made(1, Outcome.WON, 2, Mode.RELAXED), made(2, Outcome.STUCK, 1, Mode.ONE_ATTEMPT)]]
+            ),
+        )
+        for number, deal_id in enumerate(LONG_IDS)
+    )
+    pooled = Observed.of([[made(1, Outcome.WON, 2, Mode.RELAXED)]])
+    return PlayObservation(deals, {"hard": pooled}, pooled)
+
+
+@pytest.mark.parametrize("width", [60, 80, 140])
+def test_every_deal_id_is_shown_whole_and_no_figure_is_left_out(width):
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None)
+    for renderable in play_tables(long_id_observation()):
+        console.print(renderable)
+    text = console.export_text()
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= width
+    for deal_id in LONG_IDS:  # whole on every row that shows it: the first table and each continued one
+        rows = [line for line in lines if deal_id in line]
+        assert rows, deal_id
+        assert not any(line.count("…") for line in rows), rows
+    assert "seed-…" not in text and "seed-2026…" not in text
+    heads = [line for line in lines if line.startswith("┃ deal ")]  # one a part: each starts with the deal
+    assert heads and sum(line.startswith("│ seed-20261129-123456 ") for line in lines) == len(heads)
+    words = text.split()
+    for word in ("tier", "mark", "attempts", "one-attempt", "ship", "30", "win)"):
+        assert word in words, word
+    assert all(word in words for word in "too easy for its tier, said a tester".split())
+
+
+def test_the_command_shows_each_deal_id_whole_at_80_columns(hand_plays, play_pack, tmp_path):
+    result = CliRunner().invoke(
+        app,
+        ["report", str(play_pack), "--plays", str(hand_plays), "--charts", str(tmp_path)],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    deal_ids = {deal.deal_id for deal in observe(played_pack(hand_plays, play_pack)).deals}
+    block = result.stdout[result.stdout.index("deal by deal") :]
+    assert "…" not in block
+    for deal_id in deal_ids:
+        assert re.search(rf"│ {re.escape(deal_id)} +│", block), deal_id
+    assert {"a", "gentle", "start"} <= set(block.split())

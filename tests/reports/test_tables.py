@@ -71,3 +71,33 @@ def test_a_curated_pack_s_win_rate_is_said_to_be_chosen_wins_and_compared_with_n
     assert "published" not in curated and "interval" not in curated
     pack = _rendered(manifest_table("pack", PACK))
     assert "published (PySol FC)" in pack and "86.94%, inside the interval" in pack
+
+
+def _printed(renderable, width: int) -> str:
+    from rich.console import Console
+
+    console = Console(width=width, record=True, color_system=None)
+    console.print(renderable)
+    return console.export_text()
+
+
+def test_a_split_table_never_cuts_its_key_and_repeats_it_in_every_part():
+    from pipeline.reports.split_tables import Column, SplitTable
+
+    keys = ["seed-20261129-123456", "pysol-1", "seed-20261129-9"]
+    rows = [[key, *(f"{n} of 8, 38 % [14 %, 69 %]" for n in range(6)), "a note [red]kept"] for key in keys]
+    columns = [Column("deal"), *(Column(f"figure {n}", "right") for n in range(6)), Column("note")]
+    table = SplitTable("Deals", columns, rows, caption="the caption")
+    for width in (40, 60, 80, 140, 300):
+        text = _printed(table, width)
+        lines = text.splitlines()
+        assert max(map(len, lines)) <= width
+        parts = len(table.groups(width))
+        assert sum(line.startswith("┃ deal ") for line in lines) == parts
+        for key in keys:
+            assert sum(line.startswith(f"│ {key} ") for line in lines) == parts, (width, key)
+        assert "…" not in text
+        assert text.count("the caption") == 1 and text.rstrip().endswith("the caption")
+        assert all(f"figure {n}" in text for n in range(6)) and "[red]kept" in text  # markup shown as written
+    assert len(table.groups(300)) == 1 and len(table.groups(60)) > 2
+    assert "Deals, continued (2 of" in _printed(table, 60)
