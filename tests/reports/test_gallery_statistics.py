@@ -167,6 +167,7 @@ def test_a_players_records_on_the_deal_page_the_index_and_the_statistics_until_a
     assert all(text == "" for _, text in index_marks(page).values())
     page.tap("#stats-link")
     page.wait_for_selector("#stats:not([hidden])")
+    assert page.get_attribute("#stats-link", "aria-current") == "page"
     assert page.is_visible("#stats-empty") and not page.is_visible("#stats-figures")
     assert page.text_content("#stats-empty").startswith("No attempt finished yet.")
     assert not page.is_visible("#reset-records"), "nothing to reset"
