@@ -111,10 +111,13 @@ test("the attempts by mode are said only when one was not relaxed, or had a cloc
   ]);
   assert.deepEqual(mixed.byMode, { relaxed: { played: 2, won: 1 }, one_attempt: { played: 2, won: 1 } });
   assert.deepEqual(mixed.timed, { played: 1, won: 0 });
-  assert.equal(statistics.modesText(mixed), "2 relaxed (1 won), 2 one attempt (1 won); 1 with a clock (none won)");
-  assert.match(statistics.dealText(mixed, 51), / · by mode: 2 relaxed \(1 won\), 2 one attempt/);
+  assert.equal(
+    statistics.modesText(mixed),
+    "2 relaxed games (1 won), 2 one-attempt games (1 won); 1 with a clock (none won)"
+  );
+  assert.match(statistics.dealText(mixed, 51), / · by mode: 2 relaxed games \(1 won\), 2 one-attempt games/);
   const purist = statistics.ofDeal([attempt("won", { mode: "one_attempt", clean: true })]);
-  assert.equal(statistics.modesText(purist), "1 one attempt (won)");
+  assert.equal(statistics.modesText(purist), "1 one-attempt game (won)");
 });
 
 test("a version 1 attempt, without a mode, counts as relaxed and untimed", () => {

@@ -20,6 +20,7 @@
 
   const MODES = ["relaxed", "one_attempt"];
   const MODE_WORDS = { relaxed: "relaxed", one_attempt: "one attempt" };
+  const MODE_GAMES = { relaxed: "relaxed game", one_attempt: "one-attempt game" }; // counted: "2 relaxed games"
   const BEST_TIMES = 5; // fastest wins listed for a pack, one a deal
 
   // ---------------------------------------------------------------- figures
@@ -248,15 +249,16 @@
     return MODE_WORDS[mode] + (timed ? ", with a clock" : "");
   }
 
-  // The attempts by mode, when any was not relaxed or had a clock: "2 relaxed, 1 one attempt
-  // (won); 1 with a clock". Empty when every attempt was relaxed and untimed.
+  // The attempts by mode, when any was not relaxed or had a clock: "2 relaxed games (1 won),
+  // 1 one-attempt game (won); 1 with a clock (none won)". Empty when every attempt was relaxed
+  // and untimed.
   function modesText(figures) {
     const relaxedOnly = figures.byMode.one_attempt.played === 0 && figures.timed.played === 0;
     if (relaxedOnly) return "";
     const parts = [];
     for (const mode of MODES) {
       const counted = figures.byMode[mode];
-      if (counted.played) parts.push(counted.played + " " + MODE_WORDS[mode] + wonText(counted));
+      if (counted.played) parts.push(words.plural(counted.played, MODE_GAMES[mode]) + wonText(counted));
     }
     const text = parts.join(", ");
     return figures.timed.played ? text + "; " + figures.timed.played + " with a clock" + wonText(figures.timed) : text;
