@@ -298,7 +298,7 @@ def invoke(*args: object) -> Any:
 def test_the_export_holds_exactly_what_the_bots_did(play_test, gallery, curated_pack):
     exported = play_test.exported
     assert play_test.downloaded.name.startswith(f"{exported['pack']}-plays-")
-    assert exported["format"] == "blackhole-plays" and exported["version"] == 1
+    assert exported["format"] == "blackhole-plays" and exported["version"] == 2
     script = gallery.folder.joinpath(DATA).read_text(encoding="utf-8")
     data = json.loads(script.removeprefix(f"window.{DATA_GLOBAL} = ").removesuffix(";\n"))
     assert (exported["pack"], exported["gallery"], exported["title"]) == (
