@@ -4,10 +4,11 @@ On a 390 x 844 touch phone a player taps a deal through to a win along its solut
 writes a note and a mark: the deal's page says what it holds ("1 attempt, 1 won (clean) · best 51 of 51 cards ·
 fastest win 9 s."), the index marks the two deals ("Won", "Best 12 of 51") and no other, and the statistics view
 counts them (played, won, win rate, streaks, by tier, best times, modes), every figure computed here from the
-pack and the moves tapped. Resetting asks first with what it would delete; Keep keeps, Delete deletes. The
-index's and the view's touch targets are at least 44 px a side. Then a second tab's index shows a stuck attempt
-made in the first without a reload, and a Golf deal counts its cards out of 35. With ``BLACKHOLE_SCREENSHOTS=DIR``
-set, the phone's statistics view is written to ``DIR/gallery-statistics-phone.png`` (docs/gallery.md shows it).
+pack and the moves tapped. Resetting asks first with what it would delete (an attempt still open in the tab
+carries on); Keep keeps, Delete deletes. The index's and the view's touch targets are at least 44 px a side.
+Then a second tab's index shows a stuck attempt made in the first without a reload, and a one-attempt Golf deal
+counts its cards out of 35 and says its mode. With ``BLACKHOLE_SCREENSHOTS=DIR`` set, the phone's statistics
+view is written to ``DIR/gallery-statistics-phone.png`` (docs/gallery.md shows it).
 """
 
 from __future__ import annotations
@@ -279,7 +280,7 @@ def test_another_tabs_attempt_marks_the_index_without_a_reload(browser, gallery,
     assert not errors, errors
 
 
-def test_a_golf_deal_counts_its_cards_out_of_35(page, golf_gallery, golf_pack):
+def test_a_one_attempt_golf_deal_counts_its_cards_out_of_35_and_says_its_mode(page, golf_gallery, golf_pack):
     golf = pack_deals(golf_pack, GOLF)[0]
     moves = stuck_line(
         golf.deal, (GOLF.talon_move,) * GOLF.talon_size
@@ -288,9 +289,12 @@ def test_a_golf_deal_counts_its_cards_out_of_35(page, golf_gallery, golf_pack):
     assert golf.deal.game.pile_cards == GOLF_CARDS and 0 < best < GOLF_CARDS
     open_gallery(page, golf_gallery.folder, f"deal={golf.deal_id}")
     page.wait_for_selector("#play:not([hidden])")
+    page.select_option("#mode-select", "one_attempt")  # a purist's game: its mode is said beside the record
     tap_moves(page, moves, tap=False, talon=GOLF.talon_move)
     assert page.get_attribute("#play", "data-state") == "stuck"
-    assert page.text_content("#deal-records") == f"1 attempt, none won · best {best} of 35 cards."
+    assert page.text_content("#deal-records") == (
+        f"1 attempt, none won · best {best} of 35 cards · by mode: 1 one-attempt game (none won)."
+    )
     page.click("#back")
     page.wait_for_selector("#index:not([hidden])")
     mark = f".deal-row[data-deal-id='{golf.deal_id}'] .deal-record"
