@@ -3,6 +3,7 @@
 - ``summary``: a pack's verdicts, win rate, tiers, grade statuses, metric spreads, and what each player meets by tier.
 - ``words``: a player's figures and a pack's tiers in a player's words ("about 1 game in 40").
 - ``tables``: rich tables for the terminal, from summaries and manifests.
+- ``split_tables``: a table too wide for the terminal split into parts that each repeat its key, never cut.
 - ``results``: solve and cross-check results as text (black-hole-solver's words) and JSON.
 - ``bhs_dialect``: a solve result exactly as black-hole-solver prints it (``Solved!``, its move lines), its exit codes.
 - ``board_formats``: the formats ``solve-board`` writes (text, json, jsonl, bhs), light enough for the CLI.
@@ -30,6 +31,7 @@ __all__ = [
     "play_charts",
     "play_tables",
     "results",
+    "split_tables",
     "summary",
     "tables",
     "words",
