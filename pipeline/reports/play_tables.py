@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Literal
 
-from pipeline.free_text import printable
 from pipeline.game.players import PLAYERS
 from pipeline.plays.calibration import MIN_PREDICTOR_ATTEMPTS, MIN_PREDICTOR_DEALS, Measure, ModelCheck
 from pipeline.plays.intervals import RESAMPLES, Correlation, MeanInterval, Rate
@@ -27,7 +26,6 @@ from pipeline.reports import words
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
-    from rich.text import Text
 
     from pipeline.packs.manifest import Manifest
     from pipeline.plays.calibration import FittedTiers
@@ -164,7 +162,6 @@ def modes_lines(observed: Observed) -> list[str]:
     """How many finished attempts of each mode ``observed`` holds, and, when none was a one-attempt game,
     where wins without undo are counted from.
 
-    >>> from pipeline.plays.observed import Modes
     >>> found = Observed.of([])
     >>> modes_lines(found)[0]
     'finished attempts by mode: 0 relaxed, 0 one-attempt; 0 timed, 0 out of time'
@@ -186,18 +183,6 @@ NO_ONE_ATTEMPT = (
     "restart or hint"
 )
 """What the reports say when no attempt was played in the one-attempt mode."""
-
-
-def shown(text: str) -> Text:
-    """``text`` from a file as a table cell: control characters escaped, no rich markup read in it
-    (a note's ``[red]`` shows as written).
-
-    >>> print(shown("a [red]note\\x1b[2J").plain)
-    a [red]note\\x1b[2J
-    """
-    from rich.text import Text
-
-    return Text(printable(text))
 
 
 def _rho_text(found: Correlation) -> str:
