@@ -323,7 +323,8 @@ def test_the_export_holds_exactly_what_the_bots_did(play_test, gallery, curated_
     last = recorded[clicked[-1].deal_id]
     assert (last["note"], last["mark"]) == ("too easy for its tier", "reject")
     won = next(item for item in clicked if expected_counts(item)["outcome"] == "won").attempt.record
-    assert play_test.banner.startswith("Won: 51 moves in ")  # on the board, as the status line counts (not undone)
+    # the moves on the board, as the status line counts them (not those undone)
+    assert play_test.banner.startswith("Won: 51 moves in ")
     assert f"{won['undos']} undos, no hint" in play_test.banner
 
 
