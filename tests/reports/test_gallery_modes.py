@@ -358,3 +358,28 @@ def test_on_a_phone_the_chooser_the_banners_and_one_move_count(phone, gallery, c
     for control in ("#play-again", "#win-next"):
         found = box(page, control)
         assert min(found["width"], found["height"]) >= TOUCH_TARGET, (control, found)
+
+
+@pytest.mark.parametrize("blocked", ["black_hole"], indirect=True)
+def test_a_dead_end_is_no_moves_thinking_time(page, blocked):
+    page.clock.install(time=START)
+    open_deal(page, blocked.folder, blocked.deal_id)
+    page.clock.pause_at(START + timedelta(seconds=LOADING))
+    page.select_option("#clock-select", "10")
+    play(page, blocked.game, blocked.moves)  # relaxed, 10 s a move, into the dead end
+    page.wait_for_selector("#end-banner:not([hidden])")
+    page.clock.run_for(30_000)  # the player thinks it over at the dead end: no move is due there
+    assert page.text_content("#end-text") == blocked.blocked_text
+    (attempt,) = exported_attempts(page)
+    assert attempt["outcome"] == "stuck" and attempt["move_limit"] == 10
+
+    page.click("#end-undo")  # out of the dead end: the next move has the whole limit, and it runs
+    page.wait_for_function(
+        f"document.getElementById('move-count').textContent === '{blocked.winnable_until}'"
+    )
+    assert page.text_content("#clock-left") == "10 s left"
+    page.clock.run_for(10_500)
+    page.wait_for_selector("#end-banner:not([hidden])")
+    assert page.text_content("#end-text").startswith("Out of time: ")
+    (attempt,) = exported_attempts(page)
+    assert attempt["outcome"] == "out_of_time"

@@ -8,7 +8,7 @@
 // time left for this move, which ends the attempt when it runs out.
 //
 // Registers window.Blackhole.modes: `create(store, handlers)` binds the chooser and gives
-// {start, recorded, end, choose, setShown, render}. `handlers.onChoose(choice)` is called
+// {start, recorded, end, setShown, setBlocked, render}. `handlers.onChoose(choice)` is called
 // when the player changes the choice; `handlers.onTimeUp()` when the move's time ran out.
 (function (root) {
   "use strict";
@@ -29,6 +29,7 @@
     let limit = null; // its clock.MoveLimit, when it has a limit a move
     let over = false; // the attempt has ended: its clock stands still
     let shown = false; // the deal is on show
+    let blocked = false; // the position has no move: no move's time runs (Undo may follow)
     let visible = !inNode && document.visibilityState !== "hidden";
     let timer = null;
 
@@ -97,10 +98,18 @@
       run();
     }
 
+    // The position on show has no move (true) or has one again (an undo): a dead end is no
+    // move's thinking time, so the limit waits there, and the step out of it gives the next
+    // move the whole limit.
+    function setBlocked(isBlocked) {
+      blocked = isBlocked;
+      run();
+    }
+
     function run() {
       const on = shown && visible && !over;
       elapsed.run(on);
-      if (limit) limit.run(on);
+      if (limit) limit.run(on && !blocked);
       const ticking = on && choice !== null && choice.timed;
       if (ticking && timer === null) timer = setInterval(tick, TICK);
       if (!ticking && timer !== null) {
@@ -151,6 +160,7 @@
       recorded: recorded,
       end: end,
       setShown: setShown,
+      setBlocked: setBlocked,
       render: render,
     };
   }

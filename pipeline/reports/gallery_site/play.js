@@ -279,6 +279,7 @@
       watch.inert = !spoilers;
       byId("grade").hidden = !spoilers;
       if (!spoilers) player.stop();
+      chooser.setBlocked(state === "stuck");
       chooser.render(mode, !testing.begun());
       banner.render(endView(state, over, mode, position));
       player.render();
