@@ -254,12 +254,6 @@ test("the index's mark of a deal: won, tried with its best, untried", () => {
   assert.equal(statistics.markOf(undefined, 51).text, "");
 });
 
-test("durations as the win banner says them", () => {
-  assert.equal(statistics.durationText(44.6), "45 s");
-  assert.equal(statistics.durationText(125), "2 min 5 s");
-  assert.equal(statistics.durationText(3780), "1 h 3 min");
-});
-
 test("modes in words", () => {
   assert.equal(statistics.modeText("one_attempt", false), "one attempt");
   assert.equal(statistics.modeText("relaxed", true), "relaxed, with a clock");

@@ -122,7 +122,7 @@
           item.dataset.dealId = best.dealId;
           const link = element("a", "stats-deal", dealName(pack.byId.get(best.dealId), best.dealId));
           link.href = dealList.dealHash(best.dealId, defaults);
-          item.append(element("span", "best-time", statistics.durationText(best.seconds)), " ", link);
+          item.append(element("span", "best-time", words.durationText(best.seconds)), " ", link);
           const mode = statistics.modeText(best.mode, best.timed);
           if (mode !== "relaxed") item.append(" ", element("span", "best-mode", "(" + mode + ")"));
           return item;

@@ -30,20 +30,11 @@
     }
   }
 
-  // "45 s", "2 min 5 s", "1 h 3 min".
-  function durationText(seconds) {
-    const whole = Math.round(seconds);
-    if (whole < 60) return whole + " s";
-    const minutes = Math.floor(whole / 60);
-    if (minutes < 60) return minutes + " min " + (whole % 60) + " s";
-    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
-  }
-
   // "51 moves in 2 min 5 s, 4 undos, 1 hint" for a won attempt's record, `moves` being the
   // moves on the board (the status line's count: moves undone are not in it); "51 moves in
   // 45 s, in one attempt" for a one-attempt game (no undo, no hint: it allows none).
   function winText(attempt, moves) {
-    const parts = [words.plural(moves, "move") + " in " + durationText(attempt.seconds)];
+    const parts = [words.plural(moves, "move") + " in " + words.durationText(attempt.seconds)];
     if (attempt.mode === "one_attempt") return parts.concat("in one attempt").join(", ");
     parts.push(attempt.undos ? words.plural(attempt.undos, "undo") : "no undo");
     if (attempt.restarts) parts.push(words.plural(attempt.restarts, "restart"));
@@ -244,7 +235,7 @@
     };
   }
 
-  const api = { create: create, durationText: durationText, winText: winText };
+  const api = { create: create, winText: winText };
   if (inNode) module.exports = api;
   else (root.Blackhole = root.Blackhole || {}).playtest = api;
 })(typeof globalThis !== "undefined" ? globalThis : this);

@@ -226,15 +226,6 @@
 
   // ---------------------------------------------------------------- words
 
-  // "45 s", "2 min 5 s", "1 h 3 min" (as the win banner says it).
-  function durationText(seconds) {
-    const whole = Math.round(seconds);
-    if (whole < 60) return whole + " s";
-    const minutes = Math.floor(whole / 60);
-    if (minutes < 60) return minutes + " min " + (whole % 60) + " s";
-    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
-  }
-
   // "1 won (clean)", "2 won (1 clean)", "3 won (all clean)", "1 won", "none won".
   function winsText(figures) {
     if (!figures.wins) return "none won";
@@ -281,7 +272,7 @@
     }
     const parts = [words.plural(figures.attempts, "attempt") + ", " + winsText(figures)];
     parts.push("best " + figures.bestCards + " of " + words.plural(pileCards, "card"));
-    if (figures.fastestWin !== null) parts.push("fastest win " + durationText(figures.fastestWin));
+    if (figures.fastestWin !== null) parts.push("fastest win " + words.durationText(figures.fastestWin));
     const modes = modesText(figures);
     if (modes) parts.push("by mode: " + modes);
     if (under) parts.push(under);
@@ -336,7 +327,6 @@
     of: of,
     ofDeal: ofDeal,
     kept: kept,
-    durationText: durationText,
     winsText: winsText,
     modeText: modeText,
     modesText: modesText,

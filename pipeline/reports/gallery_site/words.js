@@ -194,6 +194,15 @@
     return text.charAt(0).toUpperCase() + text.slice(1);
   }
 
+  // "45 s", "2 min 5 s", "1 h 3 min": a time of play, as the banners and the records say it.
+  function durationText(seconds) {
+    const whole = Math.round(seconds);
+    if (whole < 60) return whole + " s";
+    const minutes = Math.floor(whole / 60);
+    if (minutes < 60) return minutes + " min " + (whole % 60) + " s";
+    return Math.floor(minutes / 60) + " h " + (minutes % 60) + " min";
+  }
+
   const api = {
     isRed: isRed,
     cardCode: cardCode,
@@ -202,6 +211,7 @@
     suitSymbol: suitSymbol,
     cardWords: cardWords,
     pileName: pileName,
+    durationText: durationText,
     plural: plural,
     groupDigits: groupDigits,
     roundedCount: roundedCount,
