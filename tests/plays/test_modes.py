@@ -17,11 +17,11 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import Deal
-from pipeline.game.rules import Position
 from pipeline.plays.events import ReplayError
 from pipeline.plays.exports import MOVE_LIMITS, Mode, Outcome, PlaysError, parse_export
 from pipeline.plays.records import ATTEMPT_TYPE, MODE_FIELDS, PLAYS_SCHEMA_V1, read_plays
 from tests.plays.making import GALLERY, as_version_1, deal_entry, document, replayed, write
+from tests.support.lines import stuck_line
 
 
 def invoke(*args: object):
@@ -33,18 +33,6 @@ def boards(pack_rows: Any) -> list[tuple[str, Deal, list[int]]]:
     """The id, deal and solution of the first two solvable deals of the pack."""
     rows = [row for row in pack_rows.to_pylist() if row["verdict"] == "solved"][:2]
     return [(row["deal_id"], Deal.from_board_text(row["board"]), list(row["solution"])) for row in rows]
-
-
-def stuck_line(deal: Deal) -> list[int]:
-    """Always the lowest legal move, then the highest, until no card fits: a line that ends stuck."""
-    for pick in (min, max):
-        position, moves = Position.start(deal), []
-        while legal := position.legal_moves():
-            moves.append(pick(legal))
-            position = position.play(moves[-1])
-        if not position.is_won:
-            return moves
-    raise AssertionError("both greedy lines win")
 
 
 ONE_ATTEMPT = {"mode": "one_attempt"}

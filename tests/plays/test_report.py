@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import Deal
-from pipeline.game.rules import Position
 from pipeline.plays.exports import Attempt, Mark, Mode, Outcome
 from pipeline.plays.importing import import_plays
 from pipeline.plays.observed import DealObserved, Modes, Observed, PlayObservation, observe
@@ -23,16 +22,7 @@ from pipeline.plays.played import played_pack
 from pipeline.reports.play_tables import NO_ONE_ATTEMPT, play_tables
 from tests.plays.making import attempt, deal_entry, document, write
 from tests.plays.remaking import with_attempts
-
-
-def stuck_line(deal: Deal) -> list[int]:
-    """The first legal move each time from the opening, until no card fits (it never wins on these deals)."""
-    position, moves = Position.start(deal), []
-    while position.legal_moves():
-        moves.append(position.legal_moves()[0])
-        position = position.play(moves[-1])
-    assert not position.is_won
-    return moves
+from tests.support.lines import stuck_line
 
 
 def won_with_detours(deal: Deal, solution: list[int], detours: int) -> tuple[list[int | str], int]:

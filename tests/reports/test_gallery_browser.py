@@ -32,6 +32,7 @@ from pipeline.reports.gallery import COLUMNS, DATA, DATA_GLOBAL, data_script, wr
 from pipeline.reports.picture import card_face
 from tests.reports import gallery_words as said
 from tests.reports.browsing import open_gallery
+from tests.support.lines import stuck_line
 
 RANK_WORDS = (
     "ace",
@@ -166,18 +167,6 @@ def losing_line(pack_deal: PackDeal, extra: int = 2) -> tuple[list[int], int]:
                 if len(moves) > step + 1:
                     return moves, step
     raise AssertionError(f"{pack_deal.deal_id}: no trap along the solution that play goes on from")
-
-
-def stuck_line(deal: Deal) -> list[int]:
-    """A line of play that ends with cards left and no legal move: always the lowest (else highest) legal pile."""
-    for pick in (min, max):
-        position, moves = Position.start(deal), []
-        while legal := position.legal_moves():
-            moves.append(pick(legal))
-            position = position.play(moves[-1])
-        if not position.is_won:
-            return moves
-    raise AssertionError("both greedy lines win")
 
 
 # ---------------------------------------------------------------- the page

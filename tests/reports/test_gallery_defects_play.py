@@ -23,10 +23,9 @@ from pipeline.game.rules import WINNING_LENGTH, Position
 from pipeline.game.verdicts import Verdict
 from pipeline.packs.folders import read_pack_folder
 from pipeline.reports.picture import card_face
-from tests.reports.browsing import open_gallery
+from tests.reports.browsing import PHONE, open_gallery, phone_page
 
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 TOUCH_TARGET = 44  # px, the least a finger is sure to hit
 
 
@@ -56,13 +55,8 @@ def played(curated_pack: Path) -> Played:
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390 x 844 phone (device scale 3, touch), failing the test on any page error."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
+    with phone_page(browser, 3) as page:
+        yield page
 
 
 def face(card: int) -> str:

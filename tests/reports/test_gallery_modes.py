@@ -27,10 +27,9 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, GOLF, Game
 from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
-from tests.reports.browsing import open_gallery
+from tests.reports.browsing import PHONE, open_gallery, phone_page
 from tests.support.hints import hint_of
 
-PHONE = {"width": 390, "height": 844}
 TOUCH_TARGET = 44  # px
 START = datetime(2026, 1, 1, 12, tzinfo=UTC)  # the page's clock's start (any time will do)
 LOADING = 10  # s: the page's clock runs while the page loads, then stands still until the test runs it
@@ -123,13 +122,8 @@ def blocked(request: pytest.FixtureRequest) -> Blocked:
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390 x 844 touch phone, failing the test on any page error."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
+    with phone_page(browser, 2) as page:
+        yield page
 
 
 def open_deal(page: Any, folder: Path, deal_id: str) -> None:

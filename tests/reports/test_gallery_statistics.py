@@ -26,9 +26,9 @@ from pipeline.game.deal import Deal
 from pipeline.game.games import GOLF
 from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
-from tests.reports.browsing import open_gallery
+from tests.reports.browsing import PHONE, open_gallery, phone_page
+from tests.support.lines import stuck_line
 
-PHONE = {"width": 390, "height": 844}
 TOUCH_TARGET = 44  # px, the least a finger is sure to hit
 BLACK_HOLE_CARDS = 51  # the cards a win plays out of the piles
 GOLF_CARDS = 35
@@ -67,20 +67,6 @@ def deals(curated_pack: Path) -> list[PackDeal]:
     return pack_deals(curated_pack)
 
 
-def stuck_line(deal: Deal, opening: tuple[int, ...] = ()) -> list[int]:
-    """Moves from ``opening`` that end with cards left and no legal move: always the lowest (else highest) legal
-    move."""
-    for pick in (min, max):
-        moves = list(opening)
-        position = Position.after(deal, moves)
-        while legal := position.legal_moves():
-            moves.append(pick(legal))
-            position = position.play(moves[-1])
-        if not position.is_won:
-            return moves
-    raise AssertionError("both greedy lines win")
-
-
 def cards_out(deal: Deal, moves: list[int]) -> int:
     return deal.game.pile_cards - sum(Position.after(deal, moves).heights)
 
@@ -88,13 +74,8 @@ def cards_out(deal: Deal, moves: list[int]) -> int:
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390 x 844 touch phone (device scale 2), failing the test on any page error."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
+    with phone_page(browser, 2) as page:
+        yield page
 
 
 def keep_screenshot(data: bytes, name: str) -> None:
