@@ -4,6 +4,7 @@ the game travels with the pack; mixing games refused in one line."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -43,20 +44,34 @@ def fails(*args: object, pattern: str, code: int = 1):
     return line
 
 
+class BuiltOnUse(dict[str, Path]):
+    """What ``build(name)`` makes for a game, made the first time the game is asked for: a test worker builds
+    only the games of the tests it runs."""
+
+    def __init__(self, build: Callable[[str], Path]) -> None:
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, name: str) -> Path:
+        self[name] = built = self.build(name)
+        return built
+
+
 @pytest.fixture(scope="module")
-def checked(tmp_path_factory) -> dict[str, Path]:
+def checked(tmp_path_factory) -> BuiltOnUse:
     """For each game but Black Hole: 6 seeded deals generated, solved, and 3 of them cross-checked."""
     folder = tmp_path_factory.mktemp("family")
-    found = {}
-    for name in OTHERS:
+
+    def check(name: str) -> Path:
         deals, solved, out = (folder / f"{name}-{step}.parquet" for step in ("deals", "solved", "checked"))
         ok("generate", "-o", deals, "-n", 6, "--seed", 3, "--game", name, "-q")
         ok("solve", deals, "-o", solved, "--no-timings", "-q")
         first3 = folder / f"{name}-3.parquet"
         pq.write_table(pq.read_table(solved).slice(0, 3), first3)
         ok("crosscheck", first3, "-o", out, "--sample", 1, "--game", name, "--no-timings", "-q")
-        found[name] = out
-    return found
+        return out
+
+    return BuiltOnUse(check)
 
 
 @pytest.mark.parametrize("name", OTHERS)
@@ -87,7 +102,7 @@ def test_a_black_hole_pack_says_no_game(tmp_path):
     assert "game" not in metadata(pq.read_table(out))
 
 
-def test_the_solve_summary_gives_no_published_rate_for_another_game(checked, tmp_path):
+def test_the_solve_summary_gives_no_published_rate_for_another_game(tmp_path):
     deals = tmp_path / "d.parquet"
     ok("generate", "-o", deals, "-n", 2, "--seed", 1, "--game", "golf", "-q")
     result = ok("solve", deals, "-o", tmp_path / "s.parquet")
@@ -176,10 +191,10 @@ def test_run_game_is_validated_naming_file_and_line(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def family_runs(tmp_path_factory) -> dict[str, Path]:
+def family_runs(tmp_path_factory) -> BuiltOnUse:
     """For Golf and All in a Row: a run of 8 seeded deals, every stage; the output folder of each."""
-    found = {}
-    for name in ("golf", "all_in_a_row"):
+
+    def run(name: str) -> Path:
         folder = tmp_path_factory.mktemp(name)
         config = _config(
             folder,
@@ -190,8 +205,9 @@ def family_runs(tmp_path_factory) -> dict[str, Path]:
         assert (game_named(name).title in result.stdout) and (
             ("published" in result.stdout) == (name != "golf")
         )
-        found[name] = folder / "out" / "packs"
-    return found
+        return folder / "out" / "packs"
+
+    return BuiltOnUse(run)
 
 
 @pytest.mark.parametrize("name", ["golf", "all_in_a_row"])

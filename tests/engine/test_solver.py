@@ -12,7 +12,7 @@ from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 REFERENCE_SEED = 2026
-REFERENCE_DEALS = 150  # 23 of them unsolvable; make test-slow adds 2,000 deals of seed 1
+REFERENCE_DEALS = 75  # 13 of them unsolvable; make test-slow adds 2,000 deals of seed 1
 PRUNE_DEALS = 500
 
 
@@ -29,7 +29,7 @@ def _reference_results(count: int) -> list:
     return Parallel(n_jobs=2)(delayed(reference_solve)(seeded_deal(REFERENCE_SEED, i)) for i in range(count))
 
 
-def test_solver_agrees_with_the_reference_on_150_deals(full_results):
+def test_solver_agrees_with_the_reference_on_75_deals(full_results):
     unsolvable = 0
     references = _reference_results(REFERENCE_DEALS)
     for index in range(REFERENCE_DEALS):
@@ -43,7 +43,7 @@ def test_solver_agrees_with_the_reference_on_150_deals(full_results):
             replay(deal, plain.solution)
         else:
             unsolvable += 1
-    assert unsolvable >= 23  # every unsolvable deal among them was checked
+    assert unsolvable >= 13  # every unsolvable deal among them was checked
 
 
 WITHOUT_EULER = SearchOptions(euler=False)

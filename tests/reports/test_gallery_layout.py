@@ -18,13 +18,12 @@ import pytest
 
 from pipeline.game.deal import Deal
 from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, GOLF, Game
-from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
 from pipeline.reports.gallery import Gallery
-from tests.reports.browsing import open_gallery
+from tests.reports.browsing import open_gallery, phone_page
+from tests.support.lines import stuck_line
 
 DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
 TOUCH_TARGET = 44  # CSS px, the least a finger is sure to hit (docs/gallery.md promises it)
 
 # Each game's gallery fixture and its pack's (tests/reports/conftest.py).
@@ -47,18 +46,6 @@ class Played:
     stuck: tuple[int, ...]
 
 
-def stuck_line(deal: Deal) -> tuple[int, ...]:
-    """A line of play that ends with cards left and no legal move: always the lowest (else highest) legal move."""
-    for pick in (min, max):
-        position, moves = Position.start(deal), []
-        while legal := position.legal_moves():
-            moves.append(pick(legal))
-            position = position.play(moves[-1])
-        if not position.is_won:
-            return tuple(moves)
-    raise AssertionError("both greedy lines win")
-
-
 def played_of(request: pytest.FixtureRequest, name: str, pick: Any = max) -> Played:
     """The deal of ``name``'s gallery with the highest level (``pick=min``: the lowest, with a next deal)."""
     gallery_fixture, pack_fixture = FIXTURES[name]
@@ -68,19 +55,14 @@ def played_of(request: pytest.FixtureRequest, name: str, pick: Any = max) -> Pla
     game = GAMES[name]
     deal = Deal.from_board_text(row["board"], game=game)
     solution = tuple(int(move) for move in row["solution"])
-    return Played(game, gallery.folder, row["deal_id"], solution, stuck_line(deal))
+    return Played(game, gallery.folder, row["deal_id"], solution, tuple(stuck_line(deal)))
 
 
 @pytest.fixture()
 def phone(browser: Any) -> Iterator[Any]:
     """A page on a 390 x 844 touch phone (device scale 3), failing the test on any page error."""
-    context = browser.new_context(viewport=PHONE, device_scale_factor=3, is_mobile=True, has_touch=True)
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
+    with phone_page(browser, 3) as page:
+        yield page
 
 
 def open_deal(page: Any, played: Played) -> None:
@@ -143,7 +125,9 @@ def toolbar_buttons(page: Any) -> list[tuple[str, float, float]]:
     ("name", "view"),
     [("black_hole", "page"), ("black_hole", "phone"), ("golf", "phone"), ("all_in_a_row", "phone")],
 )
-def test_a_game_played_to_its_win_never_shifts_the_layout(name, view, request):
+def test_a_game_played_to_its_win_never_shifts_the_layout_and_its_solution_panel_ends_complete(
+    name, view, request
+):
     played = played_of(request, name)
     page = request.getfixturevalue(view)
     touch = view == "phone"
@@ -173,21 +157,16 @@ def test_a_game_played_to_its_win_never_shifts_the_layout(name, view, request):
         f"\n{name} on the {view}: {len(played.solution)} moves, undo and redo across 10, the win banner:"
         f" no layout shift; the toolbar's buttons at {[(x, y) for _, x, y in toolbar][:3]}..."
     )
+    check_the_solution_panel_at_its_end(page, played, touch)  # the win was along the solution
 
 
 # ---------------------------------------------------------------- the solution panel's last step
 
 
-@pytest.mark.parametrize("name", list(FIXTURES))
-def test_after_a_win_along_the_solution_its_panel_says_complete_and_forward_and_play_are_off(
-    name, request, page
-):
-    played = played_of(request, name)
+def check_the_solution_panel_at_its_end(page: Any, played: Played, touch: bool) -> None:
+    """After a win along the solution: the panel says it is complete, Forward and Play are off (pressed all the
+    same, nothing happens), Back steps back and turns them on, Forward comes back to the end."""
     length = len(played.solution)
-    open_deal(page, played)
-    for move in played.solution:  # the player's own clicks, along the solution
-        page.click(move_target(played, move))
-    page.wait_for_selector("#win-banner:not([hidden])")
     assert page.text_content("#solution-step") == f"Solution complete: {length} of {length} moves."
     assert page.text_content("#solution-detail") == (
         "Your game followed it to the win. First or Back steps back through it."
@@ -199,7 +178,7 @@ def test_after_a_win_along_the_solution_its_panel_says_complete_and_forward_and_
     page.wait_for_timeout(150)
     assert move_count(page) == length and page.text_content("#solution-play") == "Play"
 
-    page.click("#solution-back")  # Back still steps back, and Forward comes back on
+    press(page, "#solution-back", touch)  # Back still steps back, and Forward comes back on
     assert move_count(page) == length - 1
     assert (
         page.text_content("#solution-step")
@@ -207,7 +186,7 @@ def test_after_a_win_along_the_solution_its_panel_says_complete_and_forward_and_
     )
     assert page.get_attribute("#solution-forward", "aria-disabled") == "false"
     assert page.get_attribute("#solution-play", "aria-disabled") == "false"
-    page.click("#solution-forward")
+    press(page, "#solution-forward", touch)
     assert move_count(page) == length
     assert page.text_content("#solution-step") == f"Solution complete: {length} of {length} moves."
     assert page.text_content("#solution-detail").startswith("last: ")
