@@ -24,10 +24,11 @@ $(ENGINE_STAMP): $(STAMP) $(wildcard pipeline/engine/*.py pipeline/game/*.py)
 run: setup
 	.venv/bin/blackhole run --config configs/default.toml
 
-# The suite runs on every core (pytest-xdist), at most 4 workers.
+# The suite runs on every core (pytest-xdist), at most 4 workers; a worker that runs out of tests takes some of
+# another's (worksteal), so one long test at the end does not leave a core idle.
 # Then the gallery's JavaScript unit tests, under Node's own test runner (tests/js/, no npm package needed).
 test: setup
-	$(PYTHON) -m pytest -q -n auto --maxprocesses 4
+	$(PYTHON) -m pytest -q -n auto --maxprocesses 4 --dist worksteal
 	node --test tests/js/
 
 test-slow: setup

@@ -22,7 +22,7 @@ from pipeline.packs.parquet import write_pack_file
 
 FAMILY = [game for game in GAMES if game is not BLACK_HOLE]
 # PySol FC deals of each game with a win and a loss among them (the test checks both kinds are there)
-PYSOL_NUMBERS = {"all_in_a_row": (1, 3), "dead_king_golf": (1, 2), "golf": (1, 2), "relaxed_golf": (2, 11)}
+PYSOL_NUMBERS = {"all_in_a_row": (1, 3), "dead_king_golf": (1, 2), "golf": (1, 2), "relaxed_golf": (2, 30)}
 
 
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
