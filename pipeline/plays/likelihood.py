@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
@@ -68,19 +69,8 @@ def own_part(attempt: Attempt, deal: Deal) -> Attempt:
         return attempt
     before = events[: events.index(Action.HINT.value)]
     tally = replay_events(deal, before)
-    return replace(
-        attempt,
-        events=tuple(before),
-        outcome=Outcome.ABANDONED,
-        moves=tally.moves,
-        undos=tally.undos,
-        redos=tally.redos,
-        restarts=tally.restarts,
-        hints=tally.hints,
-        dead_ends=tally.dead_ends,
-        cards_played=tally.cards_played,
-        clean=False,
-    )
+    counts: dict[str, Any] = tally.counts()
+    return replace(attempt, events=tuple(before), outcome=Outcome.ABANDONED, clean=False, **counts)
 
 
 def log_likelihood(attempt: Attempt, figures: PlayerFigures) -> float:

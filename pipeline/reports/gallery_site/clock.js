@@ -10,7 +10,9 @@
 (function (root) {
   "use strict";
 
-  const MOVE_LIMITS = [10, 30, 60]; // seconds a move a player may choose (records.js checks the same)
+  const inNode = typeof module === "object" && Boolean(module.exports);
+  const records = inNode ? require("./records.js") : root.Blackhole.records;
+  const MOVE_LIMITS = records.MOVE_LIMITS; // seconds a move a player may choose, as the records keep them
   const LOW = 5; // seconds left from which the clock warns
 
   // Seconds counted while running; set() puts its count anywhere (a record's seconds).

@@ -25,6 +25,12 @@
     return button.getAttribute("aria-disabled") === "true";
   }
 
+  // A link to `href` ("#deal=ID"), or hidden when there is none (null).
+  function showLink(link, href) {
+    link.hidden = !href;
+    if (href) link.setAttribute("href", href);
+  }
+
   function tierBadge(tier) {
     return element("span", "tier-badge tier-" + tier, tier);
   }
@@ -34,6 +40,7 @@
     element: element,
     setDisabled: setDisabled,
     isDisabled: isDisabled,
+    showLink: showLink,
     tierBadge: tierBadge,
   };
   if (inNode) module.exports = api;

@@ -107,9 +107,7 @@
       },
       // The banner's "Next deal" link: its address ("#deal=ID"), or null for none.
       setNext: function (href) {
-        const next = byId("end-next");
-        next.hidden = !href;
-        if (href) next.setAttribute("href", href);
+        dom.showLink(byId("end-next"), href);
       },
     };
   }

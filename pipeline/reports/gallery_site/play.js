@@ -24,11 +24,13 @@
   const playtest = inNode ? require("./playtest.js") : root.Blackhole.playtest;
   const modes = inNode ? require("./modes.js") : root.Blackhole.modes;
   const ending = inNode ? require("./ending.js") : root.Blackhole.ending;
+  const records = inNode ? require("./records.js") : root.Blackhole.records;
   const byId = dom.byId;
   const element = dom.element;
   const KING = 12; // a rank: in Dead King Golf nothing goes on it
-  // A game begun from the solution player after an attempt ended: watching it is hints.
-  const WATCHED = Object.freeze({ mode: "relaxed", timed: false, move_limit: null });
+  // A game begun from the solution player after an attempt ended is relaxed, untimed:
+  // watching it is hints.
+  const WATCHED = records.RELAXED;
 
   function create(pack, pageTitle) {
     // One rules object per deal for the whole visit: each remembers the lost positions its
@@ -281,19 +283,19 @@
       if (!spoilers) player.stop();
       chooser.setBlocked(state === "stuck");
       chooser.render(mode, !testing.begun());
-      banner.render(endView(state, over, mode, position));
+      banner.render(endView(state, over, mode));
       player.render();
       testing.render(play);
     }
 
     // What the end banner says, or null: a block (relaxed or over), or the clock run out.
-    function endView(state, over, mode, position) {
+    function endView(state, over, mode) {
       const ended = over === "out_of_time" ? "out_of_time" : state === "stuck" ? "stuck" : null;
       if (ended === null) return null;
       return {
         ending: ended,
         relaxed: mode.mode === "relaxed" && over === null,
-        cardsPlayed: pack.game.pileCards - game.cardsLeft(position),
+        cardsPlayed: play.cardsPlayed(),
         pileCards: pack.game.pileCards,
         limit: mode.move_limit,
         rules: play.rules,

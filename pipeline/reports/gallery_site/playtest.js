@@ -228,9 +228,7 @@
       },
       // The banner's "Next deal" link: its address ("#deal=ID"), or null for none.
       setNext: function (href) {
-        const next = byId("win-next");
-        next.hidden = !href;
-        if (href) next.setAttribute("href", href);
+        dom.showLink(byId("win-next"), href);
       },
     };
   }

@@ -745,6 +745,7 @@
   }
 
   const api = {
+    RELAXED: RELAXED,
     open: open,
     tally: tally,
     fileName: fileName,
