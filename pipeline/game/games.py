@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from pipeline.errors import BlackholeError
-from pipeline.game.cards import NUM_RANKS
+from pipeline.game.cards import NUM_CARDS, NUM_RANKS
 
 
 class FoundationStart(str, Enum):
@@ -63,6 +63,21 @@ class Game:
     """The name of the deal's layout: games with the same layout deal the same cards from a number or seed."""
     solver_arguments: tuple[str, ...]
     """The arguments that make black-hole-solver play this game."""
+    seeded_scheme: str
+    """The name of the game's seeded dealing scheme, which a pack's manifest records (``golf-sha256-v1``)."""
+    tiers_file: str
+    """The name of the tiers file shipped for the game, beside the grading stage (``tiers_golf.toml``)."""
+    published_win_rate: float | None
+    """The published share of winnable PySol FC deals 1 to 1,000,000 (black-hole-solver's author's
+    figures), None where none was found."""
+    named_in_records: bool
+    """Whether what is written of the game names it (``"game": NAME``): a pack's schema metadata and
+    manifest, a run's work record and config, a gallery, play records, exports. Black Hole's say no game,
+    so that they are the bytes they were before the other games came (:attr:`game_entry`)."""
+    headers_anywhere: bool
+    """Whether the board reader knows a header line (``Talon:``, ``Foundations:``) wherever it stands in a
+    board, so that one among the piles is named one too many. Black Hole's reader, as before the other
+    games came, takes its first line for the foundation's and every line after it for a pile."""
 
     def __repr__(self) -> str:
         return f"game_named({self.name!r})"
@@ -86,6 +101,36 @@ class Game:
         return self.talon_size > 0
 
     @property
+    def num_moves(self) -> int:
+        """How many different moves there are: one a pile, and the talon's deal in a game with a talon."""
+        return self.num_piles + (self.talon_size > 0)
+
+    def is_talon_move(self, move: int) -> bool:
+        """Whether ``move`` deals the talon's next card (:attr:`talon_move`, in a game with a talon)."""
+        return self.talon_size > 0 and move == self.num_piles
+
+    @property
+    def dealt_cards(self) -> int:
+        """How many cards a deal takes from the deck: all 52, or 51 when the A♠ starts the foundation
+        (Black Hole), set aside before the shuffle."""
+        return NUM_CARDS - (self.foundation_start is FoundationStart.ACE_OF_SPADES)
+
+    @property
+    def game_entry(self) -> dict[str, str]:
+        """``{"game": NAME}`` where what is written of the game names it, else nothing
+        (:attr:`named_in_records`).
+
+        >>> game_named("golf").game_entry, BLACK_HOLE.game_entry
+        ({'game': 'golf'}, {})
+        """
+        return {"game": self.name} if self.named_in_records else {}
+
+    @property
+    def recorded_name(self) -> str | None:
+        """The name written of the game (:attr:`named_in_records`), None where it goes unsaid."""
+        return self.name if self.named_in_records else None
+
+    @property
     def a_title(self) -> str:
         """The title with its article, for messages: 'a Golf', 'an All in a Row'."""
         return f"{'an' if self.title[0] in 'AEIOU' else 'a'} {self.title}"
@@ -102,6 +147,11 @@ BLACK_HOLE = Game(
     dead_king=False,
     layout="black_hole",
     solver_arguments=("--game", "black_hole"),
+    seeded_scheme="blackhole-sha256-v1",
+    tiers_file="tiers.toml",
+    published_win_rate=0.8694,
+    named_in_records=False,
+    headers_anywhere=False,
 )
 ALL_IN_A_ROW = Game(
     name="all_in_a_row",
@@ -114,6 +164,11 @@ ALL_IN_A_ROW = Game(
     dead_king=False,
     layout="all_in_a_row",
     solver_arguments=("--game", "all_in_a_row"),
+    seeded_scheme="all_in_a_row-sha256-v1",
+    tiers_file="tiers_all_in_a_row.toml",
+    published_win_rate=0.671,
+    named_in_records=True,
+    headers_anywhere=True,
 )
 
 
@@ -121,7 +176,21 @@ def _golf(name: str, title: str, *, wrap: bool, dead_king: bool, solver_flag: st
     """A Golf rule set: 7 fans of 5, a talon of 16 and a dealt foundation card, whatever the ends of the ranks."""
     flags = (solver_flag,) if solver_flag else ()
     return Game(
-        name, title, 7, 5, 16, FoundationStart.DEALT, wrap, dead_king, "golf", ("--game", "golf", *flags)
+        name,
+        title,
+        num_piles=7,
+        pile_size=5,
+        talon_size=16,
+        foundation_start=FoundationStart.DEALT,
+        wrap=wrap,
+        dead_king=dead_king,
+        layout="golf",
+        solver_arguments=("--game", "golf", *flags),
+        seeded_scheme="golf-sha256-v1",
+        tiers_file=f"tiers_{name}.toml",
+        published_win_rate=None,
+        named_in_records=True,
+        headers_anywhere=True,
     )
 
 
@@ -131,6 +200,9 @@ GOLF = _golf("golf", "Golf", wrap=False, dead_king=False, solver_flag="--queens-
 RELAXED_GOLF = _golf("relaxed_golf", "Relaxed Golf", wrap=True, dead_king=False, solver_flag="--wrap-ranks")
 
 GAMES = (BLACK_HOLE, ALL_IN_A_ROW, DEAD_KING_GOLF, GOLF, RELAXED_GOLF)
+DEFAULT_GAME = BLACK_HOLE
+"""The game a call, a config or a command plays when it is given none: what says the game may leave it
+unsaid when it is this one (a deal's repr, a command's hint)."""
 GAME_NAMES = tuple(game.name for game in GAMES)
 _GAME_OF_NAME = {game.name: game for game in GAMES}
 
