@@ -205,6 +205,7 @@ DEFAULT_GAME = BLACK_HOLE
 unsaid when it is this one (a deal's repr, a command's hint)."""
 GAME_NAMES = tuple(game.name for game in GAMES)
 _GAME_OF_NAME = {game.name: game for game in GAMES}
+(_UNNAMED_GAME,) = (game for game in GAMES if not game.named_in_records)  # one game at most goes unnamed
 
 
 class GameName(str, Enum):
@@ -234,6 +235,16 @@ def game_named(name: str | GameName) -> Game:
     if game is None:
         raise UnknownGame(f"unknown game {key!r}: the games are {', '.join(GAME_NAMES)}")
     return game
+
+
+def recorded_game(name: str | None) -> Game:
+    """The game a record names (a pack's, a manifest's, a play record's ``game``): the game called ``name``,
+    or, when it names none (None), the game whose records go unnamed (:attr:`Game.named_in_records`).
+
+    >>> recorded_game(None) is BLACK_HOLE, recorded_game("golf").title
+    (True, 'Golf')
+    """
+    return _UNNAMED_GAME if name is None else game_named(name)
 
 
 def fits(game: Game, rank: int, foundation_rank: int | None) -> bool:
