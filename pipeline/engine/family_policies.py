@@ -23,7 +23,6 @@ import numba
 import numpy as np
 
 from pipeline.engine.family_search import (
-    FamilyReduction,
     fill_moves_of,
     fitting_piles,
     neighbour_piles,
@@ -39,6 +38,7 @@ from pipeline.engine.policies import (
     normalise,
     same_rank_factor,
 )
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
@@ -94,7 +94,7 @@ def line_ahead(
         return DEEPEST, 0, 0
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
-    dominance = FamilyReduction.DOMINANCE.value
+    dominance = Reduction.DOMINANCE.value
     counts[0] = fill_moves_of(
         ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, dominance, stack, 0
     )

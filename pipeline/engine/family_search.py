@@ -38,10 +38,10 @@ stamp), so a process keeps its memos from deal to deal.
 foundation away; pile moves from the taller pile first (ties in pile
 order), since the tall piles are the ones a win must dig through.
 
-Reductions, each a flag of :class:`FamilyReduction` and switched off in the
+Reductions, each a flag of :class:`Reduction` and switched off in the
 tests to check that no verdict or longest play changes:
 
-**Same-rank dominance** (:data:`FamilyReduction.DOMINANCE`). Black Hole's
+**Same-rank dominance** (:data:`Reduction.DOMINANCE`). Black Hole's
 proof (:mod:`pipeline.engine.search`) needs only that whether a move is
 legal, and the foundation it leaves, depend on the ranks of the card played
 and of the foundation. That holds here: :func:`~pipeline.game.games.fits`
@@ -51,8 +51,8 @@ so the twin line ``L'`` deals the talon exactly when ``L`` does. The twin
 plays as many pile cards, so the rule keeps every line's length: it holds
 for any target, and the deepest line stays exact.
 
-**Euler walk and reachability** (:data:`FamilyReduction.EULER`; with the
-rank order condition, :data:`FamilyReduction.ORDER`). The conditions of
+**Euler walk and reachability** (:data:`Reduction.EULER`; with the
+rank order condition, :data:`Reduction.ORDER`). The conditions of
 :mod:`pipeline.engine.conditions` assume that the cards left are played as
 one ±1 walk on the 13-cycle from the foundation rank, with no wildcard.
 That holds only once the foundation holds a card, no talon card is left,
@@ -69,7 +69,7 @@ left (a deal resets the foundation to any rank: the walk may break there),
 nor to Golf and Dead King Golf at all (the ranks form a line, not a cycle,
 and a King may end every walk).
 
-**Runs** (:data:`FamilyReduction.RUNS`, Golf's own). With a talon, the
+**Runs** (:data:`Reduction.RUNS`, Golf's own). With a talon, the
 cards played form runs: the current foundation then pile cards, and each
 talon card dealt then pile cards, each run a ±1 walk. Without wrap the
 ranks alternate in parity along a run, so a run whose start card has even
@@ -85,7 +85,7 @@ unplayed changes each side of these inequalities by at most ``u``, so a
 position whose worst shortfall exceeds the spare cards
 ``s`` (pile cards left minus those still to play) cannot reach the target.
 
-**Predecessors** (:data:`FamilyReduction.PREDECESSORS`, any game, where
+**Predecessors** (:data:`Reduction.PREDECESSORS`, any game, where
 the Euler walk condition does not apply). In every game of the family each
 pile card played goes on the card played or dealt just before it: its
 *predecessor*, a card of a neighbouring rank (K and A are neighbours when
@@ -111,7 +111,7 @@ Where the Euler walk condition applies it is not asked: a walk meets it.
 anything while a win was sought, that search saw every line (up to
 dominance, which keeps lengths), and the deepest is the most pile cards
 that can be played. Otherwise, where ranks wrap
-(:data:`FamilyReduction.TOP_FIRST`, an order, not a reduction), a search
+(:data:`Reduction.TOP_FIRST`, an order, not a reduction), a search
 first asks whether all pile cards but one can be played, which seldom
 takes long when it is so; if so that is the most (a win was refuted).
 Otherwise the deepest line seen is only a lower bound ``b``, and a search
@@ -125,8 +125,6 @@ over several values.)
 """
 
 from __future__ import annotations
-
-from enum import IntFlag
 
 import numba
 import numpy as np
@@ -150,39 +148,12 @@ from pipeline.engine.kernel import (
     slot_for,
     stands_in_for,
 )
+from pipeline.engine.reductions import Reduction
 from pipeline.engine.search import SearchStatus
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 
-
-class FamilyReduction(IntFlag):
-    """The sound reductions of the family search, as bits of its ``flags``; each proved in this module's docstring.
-
-    >>> int(FamilyReduction.DOMINANCE | FamilyReduction.RUNS)
-    9
-    """
-
-    DOMINANCE = 1
-    """Same-rank dominance among free cards (any target)."""
-    EULER = 2
-    """The Euler walk condition and rank reachability, once no wildcard is left and ranks wrap."""
-    ORDER = 4
-    """The rank order condition; it builds on the Euler walk condition."""
-    RUNS = 8
-    """Golf's runs between talon deals: parity and the end ranks, without wrap."""
-    PREDECESSORS = 16
-    """Each pile card played needs its own predecessor of a neighbouring rank (Hall's condition)."""
-    TOP_FIRST = 32
-    """Not a reduction but an order: where ranks wrap, a lost deal's longest play first asks for all but one card."""
-
-
-OWN_REDUCTIONS = FamilyReduction.PREDECESSORS | FamilyReduction.TOP_FIRST
-"""The reductions (and the order) that only this search has, Black Hole's search none of them."""
-ALL_REDUCTIONS = (
-    FamilyReduction.DOMINANCE | FamilyReduction.EULER | FamilyReduction.ORDER | FamilyReduction.RUNS
-)
-ALL_REDUCTIONS |= OWN_REDUCTIONS
 NO_SHORTFALL = -(1 << 20)  # a shortfall below any spare: the predecessors condition is not asked
 TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
 STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
@@ -257,8 +228,8 @@ def family_solve(
 ) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
     """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
 
-    ``flags`` are the :class:`FamilyReduction` bits switched on
-    (:attr:`~pipeline.engine.solver.SearchOptions.family_flags`: all of them
+    ``flags`` are the :class:`Reduction` bits switched on
+    (:attr:`~pipeline.engine.solver.SearchOptions.flags`: all of them
     unless a test switches one off). The most pile cards playable is counted from ``position`` and
     is known (not None) only when the status is REACHED (all of them) or
     MISSED (and, without ``longest_play``, only when REACHED: a miss seeks no longest play).
@@ -286,7 +257,7 @@ def family_solve(
     if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
         _give_back(memo)
         return found, (), int(nodes), None
-    if flags & FamilyReduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
+    if flags & Reduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
         status, more, below, _, _ = family_search(
             ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left - 1, False,
             max_nodes - int(nodes), flags, bitmap, memo,
@@ -720,7 +691,7 @@ def fill_moves_of(
     while fitting:
         pile = lowest_bit(fitting)
         fitting &= fitting - 1
-        if flags & FamilyReduction.DOMINANCE.value and _dominated(ranks, heights, tops, pile):
+        if flags & Reduction.DOMINANCE.value and _dominated(ranks, heights, tops, pile):
             continue
         at = count
         while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
@@ -766,7 +737,7 @@ def rules_out(
     if foundation < 0:
         return False  # any card may start the walk
     talon_left = dealt < starts.shape[0] - 1
-    if flags & FamilyReduction.EULER.value and wrap and not talon_left:
+    if flags & Reduction.EULER.value and wrap and not talon_left:
         if spare > 0:
             total = 0
             for rank in range(NUM_RANKS):
@@ -780,7 +751,7 @@ def rules_out(
         slot = slot_for(code, WALK_MEMO_SIZE - 1)
         if walk_keys[slot] != code:
             walk_keys[slot] = code
-            if flags & FamilyReduction.ORDER.value:
+            if flags & Reduction.ORDER.value:
                 walk_ends[slot] = walk_orders(counts, foundation, end_ranks, orders[slot])
             else:
                 walk_ends[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
@@ -789,7 +760,7 @@ def rules_out(
             return ends < 0
         first, second, third = pile_orders(ranks, heights)
         return not orders_allow(orders[slot], ends, first, second, third)
-    if flags & FamilyReduction.RUNS.value and not wrap:
+    if flags & Reduction.RUNS.value and not wrap:
         even_talon = starts[dealt, NUM_RANKS]
         odd_starts = (foundation & 1) + starts.shape[0] - 1 - dealt - even_talon
         even_starts = 1 - (foundation & 1) + even_talon
@@ -837,9 +808,9 @@ def predecessor_shortfall(
     no more there, measured on All in a Row) the shortfall is given as far
     below any spare.
     """
-    if not flags & FamilyReduction.PREDECESSORS.value:
+    if not flags & Reduction.PREDECESSORS.value:
         return NO_SHORTFALL
-    if wrap and flags & FamilyReduction.EULER.value and dealt == starts.shape[0] - 1:
+    if wrap and flags & Reduction.EULER.value and dealt == starts.shape[0] - 1:
         return NO_SHORTFALL
     most = NO_SHORTFALL
     if wrap:

@@ -63,7 +63,6 @@ from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS
 from pipeline.engine.family_policies import fill_chances, new_scratch
 from pipeline.engine.family_search import (
     WALK_MEMO_SIZE,
-    FamilyReduction,
     fill_moves_of,
     layout_of,
     layout_steps,
@@ -78,15 +77,14 @@ from pipeline.engine.family_search import (
 from pipeline.engine.gametree import COUNT_LIMIT, Tree, WalkOptions, WalkStatus
 from pipeline.engine.kernel import lowest_bit, stands_in_for
 from pipeline.engine.policies import FIGURES, PLAYER_COUNT
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
 _LOST, _LOST_COUNTED, _UNDECIDED = -1, -2, -3  # the table's marks; a record's number is 0 or more
-_CONDITIONS = (
-    FamilyReduction.EULER | FamilyReduction.ORDER | FamilyReduction.RUNS | FamilyReduction.PREDECESSORS
-).value
+_CONDITIONS = (Reduction.EULER | Reduction.ORDER | Reduction.RUNS | Reduction.PREDECESSORS).value
 _FIRST_RECORDS = 1 << 12
 
 

@@ -91,7 +91,8 @@ from pipeline.engine.kernel import (
     take,
 )
 from pipeline.engine.policies import FIGURES, PLAYER_COUNT, fill_chances, new_scratch
-from pipeline.engine.search import MEMO_SIZE, Reduction, hopeless
+from pipeline.engine.reductions import Reduction
+from pipeline.engine.search import MEMO_SIZE, hopeless
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.players import PlayerFigures
@@ -214,7 +215,7 @@ class WalkOptions:
 
     @property
     def reductions(self) -> int:
-        """The reductions switched on, as the walk's flags (:class:`~pipeline.engine.search.Reduction` bits)."""
+        """The reductions switched on, as the walk's flags (:class:`~pipeline.engine.reductions.Reduction` bits)."""
         return Reduction.SIBLINGS.value if self.siblings else 0
 
 

@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from pipeline.engine.kernel import fill_moves, put_back, take
-from pipeline.engine.search import Reduction
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES
 from pipeline.game.players import (

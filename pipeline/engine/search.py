@@ -52,7 +52,7 @@ fetched while its elder sibling is searched.
 
 from __future__ import annotations
 
-from enum import IntEnum, IntFlag
+from enum import IntEnum
 
 import numba
 import numpy as np
@@ -86,6 +86,7 @@ from pipeline.engine.kernel import (
     remember,
     take,
 )
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES
 
@@ -102,26 +103,6 @@ class SearchStatus(IntEnum):
     """Every line was searched (up to sound reductions) and none reaches the target."""
     OUT_OF_NODES = -1
     """The node budget ran out first: nothing is claimed."""
-
-
-class Reduction(IntFlag):
-    """The sound reductions a search may use, as bits of its ``flags``; each proved in this module's docstring.
-
-    >>> int(Reduction.EULER | Reduction.ORDER)
-    10
-    """
-
-    REACHABILITY = 1
-    """Rank reachability: every rank left must be reachable from the foundation's."""
-    EULER = 2
-    """The Euler walk condition, with the last card a bottom card."""
-    DOMINANCE = 4
-    """Same-rank dominance among free cards."""
-    ORDER = 8
-    """The rank order condition; it builds on the Euler walk condition."""
-    SIBLINGS = 16
-    """The game-tree walk's own: a move is lost when a sibling move proved lost stands in for it by same-rank
-    dominance (proved in :mod:`pipeline.engine.gametree`)."""
 
 
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars

@@ -32,22 +32,19 @@ from __future__ import annotations
 import functools
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.kernel import new_table
-from pipeline.engine.search import Reduction, SearchStatus, search
+from pipeline.engine.reductions import Reduction
+from pipeline.engine.search import SearchStatus, search
 from pipeline.errors import InternalError
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE
 from pipeline.game.rules import WINNING_LENGTH, IllegalMove, Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
-
-if TYPE_CHECKING:  # the family search is imported when a deal of the family comes: Black Hole never loads it
-    from pipeline.engine.family_search import FamilyReduction
 
 
 @dataclass(frozen=True)
@@ -64,9 +61,9 @@ class SearchOptions:
 
     @property
     def flags(self) -> Reduction:
-        """The reductions switched on, as the search's flags.
+        """The reductions switched on, as the search's flags (a search asks only those that apply to its game).
 
-        >>> SearchOptions(euler=False).flags
+        >>> SearchOptions(euler=False, runs=False, predecessors=False, top_first=False).flags
         <Reduction.REACHABILITY|DOMINANCE: 5>
         """
         chosen = Reduction(0)
@@ -75,28 +72,9 @@ class SearchOptions:
             (Reduction.EULER, self.euler),
             (Reduction.DOMINANCE, self.dominance),
             (Reduction.ORDER, self.order and self.euler),
-        ):
-            if used:
-                chosen |= reduction
-        return chosen
-
-    @property
-    def family_flags(self) -> FamilyReduction:
-        """The reductions switched on, as the family search's flags (All in a Row and the Golfs).
-
-        >>> SearchOptions(runs=False, predecessors=False, top_first=False).family_flags
-        <FamilyReduction.DOMINANCE|EULER|ORDER: 7>
-        """
-        from pipeline.engine.family_search import FamilyReduction
-
-        chosen = FamilyReduction(0)
-        for reduction, used in (
-            (FamilyReduction.DOMINANCE, self.dominance),
-            (FamilyReduction.EULER, self.euler),
-            (FamilyReduction.ORDER, self.order and self.euler),
-            (FamilyReduction.RUNS, self.runs),
-            (FamilyReduction.PREDECESSORS, self.predecessors),
-            (FamilyReduction.TOP_FIRST, self.top_first),
+            (Reduction.RUNS, self.runs),
+            (Reduction.PREDECESSORS, self.predecessors),
+            (Reduction.TOP_FIRST, self.top_first),
         ):
             if used:
                 chosen |= reduction
@@ -157,9 +135,7 @@ def _solve_family(
     _compile_family_search()
     began = time.perf_counter()
     position = start or Position.start(deal)
-    status, moves, nodes, most = family_solve(
-        deal, position, max_nodes, int(options.family_flags), longest_play
-    )
+    status, moves, nodes, most = family_solve(deal, position, max_nodes, int(options.flags), longest_play)
     if status is SearchStatus.REACHED:
         _certify(deal, moves, position)
         return SolveResult(Verdict.SOLVED, moves, nodes, time.perf_counter() - began, deal.game.pile_cards)
@@ -172,13 +148,13 @@ def _solve_family(
 @functools.cache
 def _compile_family_search() -> None:
     """Compile the family search (or load it from Numba's cache) once per process, before any clock starts."""
-    from pipeline.engine.family_search import FamilyReduction, family_solve
+    from pipeline.engine.family_search import family_solve
     from pipeline.game.games import ALL_IN_A_ROW, GOLF
     from pipeline.game.shuffles import seeded_deal
 
     for game in (ALL_IN_A_ROW, GOLF):  # a hash-set memo, then a bit-array one
         deal = seeded_deal(0, 0, game)
-        family_solve(deal, Position.start(deal), 1, int(FamilyReduction(0)))
+        family_solve(deal, Position.start(deal), 1, 0)
 
 
 class SolverBug(InternalError):

@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
-from pipeline.engine.family_search import OWN_REDUCTIONS, FamilyReduction, family_solve, predecessor_shortfall
+from pipeline.engine.family_search import family_solve, predecessor_shortfall
+from pipeline.engine.reductions import Reduction
 from pipeline.engine.reference import family_reference
 from pipeline.engine.search import SearchStatus
 from pipeline.engine.solver import SearchOptions, solve
@@ -197,9 +198,9 @@ def test_a_golf_win_may_leave_talon_cards():
 
 # this search's own reductions (and its TOP_FIRST order), switched off one at a time through family_solve
 OWN_OFF = {
-    "predecessors": FULL.family_flags & ~FamilyReduction.PREDECESSORS,
-    "top_first": FULL.family_flags & ~FamilyReduction.TOP_FIRST,
-    "all": FULL.family_flags & ~OWN_REDUCTIONS,
+    "predecessors": FULL.flags & ~Reduction.PREDECESSORS,
+    "top_first": FULL.flags & ~Reduction.TOP_FIRST,
+    "all": FULL.flags & ~(Reduction.PREDECESSORS | Reduction.TOP_FIRST),
 }
 
 
@@ -213,7 +214,7 @@ def family_result(deal: Deal, position: Position, flags: int) -> tuple[SearchSta
 @pytest.mark.parametrize("own", sorted(OWN_OFF))
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
 def test_each_own_reduction_switched_off_keeps_every_verdict_and_longest_play(game: Game, own: str):
-    flags = int(FULL.family_flags)
+    flags = int(FULL.flags)
     for number in range(1, 13):
         deal = pysol_deal(number, game)
         start = Position.start(deal)
@@ -229,7 +230,7 @@ def test_the_predecessors_condition_alone_agrees_with_the_reference(game: Game):
         deal = seeded_deal(11, index, game)
         position = played_down(deal, index, guided=index % 2 == 0)
         most, win = family_reference(deal, position)
-        for own in (FamilyReduction.PREDECESSORS, FamilyReduction.PREDECESSORS | FamilyReduction.TOP_FIRST):
+        for own in (Reduction.PREDECESSORS, Reduction.PREDECESSORS | Reduction.TOP_FIRST):
             status, found = family_result(deal, position, int(own))
             assert status is (SearchStatus.REACHED if win is not None else SearchStatus.MISSED)
             assert found == most, deal.to_board_text()
@@ -274,7 +275,7 @@ def test_the_shortfall_is_hall_deficiency_of_one_run_of_ranks(game: Game, data: 
     dealt = data.draw(st.integers(0, len(talon)))
     foundation = data.draw(st.integers(0 if game.has_talon else -1, NUM_RANKS - 1))
     mine = predecessor_shortfall(
-        counts, starts, dealt, foundation, game.wrap, game.dead_king, int(FamilyReduction.PREDECESSORS)
+        counts, starts, dealt, foundation, game.wrap, game.dead_king, int(Reduction.PREDECESSORS)
     )
     brute = brute_shortfall(counts, starts, dealt, foundation, game)
     assert mine <= brute
