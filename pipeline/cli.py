@@ -556,83 +556,61 @@ def grade(
     _show(tables.grades_table(f"Graded {solved}", summary))
 
 
-@app.command()
-def calibrate(
+class CalibrateForms(WholeHelpLines):
+    """The ``calibrate`` group, which still takes its form from before its subcommands: options first
+    (``calibrate --seed 4 --count 2000 --out FILE``) are ``calibrate sample``'s, or, with ``--plays``,
+    ``calibrate plays``'s."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:  # Click's Context, vendored by Typer
+        if args and args[0].startswith("-") and args[0] not in ctx.help_option_names:
+            plays = any(arg == "--plays" or arg.startswith("--plays=") for arg in args)
+            args = ["plays" if plays else "sample", *args]
+        found: list[str] = super().parse_args(ctx, args)
+        return found
+
+
+calibrate_app = typer.Typer(
+    cls=CalibrateForms,
+    rich_markup_mode=None,
+    name="calibrate",
+    help="Set the tier thresholds: from a seeded sample of deals (sample), or fitted to play records (plays).",
+    no_args_is_help=True,
+)
+app.add_typer(calibrate_app)
+
+
+@calibrate_app.command("sample")
+def calibrate_sample(
     out: Annotated[
-        Path | None,
+        Path,
         typer.Option(
             "--out",
             "-o",
             dir_okay=False,
-            help="Tiers file (TOML) to write; an existing one's reference player and figure are kept. With --plays: where the tiers fitted to play go (optional).",
+            help="Tiers file (TOML) to write; an existing one's reference player and figure are kept.",
         ),
-    ] = None,
-    seed: Annotated[int | None, _setting(RunConfig, "seed", "Root seed of the sample deals.")] = None,
+    ],
+    seed: Annotated[int, _setting(RunConfig, "seed", "Root seed of the sample deals.")],
     count: Annotated[
-        int | None,
-        typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals."),
-    ] = None,
-    plays: Annotated[
-        Path | None,
-        typer.Option(
-            "--plays",
-            readable=False,
-            dir_okay=False,
-            help="Check the player models against these play records (PLAYS.parquet) instead of a sample; needs --pack.",
-        ),
-    ] = None,
-    pack: Annotated[
-        Path | None,
-        typer.Option("--pack", readable=False, help="With --plays: the pack folder the records are of."),
-    ] = None,
-    charts_folder: Annotated[
-        Path | None,
-        typer.Option(
-            "--charts",
-            file_okay=False,
-            help="With --plays: folder for the chart of predicted against observed. Default: output/reports/NAME.",
-        ),
-    ] = None,
+        int, typer.Option("--count", "-n", min=1, max=MAX_CALIBRATION_COUNT, help="How many sample deals.")
+    ],
     jobs: Jobs = 1,
     max_positions: MaxPositions = GradeSettings().max_positions,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     game: GameChoice = GameName.BLACK_HOLE,
     quiet: Quiet = False,
 ) -> None:
-    """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles.
-
-    With --plays: say what data the records hold (deals, finished attempts by mode, moves made right after a hint), rank-correlate each player model's figures with what play-testers met, name the model that predicts them best (the likelihood of their attempts, each counted up to its first hint) from 40 counted attempts at 8 deals or more, and, with enough attempts (30 deals with 5 finished attempts each), fit the tier thresholds to play. Below either minimum it says why in one line; with --out it then fails and writes nothing.
-    """
-    if plays is not None:
-        if pack is None:
-            raise typer.BadParameter(
-                "--plays needs --pack, the pack folder the records are of", param_hint="--pack"
-            )
-        if seed is not None or count is not None:
-            raise typer.BadParameter(
-                "--seed and --count are for a calibration on a sample", param_hint="--seed"
-            )
-        _calibrate_from_plays(plays, pack, out, charts_folder, quiet)
-        return
-    if out is None or seed is None or count is None:
-        missing = next(
-            name for name, value in (("--out", out), ("--seed", seed), ("--count", count)) if value is None
-        )
-        raise typer.BadParameter(
-            "a calibration on a sample needs --out, --seed and --count (or --plays)", param_hint=missing
-        )
-    if pack is not None or charts_folder is not None:
-        raise typer.BadParameter("--pack and --charts are for --plays", param_hint="--pack")
-    from pipeline.game.games import BLACK_HOLE, game_named
+    """Show how COUNT seeded deals fall into the tiers, and move the thresholds to round values near their quartiles."""
+    from pipeline.calibration import from_sample
+    from pipeline.game.games import DEFAULT_GAME, game_named
     from pipeline.game.shuffles import seeded_deal
     from pipeline.reports import tables
-    from pipeline.stages.calibrate import calibrate as calibrate_tiers
 
     _note_jobs(jobs, quiet)
     played = game_named(game)
-    of_game = "" if played is BLACK_HOLE else f" --game {played.name}"
+    of_game = "" if played is DEFAULT_GAME else f" --game {played.name}"
     with user_errors(interrupted=tables.interrupted_line(out)):
-        calibration = calibrate_tiers(
+        calibration = from_sample(
             out,
             (seeded_deal(seed, index, played) for index in range(count)),
             origin=f"--seed {seed} --count {count}{of_game}",
@@ -652,15 +630,46 @@ def calibrate(
     _show(tables.grades_table(f"Calibration: seed {seed}, {_counted(count, 'deal')}", calibration.grades))
 
 
-def _calibrate_from_plays(
-    plays: Path, pack: Path, out: Path | None, charts: Path | None, quiet: bool
+@calibrate_app.command("plays")
+def calibrate_plays(
+    plays: Annotated[
+        Path,
+        typer.Option(
+            "--plays",
+            readable=False,
+            dir_okay=False,
+            help="Play records (PLAYS.parquet) to check the player models against.",
+        ),
+    ],
+    pack: Annotated[Path, typer.Option("--pack", readable=False, help="The pack folder the records are of.")],
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out", "-o", dir_okay=False, help="Tiers file (TOML) to write the tiers fitted to play to."
+        ),
+    ] = None,
+    charts_folder: Annotated[
+        Path | None,
+        typer.Option(
+            "--charts",
+            file_okay=False,
+            help="Folder for the chart of predicted against observed. Default: output/reports/NAME.",
+        ),
+    ] = None,
+    quiet: Quiet = False,
 ) -> None:
-    """``calibrate --plays``: the models against play, the chart, the tiers fitted (and written with --out)."""
-    from pipeline.reports.play_calibration import calibrate_from_plays
+    """Check the player models against play records, draw their chart, and fit the tier thresholds to play.
+
+    Say what data the records hold (deals, finished attempts by mode, moves made right after a hint), rank-correlate each player model's figures with what play-testers met, name the model that predicts them best (the likelihood of their attempts, each counted up to its first hint) from 40 counted attempts at 8 deals or more, and, with enough attempts (30 deals with 5 finished attempts each), fit the tier thresholds to play. Below either minimum it says why in one line; with --out it then fails and writes nothing.
+    """
+    from pipeline.calibration import from_plays
+    from pipeline.reports.play_charts import chart_place, predicted_vs_observed
     from pipeline.reports.play_tables import best_line, data_lines, fitted_lines, model_tables
 
     with user_errors():
-        made = calibrate_from_plays(plays, pack, out=out, charts_folder=charts)
+        chart = chart_place(pack, charts_folder)  # before anything is read
+        made = from_plays(plays, pack, out=out)
+        predicted_vs_observed(made.check, made.player, chart)
     for line in data_lines(made.check):
         typer.echo(line)
     _show(*model_tables(made.check))
@@ -668,7 +677,7 @@ def _calibrate_from_plays(
     if made.fitted is not None:
         for line in fitted_lines(made.fitted, written=made.written is not None):
             typer.echo(line)
-    _note(f"wrote {made.chart}" + (f" and {made.written}" if made.written else ""), quiet)
+    _note(f"wrote {chart}" + (f" and {made.written}" if made.written else ""), quiet)
     if made.refused is not None:
         if out is not None:
             _fail(f"{out}: not written: {made.refused}", ExitCode.BAD_INPUT)

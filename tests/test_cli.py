@@ -717,8 +717,8 @@ COMMANDS = {
         lambda d: [d / "solved.parquet", "-o", d / "o.parquet"],
     ),
     "calibrate": (
-        "pipeline.stages.calibrate",
-        "calibrate",
+        "pipeline.calibration",
+        "from_sample",
         lambda d: ["-o", d / "t.toml", "--seed", 1, "-n", 4],
     ),
     "solve-board": (

@@ -10,17 +10,16 @@
 - ``observed``: what the players met, per deal and per tier, with intervals.
 - ``intervals``: Wilson and Student t intervals, Spearman's rank correlation and the seeded bootstrap.
 - ``likelihood``: how likely each player model makes the attempts observed.
-- ``calibration``: the models checked against play, and tier thresholds fitted to it.
+- ``model_check``: the models checked against play: their rank correlations and the best predictor.
 - ``spool``: an import's records on disk meanwhile, checked, merged and handed back in rows.
 - ``importing``: ``blackhole plays import``: export files into ``PLAYS.parquet``, a record at a time.
 - ``curation``: ``blackhole curate --plays``: rejected deals left out, the order from play.
 
-Play records sit above the stages (they read packs, replay by the rules,
-write tiers files and curate) and below the reports, which show them.
+Play records sit above the stages (they read packs, replay by the rules
+and curate) and below the reports, which show them.
 """
 
 __all__ = [
-    "calibration",
     "checks",
     "curation",
     "deals",
@@ -30,6 +29,7 @@ __all__ = [
     "intervals",
     "likelihood",
     "merge",
+    "model_check",
     "observed",
     "played",
     "records",

@@ -6,8 +6,8 @@ The records (:func:`pipeline.plays.played.played_pack`) give the curation
 - the deals a play-tester marked ``reject`` (the mark of the latest export,
   :mod:`pipeline.plays.merge`), left out whatever their grade;
 - asked to order by play, each deal's mistakes before a win
-  (:class:`pipeline.plays.calibration.Measure`) for the deals with at least
-  :data:`~pipeline.plays.calibration.MIN_ATTEMPTS` finished attempts: those
+  (:class:`pipeline.plays.model_check.Measure`) for the deals with at least
+  :data:`~pipeline.plays.model_check.MIN_ATTEMPTS` finished attempts: those
   deals swap places among themselves, easiest for the players first (a deal
   never won last), while every other deal keeps its place in the order by
   difficulty.
@@ -20,8 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.packs.manifest import Manifest
-from pipeline.plays.calibration import MIN_ATTEMPTS, Measure
 from pipeline.plays.exports import Mark
+from pipeline.plays.model_check import MIN_ATTEMPTS, Measure
 from pipeline.plays.observed import Observed
 from pipeline.plays.played import PlayedPack, played_pack
 from pipeline.stages.curate import curate_beside

@@ -13,7 +13,6 @@
 - ``gallery``: a pack as a static web site to browse and play (``gallery_site/`` holds its page and scripts).
 - ``play_tables``: play records for the terminal: an import, what play-testers met, the models against play.
 - ``play_charts``: the chart of a model's predictions against what play-testers met, as a PNG file.
-- ``play_calibration``: ``calibrate --plays``: the models checked against play, the chart, tiers fitted.
 
 Reports read packs and stage results; nothing below imports them. The tools
 that test and measure the gallery (its hints answered in Python, headless
@@ -27,7 +26,6 @@ __all__ = [
     "charts",
     "gallery",
     "picture",
-    "play_calibration",
     "play_charts",
     "play_tables",
     "results",

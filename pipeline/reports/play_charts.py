@@ -19,18 +19,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pipeline.files import check_folder_writable, check_outside_inputs, check_writable
 from pipeline.game.players import PLAYERS, Player
-from pipeline.plays.calibration import ModelCheck
+from pipeline.plays.model_check import ModelCheck
 from pipeline.reports import words
-from pipeline.reports.charts import EMPTY_NOTE, TIER_COLOURS, png_figure
+from pipeline.reports.charts import EMPTY_NOTE, TIER_COLOURS, default_charts_folder, png_figure
 
 CHART = "play-calibration.png"
 """The chart's file name in the report folder."""
 NEVER_WON = "#444444"
 
 
+def chart_place(pack: Path, folder: Path | None = None) -> Path:
+    """Where the chart of the records of the pack folder ``pack`` goes: in ``folder``, by default the pack's
+    report folder (:func:`~pipeline.reports.charts.default_charts_folder`); DestinationError when it cannot
+    be written there, checked before anything is read."""
+    folder = check_folder_writable(default_charts_folder(pack) if folder is None else folder)
+    check_outside_inputs(folder, [pack])
+    return check_writable(folder / CHART) if folder.is_dir() else folder / CHART
+
+
 def predicted_vs_observed(check: ModelCheck, player: Player, path: Path) -> Path:
-    """Write the chart of ``player``'s figures against the play of ``check``'s deals to ``path``."""
+    """Write the chart of ``player``'s figures against the play of ``check``'s deals to ``path`` (its folder
+    made if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     number = PLAYERS.index(player)
     deals = check.deals
     with png_figure(path) as figure:

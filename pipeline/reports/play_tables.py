@@ -19,16 +19,16 @@ import math
 from typing import TYPE_CHECKING, Literal
 
 from pipeline.game.players import PLAYERS
-from pipeline.plays.calibration import MIN_PREDICTOR_ATTEMPTS, MIN_PREDICTOR_DEALS, Measure, ModelCheck
 from pipeline.plays.intervals import RESAMPLES, Correlation, MeanInterval, Rate
+from pipeline.plays.model_check import MIN_PREDICTOR_ATTEMPTS, MIN_PREDICTOR_DEALS, Measure, ModelCheck
 from pipeline.plays.observed import Observed, PlayObservation
 from pipeline.reports import words
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from pipeline.calibration import FittedTiers
     from pipeline.packs.manifest import Manifest
-    from pipeline.plays.calibration import FittedTiers
     from pipeline.plays.importing import Imported
 
 MEASURES_CAPTION = (
@@ -249,7 +249,7 @@ def _chance_text(chance: float | None) -> str:
 
 
 def data_lines(check: ModelCheck) -> list[str]:
-    """The data ``calibrate --plays`` had: deals, finished attempts, modes, hinted moves, and what the
+    """The data ``calibrate plays`` had: deals, finished attempts, modes, hinted moves, and what the
     likelihood counted and left out."""
     data, counted = check.data, check.counted
     playing = f" (+{data.playing:,} still playing, counted in no figure)" if data.playing else ""
@@ -273,7 +273,7 @@ def data_lines(check: ModelCheck) -> list[str]:
 
 
 HINTED_MOSTLY = 0.5
-"""The share of moves right after a hint from which ``calibrate --plays`` warns that most were the hints'."""
+"""The share of moves right after a hint from which ``calibrate plays`` warns that most were the hints'."""
 
 
 def _many(count: int, one: str) -> str:

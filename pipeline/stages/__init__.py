@@ -14,7 +14,6 @@
 - ``crosscheck``: CP-SAT (and the reference search) on every loss and a seeded sample of wins.
 - ``grade``: the game-tree metrics, the difficulty score and the tier of each deal.
 - ``tiers``: the difficulty score's weights and the tier thresholds (``tiers.toml``, shipped beside it).
-- ``calibrate``: thresholds at the quartiles of a sample's scores.
 - ``curation_rules``: what a puzzle pack keeps: graded wins, undisputed, playable, no duplicates, quotas.
 - ``quotas``: the deals wanted per tier, read from ``easy=50,...`` or checked as a mapping.
 - ``difficulty_sort``: the curated order by difficulty, an external sort of a Parquet file.
@@ -27,7 +26,6 @@ Stages use the engine and packs; reports and the command line use the stages.
 
 __all__ = [
     "board_stream",
-    "calibrate",
     "chain",
     "crosscheck",
     "curate",

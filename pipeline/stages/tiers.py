@@ -49,10 +49,8 @@ pipeline.stages.tiers.OldUnitsError: t.toml:1: this tiers file is in the old uni
 
 from __future__ import annotations
 
-import bisect
 import math
 import os
-import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -60,8 +58,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ArgumentError, BlackholeError, located, of_type, real_number, shown_value
-from pipeline.files import check_writable, replacing
+from pipeline.errors import ArgumentError, located, of_type, real_number, shown_value
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.packs.labels import Tier
 from pipeline.toml_files import ConfigError, line_of, not_finite, parse_toml, read_text, type_name
@@ -73,13 +70,6 @@ _OLD_UNITS = (
     "this tiers file is in the old units: tiers are no longer cut on the tree score ([score] weights) "
     "but on a player's dead ends or attempts, named in a [difficulty] table; run blackhole calibrate to write one"
 )
-ROUND_STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
-"""The round values thresholds are calibrated to: these times a power of ten (0.1 to 1,000,000)."""
-ROUND_VALUES = tuple(step * 10.0**power for power in range(-1, 7) for step in ROUND_STEPS)
-
-
-class CalibrationError(BlackholeError, ValueError):
-    """A sample that cannot set thresholds (too few graded deals, or quartiles that round alike)."""
 
 
 class OldUnitsError(ConfigError):
@@ -213,42 +203,6 @@ def tree_score(*, random_win_probability: float, winnable_share: float, traps: i
     return odds * -math.log10(random_win_probability) + share * -math.log10(winnable_share) + trap * traps
 
 
-def round_value(value: float) -> float:
-    """The round value (:data:`ROUND_VALUES`) nearest ``value`` on a log scale.
-
-    >>> [round_value(v) for v in (2.4, 2.5, 13.0, 0.01)]
-    [2.0, 3.0, 15.0, 0.1]
-    """
-    if value <= ROUND_VALUES[0]:
-        return ROUND_VALUES[0]
-    at = bisect.bisect_left(ROUND_VALUES, value)
-    if at == len(ROUND_VALUES):
-        return ROUND_VALUES[-1]
-    low, high = ROUND_VALUES[at - 1], ROUND_VALUES[at]
-    return low if math.log(value / low) < math.log(high / value) else high
-
-
-def calibrated(difficulty: Difficulty, difficulties: Sequence[float]) -> Tiers:
-    """Tiers with the reference ``difficulty`` whose thresholds are the round values nearest the quartiles
-    of ``difficulties``; when two of those coincide, the quartiles to two significant digits.
-
-    >>> calibrated(Difficulty(), [1.0, 2.1, 2.9, 4.2, 9.0]).medium
-    2.0
-    """
-    if len(difficulties) < 4:
-        raise CalibrationError(f"calibration needs at least 4 graded deals, got {len(difficulties)}")
-    quartiles = statistics.quantiles(difficulties, n=4, method="inclusive")
-    medium, hard, expert = (round_value(q) for q in quartiles)
-    if not medium < hard < expert:  # quartiles close together: two significant digits
-        medium, hard, expert = (float(f"{q:.2g}") for q in quartiles)
-    if not medium < hard < expert:
-        raise CalibrationError(
-            f"the quartiles {', '.join(f'{q:.3g}' for q in quartiles)} round to {medium:g}, {hard:g}, "
-            f"{expert:g}, which do not rise; grade more deals"
-        )
-    return Tiers(medium, hard, expert, difficulty)
-
-
 def load_tiers(path: Path | str) -> Tiers:
     """The tiers in the TOML file at ``path`` (a path or its text, else TypeError): ConfigError naming the
     file and line when they are not tiers, OSError naming it when it cannot be read."""
@@ -350,10 +304,3 @@ def _number(name: str, value: Any, source: str, line: int) -> float:
     if value <= 0:
         raise ConfigError(f"{name} must be above 0, got {value}", source=source, line=line)
     return float(value)
-
-
-def write_tiers(tiers: Tiers, path: Path, *, note: str = "") -> None:
-    """Write ``tiers`` as TOML to ``path`` atomically: all of it or, on any error, nothing."""
-    path = check_writable(path)
-    with replacing(path) as sink:
-        sink.write(tiers.to_toml(note=note).encode())

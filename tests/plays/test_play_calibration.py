@@ -1,4 +1,4 @@
-"""blackhole calibrate --plays: bots of one model named by the likelihood, thresholds fitted and written, refusals."""
+"""blackhole calibrate plays: bots of one model named by the likelihood, thresholds fitted and written, refusals."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.calibration import MIN_DEALS, from_plays
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.players import PLAYERS
-from pipeline.plays.calibration import MIN_ATTEMPTS, MIN_DEALS, Measure, check_models
 from pipeline.plays.importing import import_plays
 from pipeline.plays.intervals import Correlation
+from pipeline.plays.model_check import MIN_ATTEMPTS, Measure, check_models
 from pipeline.plays.played import played_pack
-from pipeline.reports.play_calibration import calibrate_from_plays
 from pipeline.stages.tiers import Figure, load_tiers
 from tests.plays.conftest import BOT, BOT_ATTEMPTS
 from tests.plays.making import write
@@ -65,9 +65,7 @@ def test_the_bootstrap_is_seeded(check, bot_plays, play_pack):
 
 def test_thresholds_are_fitted_and_written_with_enough_deals(bot_plays, play_pack, tmp_path):
     out = tmp_path / "tiers.toml"
-    made = calibrate_from_plays(
-        bot_plays, play_pack, out=out, charts_folder=tmp_path / "charts", min_deals=10
-    )
+    made = from_plays(bot_plays, play_pack, out=out, min_deals=10)
     assert made.refused is None and made.written == out and made.fitted is not None
     tiers = load_tiers(out)
     assert tiers == made.fitted.tiers
@@ -75,7 +73,7 @@ def test_thresholds_are_fitted_and_written_with_enough_deals(bot_plays, play_pac
     assert 0 < tiers.medium < tiers.hard < tiers.expert
     assert made.fitted.deals == 17 and 0 <= made.fitted.agreeing <= 17
     assert out.read_text().startswith("# Written by blackhole calibrate --plays PLAYS.parquet --pack p")
-    assert made.chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert made.player is BOT and list(tmp_path.iterdir()) == [out]  # the chart is the command's
 
 
 def test_below_30_deals_with_5_attempts_the_command_refuses_and_writes_nothing(
@@ -87,6 +85,7 @@ def test_below_30_deals_with_5_attempts_the_command_refuses_and_writes_nothing(
         app,
         [
             "calibrate",
+            "plays",
             "--plays",
             str(bot_plays),
             "--pack",
@@ -119,6 +118,7 @@ def test_without_out_the_command_reports_and_says_why_no_tiers_were_fitted(bot_p
     )
     assert result.exit_code == 0, result.output
     assert "Which model plays like these players" in result.stdout
+    assert (tmp_path / "play-calibration.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (
         "no tier thresholds fitted: fitting tier thresholds to play needs at least 30 deals" in result.stderr
     )
@@ -127,12 +127,11 @@ def test_without_out_the_command_reports_and_says_why_no_tiers_were_fitted(bot_p
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        (["--plays", "P.parquet"], "--plays needs --pack"),
-        (
-            ["--plays", "P.parquet", "--pack", "p", "--seed", "1"],
-            "--seed and --count are for a calibration on a sample",
-        ),
-        (["--seed", "1", "--count", "4"], "a calibration on a sample needs --out, --seed and --count"),
+        (["plays", "--pack", "p"], "Missing option '--plays'"),
+        (["sample", "--plays", "P.parquet"], "No such option: --plays"),
+        (["--plays", "P.parquet"], "Missing option '--pack'"),  # the form before the subcommands
+        (["--plays", "P.parquet", "--pack", "p", "--seed", "1"], "No such option: --seed"),
+        (["--seed", "1", "--count", "4"], "Missing option '--out'"),
     ],
 )
 def test_the_two_kinds_of_calibration_do_not_mix(args, problem):

@@ -15,8 +15,8 @@ from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.manifest import Manifest, read_manifest
-from pipeline.plays.calibration import Measure
 from pipeline.plays.importing import import_plays
+from pipeline.plays.model_check import Measure
 from pipeline.plays.observed import Observed
 from pipeline.plays.records import read_plays
 from tests.plays.making import write

@@ -1,4 +1,4 @@
-"""blackhole calibrate --plays states the data it had, leaves hinted moves out of the likelihood, measures
+"""blackhole calibrate plays states the data it had, leaves hinted moves out of the likelihood, measures
 one-attempt games, and names no best predictor below its minimum (8 deals, 40 attempts counted)."""
 
 from __future__ import annotations
@@ -14,24 +14,19 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from pipeline.calibration import CalibrationError, fit_tiers
 from pipeline.cli import app
 from pipeline.errors import ExitCode
 from pipeline.game.deal import Deal
 from pipeline.game.players import PlayerFigures
-from pipeline.plays.calibration import (
-    MIN_PREDICTOR_ATTEMPTS,
-    MIN_PREDICTOR_DEALS,
-    Measure,
-    check_models,
-    fit_tiers,
-)
 from pipeline.plays.events import replay_events
 from pipeline.plays.exports import Attempt, Mode, Outcome
 from pipeline.plays.importing import import_plays
 from pipeline.plays.likelihood import counted, log_likelihood, own_part
+from pipeline.plays.model_check import MIN_PREDICTOR_ATTEMPTS, MIN_PREDICTOR_DEALS, Measure, check_models
 from pipeline.plays.played import played_pack
 from pipeline.reports.play_tables import NO_ONE_ATTEMPT
-from pipeline.stages.tiers import CalibrationError, Figure
+from pipeline.stages.tiers import Figure
 from tests.plays.conftest import BOT
 from tests.plays.making import attempt, deal_entry, document, write
 from tests.plays.remaking import with_attempts
@@ -57,7 +52,17 @@ def bots_at(bot_export: dict[str, Any], deals: int, attempts: int, *, drop: int 
 def calibrate(plays: Path, pack: Path, folder: Path, *more: str) -> Any:
     return CliRunner().invoke(
         app,
-        ["calibrate", "--plays", str(plays), "--pack", str(pack), "--charts", str(folder / "charts"), *more],
+        [
+            "calibrate",
+            "plays",
+            "--plays",
+            str(plays),
+            "--pack",
+            str(pack),
+            "--charts",
+            str(folder / "charts"),
+            *more,
+        ],
         env={"COLUMNS": "300"},
     )
 

@@ -62,8 +62,8 @@ from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.players import Player
 from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
-from pipeline.plays.calibration import Measure, check_models
 from pipeline.plays.events import replay_events
+from pipeline.plays.model_check import Measure, check_models
 from pipeline.plays.played import played_pack
 from pipeline.reports.gallery import DATA, DATA_GLOBAL, Gallery
 from tests.reports.browsing import open_gallery

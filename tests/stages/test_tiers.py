@@ -1,30 +1,25 @@
-"""Difficulty scores and tiers: the formula, the boundaries, the TOML file and its errors, calibration."""
+"""Difficulty scores and tiers: the formula, the boundaries, the TOML file and its errors."""
 
 from __future__ import annotations
 
 import math
-import random
 import re
 from pathlib import Path
 
 import pytest
 
+from pipeline.calibration import round_value
 from pipeline.config import ConfigError
-from pipeline.files import DestinationError
 from pipeline.game.players import Player, PlayerFigures
 from pipeline.stages.tiers import (
-    CalibrationError,
     Difficulty,
     Figure,
     OldUnitsError,
     Tier,
     Tiers,
-    calibrated,
     load_tiers,
     parse_tiers,
-    round_value,
     tree_score,
-    write_tiers,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,41 +122,3 @@ def test_errors_name_the_file_and_line(case):
 def test_a_missing_file_is_named(tmp_path):
     with pytest.raises(ConfigError, match=r"none\.toml: no such file"):
         load_tiers(tmp_path / "none.toml")
-
-
-def test_calibration_puts_round_values_near_the_quartiles():
-    rng = random.Random(5)
-    attempts = [rng.lognormvariate(6.0, 1.5) for _ in range(401)]
-    reference = Difficulty(Player.TIPS, Figure.ATTEMPTS)
-    tiers = calibrated(reference, attempts)
-    assert tiers.difficulty == reference
-    quartiles = sorted(attempts)[100], sorted(attempts)[200], sorted(attempts)[300]
-    for threshold, quartile in zip((tiers.medium, tiers.hard, tiers.expert), quartiles, strict=True):
-        assert round_value(threshold) == threshold  # spread-out quartiles: the coarse round values
-        assert 1 / 1.5 <= threshold / quartile <= 1.5  # the round values are at most 1.5 apart
-    counts = {tier: sum(tiers.tier_of(a) is tier for a in attempts) for tier in Tier}
-    assert all(50 <= counts[tier] <= 150 for tier in (Tier.EASY, Tier.MEDIUM, Tier.HARD, Tier.EXPERT)), counts
-
-
-def test_round_values_read_as_people_say_them():
-    assert [round_value(v) for v in (0.01, 1.2, 1.3, 6.9, 7.0, 180.0, 290.0, 1e12)] == [
-        0.1, 1.0, 1.5, 6.0, 8.0, 200.0, 300.0, 8_000_000.0
-    ]  # fmt: skip
-
-
-def test_calibration_needs_four_distinct_round_values():
-    with pytest.raises(CalibrationError, match="at least 4 graded deals, got 3"):
-        calibrated(Difficulty(), [1.0, 2.0, 3.0])
-    with pytest.raises(CalibrationError, match="round to 200, 200, 200, which do not rise"):
-        calibrated(Difficulty(), [199.0, 200.0, 200.0, 200.0, 201.0])
-    close = calibrated(Difficulty(), [19.0, 21.4, 23.3, 28.1, 30.0])  # round values 20, 20, 30: two digits
-    assert (close.medium, close.hard, close.expert) == (21.0, 23.0, 28.0)
-
-
-def test_writing_is_whole_or_nothing(tmp_path):
-    path = tmp_path / "tiers.toml"
-    write_tiers(TIERS, path, note="first")
-    assert load_tiers(path) == TIERS
-    assert [p.name for p in tmp_path.iterdir()] == ["tiers.toml"]
-    with pytest.raises(DestinationError, match="cannot write, no directory"):
-        write_tiers(TIERS, tmp_path / "no" / "tiers.toml")

@@ -1,4 +1,4 @@
-"""The player models checked against play, and tier thresholds fitted to what the players met.
+"""The player models checked against play: how each ranks the deals as players met them, and which predicts them best.
 
 :func:`check_models` measures each played deal (:mod:`pipeline.plays.observed`:
 attempts, win rate, wins without undo, one-attempt win rate, mistakes and
@@ -25,41 +25,21 @@ attempts 94 to 96 times. At 40 attempts over 8 deals or more, the model
 named is the players' own at least 95 times in 100; below, one in ten names
 another.
 
-:func:`fit_tiers` needs at least :data:`MIN_DEALS` deals with at least
-:data:`MIN_ATTEMPTS` finished attempts each (CalibrationError below, saying
-how many have enough), and a best predictor named. The player of the thresholds is the best predictor;
-the figure is the one the pack's tiers count (``dead_ends`` or ``attempts``).
-Those deals are ranked by their mistakes before a win (ties share their mean
-rank); the easiest quarter is what players found easy, the next medium, then
-hard, then expert. Each threshold is then the value of the model's figure
-that puts the fewest of these deals on the wrong side of its boundary (a deal
-of an easier quarter at or above the threshold, or of a harder one below
-it); of several such cuts, the middle one (the geometric mean of the two
-figures it falls between). The thresholds are moved to the nearest round
-values as ``blackhole calibrate`` does (:func:`pipeline.stages.tiers.round_value`),
-to two significant digits when two coincide; thresholds that do not rise
-are refused.
+Tier thresholds fitted to these checks are :func:`pipeline.calibration.fit_tiers`'s.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-import numpy as np
-
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
-from pipeline.packs.labels import SOLVABLE_TIERS
-from pipeline.plays.intervals import RESAMPLES, Correlation, correlation, ranks
+from pipeline.plays.intervals import RESAMPLES, Correlation, correlation
 from pipeline.plays.likelihood import Counted, ModelFit, best_model, counted_attempts, fits_of
 from pipeline.plays.observed import Observed
 from pipeline.plays.played import PlayedPack
-from pipeline.stages.tiers import THRESHOLDS, CalibrationError, Difficulty, Figure, Tiers, round_value
 
-MIN_DEALS = 30
-"""Deals with enough finished attempts that tier thresholds need."""
 MIN_ATTEMPTS = 5
 """Finished attempts a deal needs to count in the thresholds (and to be placed by play in a curation)."""
 MIN_PREDICTOR_DEALS = 8
@@ -193,80 +173,3 @@ def counted_text(count: int, one: str) -> str:
 
 def _figure(figures: PlayerFigures, measure: Measure) -> float:
     return figures.win_probability if measure.against_win_chance else figures.dead_ends
-
-
-@dataclass(frozen=True)
-class FittedTiers:
-    """Tier thresholds fitted to play: the tiers, the deals they were fitted on, and how many of those the
-    thresholds put in the tier their players' quarter says."""
-
-    tiers: Tiers
-    deals: int
-    agreeing: int
-
-
-def fit_tiers(check: ModelCheck, figure: Figure, *, min_deals: int = MIN_DEALS) -> FittedTiers:
-    """Thresholds of the best model's ``figure`` fitted to the deals of ``check`` with enough attempts (see
-    the module); CalibrationError when fewer than ``min_deals`` have them, or the thresholds do not rise."""
-    chosen = [deal for deal in check.deals if deal.observed.attempts >= check.min_attempts]
-    if len(chosen) < min_deals:
-        raise CalibrationError(
-            f"fitting tier thresholds to play needs at least {counted_text(min_deals, 'deal')} with at least "
-            f"{counted_text(check.min_attempts, 'finished attempt')} each; of the "
-            f"{counted_text(len(check.deals), 'deal')} played and graded, {len(chosen)} "
-            f"{'has' if len(chosen) == 1 else 'have'} that many"
-        )
-    if check.best is None:
-        raise CalibrationError(
-            "fitting tier thresholds to play needs a best predictor: "
-            + (check.refused or "no attempt says anything yet (none won, none met a dead end)")
-        )
-    reference = Difficulty(check.best, figure)
-    values = np.array([figure.of(deal.figures[PLAYERS.index(check.best)]) for deal in chosen])
-    quarters = _quarters([Measure.MISTAKES.of(deal.observed) for deal in chosen])
-    raw = [_best_cut(values, quarters > boundary) for boundary in range(len(THRESHOLDS))]
-    if not all(low < high for low, high in zip(raw, raw[1:], strict=False)):
-        raise CalibrationError(
-            f"the fitted thresholds {', '.join(f'{value:.3g}' for value in raw)} of {reference.player.value}'s "
-            f"{figure.value} do not rise: these players' order is too far from the model's; play more deals"
-        )
-    thresholds = [round_value(value) for value in raw]
-    if not all(low < high for low, high in zip(thresholds, thresholds[1:], strict=False)):
-        thresholds = [float(f"{value:.2g}") for value in raw]
-    if not all(low < high for low, high in zip(thresholds, thresholds[1:], strict=False)):
-        raise CalibrationError(
-            f"the fitted thresholds {', '.join(f'{value:.3g}' for value in raw)} round alike; play more deals"
-        )
-    medium, hard, expert = thresholds
-    tiers = Tiers(medium, hard, expert, reference)
-    agreeing = sum(
-        tiers.tier_of(float(value)).value == SOLVABLE_TIERS[quarter]
-        for value, quarter in zip(values, quarters, strict=True)
-    )
-    return FittedTiers(tiers, len(chosen), agreeing)
-
-
-def _quarters(difficulties: Sequence[float]) -> np.ndarray:
-    """Each deal's quarter (0 easiest .. 3 hardest) by its rank in ``difficulties``, ties sharing their mean rank."""
-    ranked = ranks(difficulties)
-    quarters: np.ndarray = np.minimum((4 * (ranked - 0.5) / len(ranked)).astype(int), 3)
-    return quarters
-
-
-def _best_cut(values: np.ndarray, harder: np.ndarray) -> float:
-    """The cut of ``values`` with the fewest deals on the wrong side (``harder`` ones below it, others at or
-    above it); of several, the middle one. A cut lies between two neighbouring values (their geometric mean,
-    or their mean when one is 0), below them all (half the least, when above 0) or above them all (twice the most)."""
-    order = np.unique(values)
-    between = [
-        math.sqrt(low * high) if low > 0 else (low + high) / 2
-        for low, high in zip(order, order[1:], strict=False)
-    ]
-    cuts = [*([order[0] / 2] if order[0] > 0 else []), *between, max(order[-1] * 2, 1.0)]
-    wrong = [
-        int(np.count_nonzero(harder & (values < cut)) + np.count_nonzero(~harder & (values >= cut)))
-        for cut in cuts
-    ]
-    fewest = min(wrong)
-    best = [cut for cut, count in zip(cuts, wrong, strict=True) if count == fewest]
-    return float(best[(len(best) - 1) // 2])
