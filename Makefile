@@ -73,9 +73,9 @@ bench: setup
 # The tier thresholds: round values near the quartiles of the difficulties of 2,000 deals of seed 4
 # (not the main job's seed 20261129, so the tiers are not fitted to the deals they grade).
 calibrate: setup
-	.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
+	.venv/bin/blackhole calibrate sample --seed 4 --count 2000 --jobs 2 --out pipeline/stages/tiers.toml
 	for game in all_in_a_row dead_king_golf golf relaxed_golf; do \
-		.venv/bin/blackhole calibrate --seed 4 --count 2000 --jobs 2 --game $$game --out pipeline/stages/tiers_$$game.toml || exit 1; \
+		.venv/bin/blackhole calibrate sample --seed 4 --count 2000 --jobs 2 --game $$game --out pipeline/stages/tiers_$$game.toml || exit 1; \
 	done
 
 # The player models' validation of docs/players.md: 2,000 deals of seed 2027, a seed that neither the

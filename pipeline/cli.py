@@ -573,7 +573,9 @@ calibrate_app = typer.Typer(
     cls=CalibrateForms,
     rich_markup_mode=None,
     name="calibrate",
-    help="Set the tier thresholds: from a seeded sample of deals (sample), or fitted to play records (plays).",
+    help="Set the tier thresholds: from a seeded sample of deals (sample), or fitted to play records (plays).\n\n"
+    "Options with no subcommand are still taken as before: calibrate --seed 4 --count 2000 --out FILE runs "
+    "calibrate sample, and calibrate --plays FILE --pack PACK runs calibrate plays.",
     no_args_is_help=True,
 )
 app.add_typer(calibrate_app)
