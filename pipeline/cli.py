@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from pipeline.config import RunConfig, load_config
+from pipeline.config import RunConfig, deals_past_the_end, load_config
 from pipeline.errors import BlackholeError, ExitCode, InternalError
 from pipeline.game.games import GameName
-from pipeline.game.shuffles import MAX_PYSOL_DEAL, DealSource
+from pipeline.game.shuffles import DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.formats import ExportFormat
 from pipeline.packs.labels import PackTier
@@ -45,6 +45,8 @@ from pipeline.workers import Backend
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from pipeline.game.games import Game
 
 
 class WholeHelpLines(TyperGroup):
@@ -168,6 +170,9 @@ PackGame = Annotated[
         show_default="the pack's game",
         help="The pack's game, checked: a pack of another game is refused.",
     ),
+]
+SampleSeed = Annotated[  # crosscheck's and grade's: both settings bound their seed alike
+    int, _setting(GradeSettings, "seed", "Seed of the sample of solved deals.")
 ]
 Timings = Annotated[
     bool,
@@ -377,14 +382,12 @@ def generate(
             raise typer.BadParameter("--source seed needs --seed", param_hint="--seed")
         if first is not None:
             raise typer.BadParameter("--first is for --source pysol", param_hint="--first")
-        if start + count - 1 > MAX_INT64:
-            raise typer.BadParameter(f"the last deal index would pass {MAX_INT64}", param_hint="--count")
     else:
         if seed is not None or start:
             raise typer.BadParameter("--seed and --start are for --source seed", param_hint="--seed")
         first = 1 if first is None else first
-        if first + count - 1 > MAX_PYSOL_DEAL:
-            raise typer.BadParameter(f"PySol FC deals stop at {MAX_PYSOL_DEAL}", param_hint="--count")
+    if (problem := deals_past_the_end(source, first=first or 1, start=start, count=count)) is not None:
+        raise typer.BadParameter(problem, param_hint="--count")
     from pipeline.game.games import game_named
     from pipeline.packs.sources import write_deals
     from pipeline.reports import tables
@@ -418,6 +421,25 @@ def import_boards(
     _note(f"wrote {_counted(written, 'deal')} to {out}", quiet)
 
 
+@contextmanager
+def _pack_pass(out: Path, jobs: int, quiet: bool, timings: bool) -> Iterator[PassOptions]:
+    """How a pass over a pack file writing ``out`` runs (solve, crosscheck, grade): its :class:`PassOptions`
+    from the options, ``jobs`` past this machine's CPUs noted, its errors one line and Ctrl-C's line naming
+    ``out`` (:func:`user_errors`)."""
+    from pipeline.reports import tables
+
+    _note_jobs(jobs, quiet)
+    with user_errors(interrupted=tables.interrupted_line(out)):
+        yield PassOptions(jobs=jobs, progress=not quiet, timings=timings)
+
+
+def _pack_game(game: GameName | None) -> Game | None:
+    """The game a pass checks its pack file against: None, the pack's own, when ``--game`` is not given."""
+    from pipeline.game.games import game_named
+
+    return None if game is None else game_named(game)
+
+
 @app.command()
 def solve(
     deals: Annotated[
@@ -432,18 +454,14 @@ def solve(
     quiet: Quiet = False,
 ) -> None:
     """Solve every deal of a deals pack file; write its rows, in order, with verdict columns added."""
-    from pipeline.game.games import game_named
     from pipeline.game.stats import published_win_rate
     from pipeline.packs.parquet import pack_file_game
     from pipeline.reports import tables
     from pipeline.stages.solve import solve_pack
 
-    _note_jobs(jobs, quiet)
-    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
-    played = None if game is None else game_named(game)
-    with user_errors(interrupted=tables.interrupted_line(out)):
-        settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
-        tally = solve_pack(deals, out, settings, options, game=played)
+    settings = SolveSettings(max_nodes=max_nodes, longest_play=longest_play)
+    with _pack_pass(out, jobs, quiet, timings) as options:
+        tally = solve_pack(deals, out, settings, options, game=_pack_game(game))
         published = published_win_rate(pack_file_game(out))
     _note(f"wrote {_counted(tally.total, 'result')} to {out}", quiet)
     _show(tables.solve_table(f"Solved {deals}", tally.summary(), published=published))
@@ -468,10 +486,7 @@ def crosscheck(
         float,
         _setting(CrosscheckSettings, "sample", "Share of solved deals to check (every unsolvable one is)."),
     ] = CrosscheckSettings().sample,
-    seed: Annotated[
-        int,
-        _setting(CrosscheckSettings, "seed", "Seed of the sample of solved deals."),
-    ] = 0,
+    seed: SampleSeed = 0,
     loss_sample: Annotated[
         float,
         _setting(
@@ -487,12 +502,10 @@ def crosscheck(
     quiet: Quiet = False,
 ) -> None:
     """Check a solved pack's verdicts with a CP-SAT model; exit 3 if any check disagrees."""
-    from pipeline.game.games import game_named
     from pipeline.reports import tables
     from pipeline.reports.results import disagreement_text
     from pipeline.stages.crosscheck import crosscheck_pack
 
-    _note_jobs(jobs, quiet)
     settings = CrosscheckSettings(
         sample=sample,
         seed=seed,
@@ -500,11 +513,8 @@ def crosscheck(
         time_limit=time_limit,
         reference_nodes=reference_nodes,
     )
-    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
-    with user_errors(interrupted=tables.interrupted_line(out)):
-        outcome = crosscheck_pack(
-            solved, out, settings, options, game=None if game is None else game_named(game)
-        )
+    with _pack_pass(out, jobs, quiet, timings) as options:
+        outcome = crosscheck_pack(solved, out, settings, options, game=_pack_game(game))
     _note(tables.crosscheck_note(out, outcome), quiet)
     for disagreement in outcome.disagreements:
         typer.echo(disagreement_text(disagreement))
@@ -533,25 +543,18 @@ def grade(
         float,
         _setting(GradeSettings, "sample", "Share of solved deals to walk; the others say not_sampled."),
     ] = GradeSettings().sample,
-    seed: Annotated[
-        int,
-        _setting(GradeSettings, "seed", "Seed of the sample of solved deals."),
-    ] = 0,
+    seed: SampleSeed = 0,
     timings: Timings = True,
     game: PackGame = None,
     quiet: Quiet = False,
 ) -> None:
     """Grade every deal of a solved pack: game-tree metrics, difficulty score and tier."""
-    from pipeline.game.games import game_named
     from pipeline.reports import tables
     from pipeline.stages.grade import grade_pack
 
-    _note_jobs(jobs, quiet)
     settings = GradeSettings(max_positions=max_positions, tiers=tiers, sample=sample, seed=seed)
-    options = PassOptions(jobs=jobs, progress=not quiet, timings=timings)
-    played = None if game is None else game_named(game)
-    with user_errors(interrupted=tables.interrupted_line(out)):
-        summary = grade_pack(solved, out, settings, options, game=played)
+    with _pack_pass(out, jobs, quiet, timings) as options:
+        summary = grade_pack(solved, out, settings, options, game=_pack_game(game))
     _note(f"wrote {_counted(summary.total, 'grade')} to {out}", quiet)
     _show(tables.grades_table(f"Graded {solved}", summary))
 

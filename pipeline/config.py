@@ -7,9 +7,8 @@
 - ``source``: where the deals come from: ``seed`` (seeded shuffles, the default)
   or ``pysol`` (PySol FC's numbered deals).
 - ``game``: the game dealt, ``black_hole`` (the default), ``all_in_a_row``,
-  ``dead_king_golf``, ``golf`` or ``relaxed_golf``; a run grades every deal,
-  and grading is Black Hole's alone so far, so a run of another game is
-  refused before any work (:func:`pipeline.runs.run`).
+  ``dead_king_golf``, ``golf`` or ``relaxed_golf``; every stage plays it, and
+  grading ranks its deals by the tiers shipped for it (``[grade] tiers``).
 - ``seed``: root seed of the seeded deals, 0 .. 2**64 - 1.
 - ``first``: the first PySol FC deal number (default 1).
 - ``count``: how many deals, from index 0 (seeded) or from ``first`` (PySol FC);
@@ -73,7 +72,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ExitCode, shown_value
+from pipeline.errors import TYPE_NAMES, ExitCode, not_finite, shown_value, type_name
 from pipeline.free_text import folder_name_problem
 from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
@@ -87,8 +86,8 @@ from pipeline.stages.settings import (
     bounded,
     field_bounds,
 )
-from pipeline.toml_files import TYPE_NAMES, line_of, not_finite, parse_toml, read_text, type_name
 from pipeline.toml_files import ConfigError as ConfigError  # re-exported: callers catch it from here
+from pipeline.toml_files import line_of, parse_toml, read_text
 from pipeline.workers import MAX_JOBS, Backend
 
 MAX_SHARD_SIZE = 100_000
@@ -409,6 +408,26 @@ def _quotas(table: dict[str, Any], source: str, line: int) -> tuple[tuple[str, i
     return tuple((tier, table[tier]) for tier in SOLVABLE_TIERS if tier in table)
 
 
+def deals_past_the_end(source: DealSource, *, first: int = 1, start: int = 0, count: int) -> str | None:
+    """Why ``count`` deals of ``source``, from PySol FC's deal number ``first`` or from the seeded deal index
+    ``start``, do not all exist (the last would pass :data:`~pipeline.game.shuffles.MAX_PYSOL_DEAL`, or the
+    last index an int64); None when they do. The run config and ``blackhole generate`` both ask it.
+
+    >>> deals_past_the_end(DealSource.PYSOL, first=MAX_PYSOL_DEAL - 1, count=3)
+    'PySol FC deals 8589934590 to 8589934592 pass the last one, 8589934591'
+    >>> deals_past_the_end(DealSource.SEED, start=MAX_INT64, count=1) is None
+    True
+    """
+    if source is DealSource.PYSOL:
+        last = first + count - 1
+        return (
+            None
+            if last <= MAX_PYSOL_DEAL
+            else f"PySol FC deals {first} to {last} pass the last one, {MAX_PYSOL_DEAL}"
+        )
+    return None if start + count - 1 <= MAX_INT64 else f"the last deal index would pass {MAX_INT64}"
+
+
 def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfig:
     """``config`` once the keys that constrain each other agree: the deals exist, and the name is not
     another run's curated pack (``X-curated``, :attr:`RunConfig.curated_directory`); ``line``: the name's.
@@ -416,12 +435,8 @@ def _cross_checked(config: RunConfig, *, source: str, line: int = 0) -> RunConfi
     Quotas asking for more deals than the run makes are not an error: the run scales them down
     (:meth:`~pipeline.stages.settings.CurateSettings.within`) and says so.
     """
-    if config.source is DealSource.PYSOL and config.first + config.count - 1 > MAX_PYSOL_DEAL:
-        raise ConfigError(
-            f"[run] PySol FC deals {config.first} to {config.first + config.count - 1} pass the last one, "
-            f"{MAX_PYSOL_DEAL}",
-            source=source,
-        )
+    if (problem := deals_past_the_end(config.source, first=config.first, count=config.count)) is not None:
+        raise ConfigError(f"[run] {problem}", source=source)
     if config.name.endswith(CURATED_SUFFIX):
         raise ConfigError(
             f"[run] name {config.name!r} ends in {CURATED_SUFFIX}, which names run "

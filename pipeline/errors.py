@@ -105,6 +105,32 @@ def _digits(value: int) -> int:
     return estimate + 1 if size >= 10**estimate else estimate
 
 
+TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", float: "a number", dict: "a table"}
+"""How a settings file's errors name the types of its values (TOML's words)."""
+
+
+def type_name(value: Any) -> str:
+    """How a settings file's error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``...
+
+    >>> type_name("5"), type_name(5), type_name(True)
+    ('a string', 'an integer', 'a boolean')
+    """
+    return TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
+
+
+def not_finite(value: float) -> str | None:
+    """How an error names ``value`` when it is no finite float (``nan``, ``inf``, an integer past the
+    floats); None when it is one.
+
+    >>> not_finite(0.5), not_finite(float("nan")), not_finite(10**400)
+    (None, 'nan', 'an integer past the floats')
+    """
+    try:
+        return None if math.isfinite(value) else str(value)
+    except OverflowError:
+        return "an integer past the floats"
+
+
 def kind_name(value: Any) -> str:
     """The name of ``value``'s type, as a TypeError names it (``str``, ``NoneType``, ``float``)."""
     return type(value).__name__

@@ -7,13 +7,10 @@ file, a syntax error or a bad value is one line such as
 
 >>> line_of('[run]\\nseed = 1\\n', "seed")
 2
->>> type_name("5"), type_name(5), type_name(True)
-('a string', 'an integer', 'a boolean')
 """
 
 from __future__ import annotations
 
-import math
 import re
 import tomllib
 from pathlib import Path
@@ -21,14 +18,46 @@ from typing import Any
 
 from pipeline.errors import BlackholeError, located
 
-TYPE_NAMES = {str: "a string", int: "an integer", bool: "a boolean", float: "a number", dict: "a table"}
-
 
 class ConfigError(BlackholeError, ValueError):
     """A configuration that cannot be run; the message names the file and line."""
 
     def __init__(self, problem: str, *, source: str, line: int = 0) -> None:
         super().__init__(located(problem, source=source, line=line))
+
+
+class KeyProblem(Exception):
+    """A problem that a reader checking a parsed document (a dict) found at a key, or at a table's header,
+    before it knows the line: :meth:`located` makes it the ConfigError (or its ``kind``) naming the line, so
+    that the document is checked as data and its text is searched once, for the one problem.
+
+    ``key``: the first line that assigns it (:func:`line_of`); ``table``: its header, a comment after it
+    allowed; ``line``: that line; none of them: no line.
+
+    >>> str(KeyProblem("[run] count must be an integer", key="count").located("[run]\\ncount = 'x'\\n", "x.toml"))
+    'x.toml:2: [run] count must be an integer'
+    """
+
+    def __init__(
+        self,
+        problem: str,
+        *,
+        key: str = "",
+        table: str = "",
+        line: int = 0,
+        kind: type[ConfigError] = ConfigError,
+    ) -> None:
+        super().__init__(problem)
+        self.problem, self.key, self.table, self.line, self.kind = problem, key, table, line, kind
+
+    def located(self, text: str, source: str) -> ConfigError:
+        """This problem as its ``kind`` of ConfigError naming ``source`` and the line in ``text``."""
+        line = self.line
+        if self.table:
+            line = line_of(text, rf"\[{re.escape(self.table)}\]\s*(#.*)?", header=True)
+        elif self.key:
+            line = line_of(text, self.key)
+        return self.kind(self.problem, source=source, line=line)
 
 
 MAX_BYTES = 1 << 20
@@ -84,24 +113,6 @@ def _key_at(text: str, line: int) -> str:
     headers = (re.match(r"\s*\[+\s*([^\]]+?)\s*\]", above) for above in reversed(lines[: line - 1]))
     section = next((found.group(1) for found in headers if found), None)
     return f"[{section}] {key}: " if section else f"{key}: "
-
-
-def type_name(value: Any) -> str:
-    """How an error names the type of ``value``: ``a string``, ``an integer``, ``a boolean``..."""
-    return TYPE_NAMES.get(type(value), f"a {type(value).__name__}")
-
-
-def not_finite(value: float) -> str | None:
-    """How an error names ``value`` when it is no finite float (``nan``, ``inf``, an integer past the
-    floats); None when it is one.
-
-    >>> not_finite(0.5), not_finite(float("nan")), not_finite(10**400)
-    (None, 'nan', 'an integer past the floats')
-    """
-    try:
-        return None if math.isfinite(value) else str(value)
-    except OverflowError:
-        return "an integer past the floats"
 
 
 def line_of(text: str, key: str, *, header: bool = False) -> int:

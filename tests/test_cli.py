@@ -658,6 +658,7 @@ def _subclasses(cls: type) -> list[type]:
 
 # Between them these import every module of the package that defines a user error.
 for _module in (
+    "pipeline.calibration",
     "pipeline.runs",
     "pipeline.packs.exports",
     "pipeline.stages.curate",

@@ -58,10 +58,10 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import ArgumentError, located, of_type, real_number, shown_value
+from pipeline.errors import ArgumentError, located, not_finite, of_type, real_number, shown_value, type_name
 from pipeline.game.players import PLAYERS, Player, PlayerFigures
 from pipeline.packs.labels import Tier
-from pipeline.toml_files import ConfigError, line_of, not_finite, parse_toml, read_text, type_name
+from pipeline.toml_files import ConfigError, KeyProblem, parse_toml, read_text
 
 THRESHOLDS = ("medium", "hard", "expert")
 DIFFICULTY_KEYS = ("player", "figure")
@@ -219,88 +219,81 @@ def load_tiers(path: Path | str) -> Tiers:
 
 
 def parse_tiers(text: str, *, source: str = "<tiers>") -> Tiers:
-    """The tiers in TOML ``text``; errors name ``source`` and the line."""
+    """The tiers in TOML ``text``; errors name ``source`` and the line.
+
+    The document is checked as data (:func:`_tiers`); a problem found at one
+    of its keys or tables is located in ``text`` once, on the way out.
+    """
     document = parse_toml(text, source=source)
+    try:
+        return _tiers(document)
+    except KeyProblem as problem:
+        raise problem.located(text, source) from None
+
+
+def _tiers(document: dict[str, Any]) -> Tiers:
+    """The tiers of the TOML ``document``; KeyProblem naming where it is wrong."""
     old = "score" if "score" in document else "tiers" if "difficulty" not in document else None
     if old in document:  # thresholds with no [difficulty] to say what they count: the tree score's
-        raise OldUnitsError(_OLD_UNITS, source=source, line=_header_line(text, old))
+        raise KeyProblem(_OLD_UNITS, table=old, kind=OldUnitsError)
     if "difficulty" not in document:
-        raise ConfigError("needs a [difficulty] table (player and figure)", source=source, line=1)
+        raise KeyProblem("needs a [difficulty] table (player and figure)", line=1)
     for table, entries in document.items():
         if table not in ("difficulty", "tiers"):
-            raise ConfigError(
-                f"unknown key {table!r} (expected [difficulty] and [tiers] tables)",
-                source=source,
-                line=line_of(text, table),
-            )
+            raise KeyProblem(f"unknown key {table!r} (expected [difficulty] and [tiers] tables)", key=table)
         if not isinstance(entries, dict):
-            raise ConfigError(f"{table} must be a table", source=source, line=line_of(text, table))
-    difficulty = _difficulty(document["difficulty"], text, source)
-    thresholds = _thresholds(document.get("tiers", {}), text, source)
+            raise KeyProblem(f"{table} must be a table", key=table)
+    difficulty = _difficulty(document["difficulty"])
+    thresholds = _thresholds(document.get("tiers", {}))
     return Tiers(**thresholds, difficulty=difficulty)
 
 
-def _header_line(text: str, table: str) -> int:
-    """The line of the header of ``table``, a comment after it allowed (0 if there is none)."""
-    return line_of(text, rf"\[{table}\]\s*(#.*)?", header=True)
-
-
-def _difficulty(entries: dict[str, Any], text: str, source: str) -> Difficulty:
+def _difficulty(entries: dict[str, Any]) -> Difficulty:
     choices: dict[str, tuple[type[Enum], str]] = {
         "player": (Player, "players"),
         "figure": (Figure, "figures"),
     }
     found: dict[str, Any] = {}
     for key, value in entries.items():
-        line = line_of(text, key)
         if key not in choices:
             known = ", ".join(DIFFICULTY_KEYS)
-            raise ConfigError(
-                f"[difficulty] has unknown key {key!r} (known: {known})", source=source, line=line
-            )
+            raise KeyProblem(f"[difficulty] has unknown key {key!r} (known: {known})", key=key)
         kind, plural = choices[key]
         names = [member.value for member in kind]
         if value not in names:
-            raise ConfigError(
-                f"[difficulty] {key} must be one of the {plural} {', '.join(names)}, got {value!r}",
-                source=source,
-                line=line,
+            raise KeyProblem(
+                f"[difficulty] {key} must be one of the {plural} {', '.join(names)}, got {value!r}", key=key
             )
         found[key] = kind(value)
-    header = _header_line(text, "difficulty")
     for key in DIFFICULTY_KEYS:
         if key not in found:
-            raise ConfigError(f"[difficulty] needs {key!r}", source=source, line=header)
+            raise KeyProblem(f"[difficulty] needs {key!r}", table="difficulty")
     return Difficulty(**found)
 
 
-def _thresholds(entries: dict[str, Any], text: str, source: str) -> dict[str, float]:
+def _thresholds(entries: dict[str, Any]) -> dict[str, float]:
     found: dict[str, float] = {}
     for key, value in entries.items():
-        line = line_of(text, key)
         if key not in THRESHOLDS:
             known = ", ".join(THRESHOLDS)
-            raise ConfigError(f"[tiers] has unknown key {key!r} (known: {known})", source=source, line=line)
-        found[key] = _number(f"[tiers] {key}", value, source, line)
-    header = _header_line(text, "tiers")
+            raise KeyProblem(f"[tiers] has unknown key {key!r} (known: {known})", key=key)
+        found[key] = _number(f"[tiers] {key}", value, key)
     for name in THRESHOLDS:
         if name not in found:
-            raise ConfigError(f"[tiers] needs {name!r}", source=source, line=header)
+            raise KeyProblem(f"[tiers] needs {name!r}", table="tiers")
     for lower, higher in pairwise(THRESHOLDS):
         if not found[higher] > found[lower]:
-            raise ConfigError(
-                f"[tiers] {higher} must be above {lower} ({found[lower]}), got {found[higher]}",
-                source=source,
-                line=line_of(text, higher),
+            raise KeyProblem(
+                f"[tiers] {higher} must be above {lower} ({found[lower]}), got {found[higher]}", key=higher
             )
     return found
 
 
-def _number(name: str, value: Any, source: str, line: int) -> float:
+def _number(name: str, value: Any, key: str) -> float:
     if type(value) not in (int, float):
-        raise ConfigError(f"{name} must be a number, not {type_name(value)}", source=source, line=line)
+        raise KeyProblem(f"{name} must be a number, not {type_name(value)}", key=key)
     if (got := not_finite(value)) is not None:
-        raise ConfigError(f"{name} must be a finite number, got {got}", source=source, line=line)
+        raise KeyProblem(f"{name} must be a finite number, got {got}", key=key)
     if value <= 0:
-        raise ConfigError(f"{name} must be above 0, got {value}", source=source, line=line)
+        raise KeyProblem(f"{name} must be above 0, got {value}", key=key)
     return float(value)
