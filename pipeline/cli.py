@@ -816,7 +816,7 @@ def run(
     """
     from pipeline import runs
     from pipeline.reports import tables
-    from pipeline.reports.summary import pack_tiers
+    from pipeline.tally import pack_tiers
 
     if scheduler is not None and backend is None:
         backend = Backend.DASK

@@ -25,6 +25,7 @@ FLOORS = {
     "engine": 2,
     "packs": 3,
     "stages": 4,
+    "tally": 4,
     "calibration": 5,
     "config": 5,
     "runs": 5,

@@ -27,7 +27,7 @@ from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.parquet import read_pack_file
 from pipeline.packs.schema import DEALS_SCHEMA, SOLVED_SCHEMA
 from pipeline.reports import charts
-from pipeline.reports.summary import describe_pack
+from pipeline.tally import describe_pack
 
 BLACKHOLE = Path(sys.executable).parent / "blackhole"
 

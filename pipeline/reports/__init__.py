@@ -1,6 +1,6 @@
 """What people see: summaries, terminal tables, charts, pictures and the gallery.
 
-- ``summary``: a pack's verdicts, win rate, tiers, grade statuses, metric spreads, and what each player meets by tier.
+- ``summary``: a pack's description (:mod:`pipeline.tally` counts it) as terminal tables and as JSON.
 - ``words``: a player's figures and a pack's tiers in a player's words ("about 1 game in 40").
 - ``tables``: rich tables for the terminal, from summaries and manifests.
 - ``split_tables``: a table too wide for the terminal split into parts that each repeat its key, never cut.
@@ -14,7 +14,7 @@
 - ``play_tables``: play records for the terminal: an import, what play-testers met, the models against play.
 - ``play_charts``: the chart of a model's predictions against what play-testers met, as a PNG file.
 
-Reports read packs and stage results; nothing below imports them. The tools
+Reports render what packs, stage results and tallies hold; nothing below imports them. The tools
 that test and measure the gallery (its hints answered in Python, headless
 Chromium) live outside the package, in ``tests/support/``.
 """

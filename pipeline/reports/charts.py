@@ -15,7 +15,7 @@ metadata names (``dead ends of lookahead-2, with undo``...), with the tier
 thresholds drawn across. The third shows, for each tier, how the chance that
 one attempt without undo wins spreads over its deals for each player model of
 the ladder (:mod:`pipeline.game.players`), one colour a player. The fourth is
-the win rate of each block of :data:`BLOCK` deals by deal index (for PySol FC
+the win rate of each block of :data:`~pipeline.tally.BLOCK` deals by deal index (for PySol FC
 deals, by deal number), with its 95 % Wilson band, beside the published rate:
 a correct dealer and solver give a flat line within the bands. Axes read in
 words: a chance as ``1 in 1,000``, a count as ``27 billion``, never a logarithm.
@@ -24,25 +24,20 @@ words: a chance as ``1 in 1,000``, a count as ``27 billion``, never a logarithm.
 its charts, by default in ``output/reports/NAME`` beside ``output/packs/NAME``;
 or a pack file's (``solve``, ``crosscheck`` or ``grade`` wrote it), its charts by
 default in ``STEM-charts`` beside it.
-It reads the pack batch by batch, only the columns it needs, folding what the
-charts draw as it goes (:class:`~pipeline.reports.summary.PackTally`,
-:class:`BlockCounts`): memory grows only by the numbers of the graded deals
-(129 bytes a deal), whatever the pack's size.
+The pack is read and tallied batch by batch by :mod:`pipeline.tally`
+(:class:`~pipeline.tally.PackTally`, :class:`~pipeline.tally.BlockCounts`);
+this module draws what it tallied.
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from pipeline.files import (
     check_folder_writable,
@@ -53,22 +48,14 @@ from pipeline.files import (
     resolved,
 )
 from pipeline.game.players import PLAYERS, Player
-from pipeline.game.stats import PUBLISHED_WIN_RATE, published_win_rate, wilson_interval
-from pipeline.game.verdicts import Verdict
-from pipeline.packs.folders import pack_folder_batches
-from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED, PackKind
-from pipeline.packs.manifest import read_manifest
+from pipeline.game.stats import PUBLISHED_WIN_RATE, wilson_interval
+from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED
 from pipeline.packs.parquet import (
     BATCH_ROWS,
-    PackError,
-    pack_file_game,
-    pack_file_schema,
-    read_pack_file_batches,
 )
-from pipeline.packs.schema import GRADE_FIELDS
 from pipeline.reports import words
-from pipeline.reports.summary import SUMMARY_COLUMNS, PackDescription, PackTally
 from pipeline.stages.tiers import THRESHOLDS, Tiers
+from pipeline.tally import BlockCounts, PackDescription, PackTally, tally_saved_pack
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -99,9 +86,6 @@ EMPTY_NOTE = "no graded deals"
 LOG_SPAN = (
     10.0  # the difficulty histogram goes to a log scale when the largest is this many times the smallest
 )
-BLOCK = 10_000  # deals per point of the win-rate chart
-REPORT_COLUMNS = ("index", *SUMMARY_COLUMNS)
-"""The columns of a pack folder that :func:`report_pack` reads (with ``tier``, which its batches carry)."""
 
 
 @contextmanager
@@ -311,60 +295,6 @@ def _codes(tiers: tuple[str, ...]) -> list[int]:
     return [_code(tier) for tier in tiers]
 
 
-class BlockCounts:
-    """Wins and decided deals per block of ``block`` deals by index, counted from index ``first``,
-    folded one table at a time (each needs ``index`` and ``verdict``): memory holds a few numbers a block.
-
-    ``first`` is the pack's lowest index (:func:`lowest_index`), so a PySol FC
-    census from deal 1 has no stray last block.
-
-    >>> counts = BlockCounts(first=1, block=10)
-    >>> counts.add(pa.table({"index": [1, 2, 11], "verdict": ["solved", "unsolvable", "solved"]}))
-    >>> [array.tolist() for array in counts.arrays()]
-    [[0, 1], [1, 1], [2, 1]]
-    """
-
-    def __init__(self, first: int, block: int = BLOCK) -> None:
-        self.first, self.block = first, block
-        self.rows = 0
-        self.wins: Counter[int] = Counter()
-        self.decided: Counter[int] = Counter()
-
-    @classmethod
-    def of(cls, table: pa.Table, block: int = BLOCK) -> BlockCounts:
-        """The block counts of ``table``, counted from its lowest index."""
-        counts = cls(lowest_index([table]) or 0, block)
-        counts.add(table)
-        return counts
-
-    def add(self, table: pa.Table) -> None:
-        """Fold the rows of ``table`` in."""
-        self.rows += table.num_rows
-        number = (table.column("index").to_numpy() - self.first) // self.block
-        verdict = table.column("verdict")
-        won = pc.equal(verdict, Verdict.SOLVED.value).to_numpy(zero_copy_only=False)
-        decided = pc.is_in(verdict, pa.array([Verdict.SOLVED.value, Verdict.UNSOLVABLE.value]))
-        decided = decided.to_numpy(zero_copy_only=False)
-        for counter, chosen in ((self.wins, won), (self.decided, decided)):
-            blocks, counts = np.unique(number[chosen], return_counts=True)
-            counter.update(dict(zip(blocks.tolist(), counts.tolist(), strict=True)))
-
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per block with a decided deal, in order: the block numbers, their wins, their decided deals."""
-        blocks = sorted(self.decided)
-        return (
-            np.array(blocks, np.int64),
-            np.array([self.wins[number] for number in blocks], np.int64),
-            np.array([self.decided[number] for number in blocks], np.int64),
-        )
-
-
-def lowest_index(tables: Iterable[pa.Table]) -> int | None:
-    """The lowest ``index`` of the rows of ``tables``; None when they have none."""
-    lows = [pc.min(table.column("index")).as_py() for table in tables if table.num_rows]
-    return min(lows) if lows else None
-
-
 def win_rate_by_block(
     blocks: BlockCounts, path: Path, *, published: float | None = PUBLISHED_WIN_RATE
 ) -> None:
@@ -393,12 +323,6 @@ def win_rate_by_block(
         axes.set_ylim(max(0.0, float(bands[:, 0].min()) - 0.02), min(1.0, float(bands[:, 1].max()) + 0.02))
         axes.grid(alpha=0.3)
         axes.legend()
-
-
-def block_counts(table: pa.Table, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per block of ``table`` (counted from its lowest index) with a decided deal, in order: the block
-    numbers, their wins, their decided deals (:meth:`BlockCounts.arrays`)."""
-    return BlockCounts.of(table, block).arrays()
 
 
 def _axes(figure: Figure, title: str, x_label: str, y_label: str, *, empty: bool) -> Axes | None:
@@ -450,12 +374,8 @@ def report_pack(
     """Describe ``pack``, a pack folder or a pack file, and draw its charts into ``folder`` (default:
     :func:`default_charts_folder`); with ``draw`` False, describe it only.
 
-    A pack file needs verdicts (PackError for a deals pack file); one not
-    graded counts every deal ``ungraded``, in no grade status, with no metrics,
-    and its report's ``notes`` say so. The pack is read ``batch_rows`` rows at a time, twice: its ``index``
-    column first, for the lowest index the blocks count from, then the
-    columns of the description and charts (:data:`REPORT_COLUMNS`), folded as they come.
-    DestinationError, before the pack is read, when the charts cannot be
+    The pack is read ``batch_rows`` rows at a time (:func:`pipeline.tally.tally_saved_pack`, which says
+    what a pack file not graded counts). DestinationError, before the pack is read, when the charts cannot be
     written there: a file where the folder (or a folder above it) should be,
     a folder that cannot be written in, or something other than a file where a chart goes.
     """
@@ -464,51 +384,11 @@ def report_pack(
         check_outside_inputs(folder, [pack])
         for chart in chart_paths(folder) if folder.is_dir() else ():
             check_writable(chart)
-    is_file = Path(pack).is_file()
-    notes = _pack_file_notes(pack) if is_file else ()
-    batches = _pack_file_batches if is_file else _pack_folder_batches
-    first = lowest_index(batches(pack, ["index"], batch_rows))
-    tally, blocks = PackTally(), BlockCounts(first or 0)
-    for batch in batches(pack, list(REPORT_COLUMNS), batch_rows):
-        tally.add(batch)
-        blocks.add(batch)
-    if is_file:
-        published = published_win_rate(pack_file_game(pack))
-    else:
-        manifest = read_manifest(pack)
-        # A curated pack's deals are chosen wins: its rate is no sample of the game's, so nothing to compare.
-        published = None if manifest.kind == PackKind.CURATED else published_win_rate(manifest.played)
-    description = dataclasses.replace(tally.description(), published=published)
+    tallied = tally_saved_pack(pack, batch_rows=batch_rows)
+    published = tallied.description.published
     drawn = (
-        draw_pack_charts(tally, blocks, folder, published=published) if folder is not None and draw else []
+        draw_pack_charts(tallied.tally, tallied.blocks, folder, published=published)
+        if folder is not None and draw
+        else []
     )
-    return PackReport(description, drawn, notes)
-
-
-def _pack_folder_batches(pack: Path, columns: list[str], batch_rows: int) -> Iterator[pa.Table]:
-    return pack_folder_batches(pack, columns=columns, batch_rows=batch_rows)
-
-
-def _pack_file_batches(pack: Path, columns: list[str], batch_rows: int) -> Iterator[pa.Table]:
-    """The rows of the pack file ``pack`` with ``columns`` and ``tier``, as a pack folder's batches have them: a
-    column the file lacks (the grades of a file not graded) all null; PackError for a file without verdicts."""
-    found = pack_file_schema(pack).names
-    if "verdict" not in found:
-        raise PackError(f"{pack}: no verdicts (a deals pack file): blackhole solve it before a report")
-    types = {field.name: field.type for field in GRADE_FIELDS}
-    wanted = list(dict.fromkeys([*columns, "tier"]))
-    present = [name for name in wanted if name in found]
-    for batch in read_pack_file_batches(pack, columns=present, batch_rows=batch_rows):
-        for name in wanted:
-            if name not in found:
-                batch = batch.append_column(name, pa.nulls(batch.num_rows, types.get(name, pa.float64())))
-        yield batch.select(wanted)
-
-
-def _pack_file_notes(pack: Path) -> tuple[str, ...]:
-    """What a report of the pack file ``pack`` cannot say: the grades, when it was not graded."""
-    if "grade_status" in pack_file_schema(pack).names:
-        return ()
-    return (
-        f"{pack}: not graded: every deal counts as ungraded, with no grade status or metrics (blackhole grade adds them)",
-    )
+    return PackReport(tallied.description, drawn, tallied.notes)

@@ -1,280 +1,22 @@
-"""What a pack holds: verdict, tier and grade-status counts, the win rate, metric quartiles, and what each player meets.
+"""A pack's description rendered: tables for the terminal, in words (:mod:`pipeline.reports.words`), and one JSON object.
 
-:func:`describe_pack` reads a pack table (any pack with the grade columns of
-:mod:`pipeline.stages.grade`) into a :class:`PackDescription`; a
-:class:`PackTally` folds a pack one table at a time into the same
-description, so a pack of any size is described batch by batch;
-:func:`report_tables` renders one for the terminal, in words
-(:mod:`pipeline.reports.words`), and :func:`description_json` as one JSON
-object (``report --json``). Every count lists each
-verdict, tier and status, zeros included, in their declared order; a row
-whose tier is null (or ``ungraded``) counts as ``ungraded``, and one with no
-grade status (a pack file that was solved, not graded) in no status. The metric
-distributions cover the solvable rows graded exactly, each over its non-null
-values; so do each player's figures, tier by tier. The tiers the pack was
-graded with (its reference player, figure and thresholds) are read from its
-schema metadata (:meth:`pipeline.stages.tiers.Tiers.from_metadata`).
-
->>> import pyarrow as pa
->>> table = pa.table({
-...     "verdict": ["solved", "solved", "unsolvable"],
-...     "grade_status": ["exact", "exact", "exact"],
-...     "tier": ["easy", "hard", "unsolvable"],
-...     **{metric: [1.0, 3.0, None] for metric in TALLIED_METRICS},
-... })
->>> description = describe_pack(table)
->>> description.verdicts
-{'solved': 2, 'unsolvable': 1, 'unknown': 0}
->>> description.tiers
-{'easy': 1, 'medium': 0, 'hard': 1, 'expert': 0, 'unsolvable': 1, 'ungraded': 0}
->>> description.metrics["traps"]
-Distribution(count=2, minimum=1.0, q1=1.5, median=2.0, q3=2.5, maximum=3.0)
->>> description.players["hard"][Player.TIPS].dead_ends.median
-3.0
+:func:`report_tables` renders a :class:`~pipeline.tally.PackDescription`
+(:mod:`pipeline.tally` reads and counts the pack) for the terminal, and
+:func:`description_json` as one JSON object (``report --json``).
 """
 
 from __future__ import annotations
 
-import statistics
-from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.compute as pc
-
-from pipeline.game.players import PLAYER_COLUMNS, PLAYERS, Player
-from pipeline.game.stats import PUBLISHED_WIN_RATE, WinRate, win_rate
 from pipeline.game.verdicts import Verdict
-from pipeline.packs.folders import pack_metadata
-from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS, UNGRADED, GradeStatus
-from pipeline.packs.parquet import metadata
 from pipeline.reports import words
 from pipeline.reports.tables import STATUS_LABELS
-from pipeline.stages.tiers import THRESHOLDS, Tiers
+from pipeline.stages.tiers import THRESHOLDS
+from pipeline.tally import Distribution, PackDescription
 
 if TYPE_CHECKING:
     from rich.table import Table
-
-VERDICTS = tuple(verdict.value for verdict in Verdict)
-STATUSES = tuple(status.value for status in GradeStatus)
-SPREAD_METRICS = (
-    "difficulty",
-    "log10_solutions",
-    "random_win_probability",
-    "winnable_share",
-    "branching_winnable",
-    "traps",
-    "forced_moves",
-)
-TALLIED_METRICS = tuple(
-    dict.fromkeys(
-        (
-            *SPREAD_METRICS,
-            *PLAYER_COLUMNS,
-        )
-    )
-)
-"""What a :class:`PackTally` keeps of each graded deal: the :data:`SPREAD_METRICS`, then each player's
-win chance and dead ends (``random_win_probability`` once)."""
-SUMMARY_COLUMNS = ("verdict", "grade_status", *TALLIED_METRICS)
-"""The columns a :class:`PackTally` reads, with ``tier`` (which a pack folder's batches carry)."""
-_TIER = "tier"
-
-
-@dataclass(frozen=True)
-class Distribution:
-    """How many values a metric has, and their minimum, quartiles and maximum (None when there are none).
-
-    Quartiles interpolate between the sorted values (``statistics.quantiles``
-    with ``method="inclusive"``, numpy's default), as calibration does.
-
-    >>> Distribution.of([4, 1, 3, 2])
-    Distribution(count=4, minimum=1.0, q1=1.75, median=2.5, q3=3.25, maximum=4.0)
-    >>> Distribution.of([7]).median, Distribution.of([]).median
-    (7.0, None)
-    """
-
-    count: int
-    minimum: float | None
-    q1: float | None
-    median: float | None
-    q3: float | None
-    maximum: float | None
-
-    @classmethod
-    def of(cls, values: Sequence[float]) -> Distribution:
-        values = sorted(float(value) for value in values)
-        if not values:
-            return cls(0, None, None, None, None, None)
-        if len(values) == 1:
-            [value] = values
-            return cls(1, value, value, value, value, value)
-        q1, median, q3 = statistics.quantiles(values, n=4, method="inclusive")
-        return cls(len(values), values[0], q1, median, q3, values[-1])
-
-
-@dataclass(frozen=True)
-class PlayerSpread:
-    """How one player's figures spread over the deals of a tier: win chance without undo, dead ends with undo."""
-
-    win_chance: Distribution
-    dead_ends: Distribution
-
-
-@dataclass(frozen=True)
-class PackDescription:
-    """Counts of every verdict, tier and grade status, the win rate, the metric distributions, each
-    player's figures by solvable tier, and the tiers the pack was graded with (None when not known)."""
-
-    total: int
-    verdicts: dict[str, int]
-    win_rate: WinRate
-    tiers: dict[str, int]
-    statuses: dict[str, int]
-    metrics: dict[str, Distribution]
-    players: dict[str, dict[Player, PlayerSpread]]  # by solvable tier, then by player, weakest first
-    thresholds: Tiers | None = None
-    published: float | None = PUBLISHED_WIN_RATE  # the game's published win rate; None when there is none
-
-
-def describe_pack(table: pa.Table) -> PackDescription:
-    """The counts, win rate and metric distributions of a graded pack ``table``."""
-    return PackTally.of([table]).description()
-
-
-def pack_tiers(folder: Path) -> Tiers | None:
-    """The tiers the pack folder ``folder`` was graded with, from its files' schema metadata (its
-    manifest checked; no rows read); None when it was not graded."""
-    return Tiers.from_metadata(pack_metadata(folder))
-
-
-def solvable_exact(table: pa.Table) -> pa.Table:
-    """The rows of ``table`` that are solvable and graded exactly: the rows that have a full set of metrics."""
-    return table.filter(
-        pc.and_(
-            pc.equal(table.column("verdict"), Verdict.SOLVED.value),
-            pc.equal(table.column("grade_status"), GradeStatus.EXACT.value),
-        )
-    )
-
-
-class PackTally:
-    """What a pack's description and charts need of its rows, folded one table at a time, in pack order.
-
-    Counts of every value of ``verdict``, ``tier`` (null counted as
-    ``ungraded``) and ``grade_status``, and for each solvable row graded
-    exactly (:func:`solvable_exact`) its :data:`TALLIED_METRICS` as float64
-    (NaN for null) and its tier as one byte (its place in ``PACK_TIERS``, -1
-    for any other): 129 bytes a graded deal; nothing else grows with the pack.
-    A table needs the :data:`SUMMARY_COLUMNS` and ``tier``; the tiers the
-    pack was graded with are those of the first table whose metadata has them.
-
-    >>> tally = PackTally.of([pa.table({
-    ...     "verdict": ["solved", "unsolvable"], "grade_status": ["exact", "exact"], "tier": ["hard", "unsolvable"],
-    ...     **{metric: [2.5, None] for metric in TALLIED_METRICS},
-    ... })])
-    >>> tally.total, tally.graded("difficulty"), tally.graded_tiers()
-    (2, array([2.5]), array([2], dtype=int8))
-    """
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.verdicts: Counter[str | None] = Counter()
-        self.tiers: Counter[str | None] = Counter()
-        self.statuses: Counter[str | None] = Counter()
-        self.thresholds: Tiers | None = None
-        self._graded: dict[str, list[np.ndarray]] = {name: [] for name in (*TALLIED_METRICS, _TIER)}
-
-    @classmethod
-    def of(cls, tables: Iterable[pa.Table]) -> PackTally:
-        """The tally of ``tables``, in order."""
-        tally = cls()
-        for table in tables:
-            tally.add(table)
-        return tally
-
-    def add(self, table: pa.Table) -> None:
-        """Fold the rows of ``table`` in, after those already added."""
-        self.total += table.num_rows
-        if self.thresholds is None:
-            self.thresholds = Tiers.from_metadata(metadata(table))
-        tiers = pc.fill_null(table.column("tier"), UNGRADED)
-        self.verdicts.update(_value_counts(table.column("verdict")))
-        self.tiers.update(_value_counts(tiers))
-        statuses = _value_counts(table.column("grade_status"))
-        self.statuses.update({status: count for status, count in statuses.items() if status is not None})
-        graded = solvable_exact(table.set_column(table.column_names.index("tier"), _TIER, tiers))
-        for metric in TALLIED_METRICS:
-            values = pc.cast(graded.column(metric), pa.float64()).to_numpy(zero_copy_only=False)
-            self._graded[metric].append(values)
-        codes = pc.fill_null(pc.index_in(graded.column(_TIER), value_set=pa.array(PACK_TIERS)), -1)
-        self._graded[_TIER].append(codes.to_numpy().astype(np.int8))
-
-    def graded(self, metric: str) -> np.ndarray:
-        """The ``metric`` of each solvable row graded exactly, in pack order (NaN for null)."""
-        return self._joined(metric)
-
-    def graded_tiers(self) -> np.ndarray:
-        """The tier of each solvable row graded exactly, in pack order: its place in ``PACK_TIERS``, -1 for another."""
-        return self._joined(_TIER)
-
-    def _joined(self, name: str) -> np.ndarray:
-        chunks = self._graded[name]
-        if len(chunks) != 1:
-            kind = np.int8 if name == _TIER else np.float64
-            chunks[:] = [np.concatenate(chunks) if chunks else np.empty(0, kind)]
-        return chunks[0]
-
-    def description(self) -> PackDescription:
-        """The counts, win rate and metric distributions of the rows added."""
-        verdicts = _counts("verdict", self.verdicts, VERDICTS)
-        tiers = _counts("tier", self.tiers, PACK_TIERS)
-        statuses = _counts("grade_status", self.statuses, STATUSES)
-        rate = win_rate(
-            solved=verdicts[Verdict.SOLVED.value],
-            unsolvable=verdicts[Verdict.UNSOLVABLE.value],
-            unknown=verdicts[Verdict.UNKNOWN.value],
-        )
-        metrics = {metric: _spread(self.graded(metric)) for metric in SPREAD_METRICS}
-        players = {}
-        for tier in SOLVABLE_TIERS:
-            of_tier = self.graded_tiers() == PACK_TIERS.index(tier)
-            players[tier] = {
-                player: PlayerSpread(
-                    _spread(self.graded(player.win_column)[of_tier]),
-                    _spread(self.graded(player.dead_ends_column)[of_tier]),
-                )
-                for player in PLAYERS
-            }
-        return PackDescription(self.total, verdicts, rate, tiers, statuses, metrics, players, self.thresholds)
-
-
-def _spread(values: np.ndarray) -> Distribution:
-    """The distribution of the finite ``values`` (NaN is null)."""
-    return Distribution.of(values[np.isfinite(values)].tolist())
-
-
-def _value_counts(values: pa.ChunkedArray) -> dict[str | None, int]:
-    """How many times each value (null included) is in ``values``."""
-    counted = pc.value_counts(values)
-    return dict(zip(counted.field("values").to_pylist(), counted.field("counts").to_pylist(), strict=True))
-
-
-def _counts(column: str, tally: Counter[str | None], names: Sequence[str]) -> dict[str, int]:
-    """How many rows of the ``column`` ``tally`` counts hold each of ``names``.
-
-    Any other value is a ValueError naming the column: the counts must add up to the rows.
-    """
-    unexpected = sorted(tally.keys() - set(names), key=str)
-    if unexpected:
-        raise ValueError(
-            f"column {column!r} holds {', '.join(map(repr, unexpected))}, expected one of {', '.join(names)}"
-        )
-    return {name: tally[name] for name in names}
 
 
 def description_json(description: PackDescription) -> dict[str, Any]:
@@ -293,6 +35,8 @@ def description_json(description: PackDescription) -> dict[str, Any]:
     ``lookahead-2``...), its ``win_probability`` (the columns ``<player>_win_probability``) and
     ``dead_ends`` spread the same way.
 
+    >>> import pyarrow as pa
+    >>> from pipeline.tally import TALLIED_METRICS, describe_pack
     >>> document = description_json(describe_pack(pa.table({
     ...     "verdict": ["solved", "unsolvable"], "grade_status": ["exact", "exact"], "tier": ["easy", "unsolvable"],
     ...     **{metric: [2.0, None] for metric in TALLIED_METRICS},

@@ -18,8 +18,6 @@ from pipeline.reports.charts import (
     THRESHOLD_COLOUR,
     TIER_COLOURS,
     WIDTH,
-    BlockCounts,
-    block_counts,
     chart_paths,
     difficulty_histogram,
     difficulty_label,
@@ -28,8 +26,8 @@ from pipeline.reports.charts import (
     win_chance_by_tier,
     win_rate_by_block,
 )
-from pipeline.reports.summary import PackTally
 from pipeline.stages.tiers import load_tiers
+from pipeline.tally import BlockCounts, PackTally, block_counts
 from tests.conftest import TIERS_FILE
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

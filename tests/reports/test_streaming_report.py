@@ -12,13 +12,22 @@ import pyarrow.compute as pc
 import pytest
 
 from pipeline import __version__
+from pipeline import tally as tallies
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import pack_folder_batches, read_pack_folder, write_pack_folder
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.manifest import Origin
 from pipeline.reports import charts
-from pipeline.reports.charts import REPORT_COLUMNS, BlockCounts, report_pack
-from pipeline.reports.summary import SPREAD_METRICS, STATUSES, TALLIED_METRICS, VERDICTS, PackTally
+from pipeline.reports.charts import report_pack
+from pipeline.tally import (
+    REPORT_COLUMNS,
+    SPREAD_METRICS,
+    STATUSES,
+    TALLIED_METRICS,
+    VERDICTS,
+    BlockCounts,
+    PackTally,
+)
 from tests.recording import Recorder
 
 
@@ -70,7 +79,7 @@ def reference_blocks(table: pa.Table, block: int) -> list[list[int]]:
 
 def test_a_report_in_batches_describes_the_whole_table(pack, tmp_path, monkeypatch):
     recorder = Recorder()
-    monkeypatch.setattr(charts, "pack_folder_batches", recorder)
+    monkeypatch.setattr(tallies, "pack_folder_batches", recorder)
     made = report_pack(pack, tmp_path / "charts", batch_rows=3)
     assert recorder.columns == [["index"], list(REPORT_COLUMNS)]  # no board, solution, ...
     assert max(recorder.batches) == 3 and sum(recorder.batches) == 2 * 20

@@ -15,17 +15,10 @@ from pipeline.game.players import PLAYERS
 from pipeline.game.stats import win_rate
 from pipeline.packs.labels import PACK_TIERS, SOLVABLE_TIERS
 from pipeline.packs.parquet import metadata
-from pipeline.reports.summary import (
-    METRIC_WORDS,
-    SPREAD_METRICS,
-    STATUSES,
-    TALLIED_METRICS,
-    VERDICTS,
-    describe_pack,
-    report_tables,
-)
+from pipeline.reports.summary import METRIC_WORDS, report_tables
 from pipeline.reports.words import chance_words, dead_ends_words, figure_label, tier_meanings
 from pipeline.stages.tiers import Tiers, load_tiers
+from pipeline.tally import SPREAD_METRICS, STATUSES, TALLIED_METRICS, VERDICTS, describe_pack
 from tests.conftest import TIERS_FILE
 
 
