@@ -49,7 +49,7 @@ def moves_played(deal: Deal, solution: tuple[int, ...] | list[int]) -> list[tupl
     played = []
     position = Position.start(deal)
     for move in solution:
-        if deal.game.has_talon and move == deal.game.talon_move:
+        if deal.game.is_talon_move(move):
             dealt = deal.talon[position.talon_dealt]
             position = position.play(move)
             played.append(("Deal talon", dealt))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pipeline.free_text import printable
+from pipeline.game.games import DEFAULT_GAME
 from pipeline.game.stats import PUBLISHED_WIN_RATE, Summary, summarize
 from pipeline.game.verdicts import SolveResult, Verdict
 from pipeline.reports.words import counted
@@ -213,14 +214,14 @@ def run_notes(outcome: RunOutcome) -> list[str]:
 
 
 def run_title(config: RunConfig, outcome: RunOutcome) -> str:
-    """The title of a run's table: its name, its game (when not Black Hole), its deals (seed, or PySol FC
+    """The title of a run's table: its name, its game (unless the default, Black Hole), its deals (seed, or PySol FC
     numbers), and wall-clock seconds."""
     if config.source == "pysol":
         last = config.first + config.count - 1
         deals = f"PySol FC deals {config.first:,} to {last:,}"
     else:
         deals = f"seed {config.seed}, {counted(config.count, 'deal')}"
-    game = "" if config.is_black_hole else f" ({config.played.title})"
+    game = "" if config.played is DEFAULT_GAME else f" ({config.played.title})"
     return f"Run {config.name}{game}: {deals}, {outcome.seconds:.1f} s"
 
 
