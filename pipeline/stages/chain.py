@@ -22,21 +22,19 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import pyarrow as pa
 
-from pipeline.engine.solver import solve
 from pipeline.game.deal import Deal
-from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.labels import GradeStatus
+from pipeline.game.verdicts import SolveResult
 from pipeline.packs.parquet import with_metadata
 from pipeline.packs.sources import DealSpan
-from pipeline.stages.crosscheck import Check, check_deal, checked_table, sampled
-from pipeline.stages.grade import Grade, grade_deal, graded_table
-from pipeline.stages.sampling import graded
+from pipeline.stages.crosscheck import Check, CrosscheckStage
+from pipeline.stages.grade import Grade, GradeStage
 from pipeline.stages.settings import CrosscheckSettings, GradeSettings, SolveSettings
-from pipeline.stages.solve import solved_table
+from pipeline.stages.stage import SolveStage, through
 from pipeline.stages.tiers import Tiers
 
 STAGES = ("solve", "crosscheck", "grade")
@@ -47,7 +45,8 @@ class StageSettings:
     """Everything that decides a deal's row: the budgets of each stage, the check sample, the tiers.
 
     The grade settings' tiers file is read once, into ``tiers``; with
-    ``tiers`` None, grades carry no difficulty and no tier.
+    ``tiers`` None, grades carry no difficulty and no tier. :attr:`stages` are
+    the three stages these settings make, in the order a deal goes through them.
     """
 
     solve: SolveSettings = field(default_factory=SolveSettings)
@@ -55,20 +54,22 @@ class StageSettings:
     grade: GradeSettings = field(default_factory=GradeSettings)
     tiers: Tiers | None = field(default=None)
 
+    @cached_property
+    def stages(self) -> tuple[SolveStage, CrosscheckStage, GradeStage]:
+        """Solve, cross-check and grade, as stage objects (:class:`~pipeline.stages.stage.Stage`)."""
+        return SolveStage(self.solve), CrosscheckStage(self.crosscheck), GradeStage(self.grade, self.tiers)
+
     def metadata(self) -> dict[str, str]:
-        """The settings as Parquet schema metadata, with the keys the separate commands write."""
-        entries = self.solve.metadata() | {
-            "cpsat_time_limit": str(self.crosscheck.time_limit),
-            "crosscheck_sample": str(self.crosscheck.sample),
-            "crosscheck_seed": str(self.crosscheck.seed),
-            "grade_max_positions": str(self.grade.max_positions),
-        }
-        # only a run that samples losses or grades says so: a full one matches the separate commands' pack
-        if self.crosscheck.loss_sample < 1.0:
-            entries |= {"crosscheck_loss_sample": str(self.crosscheck.loss_sample)}
-        if self.grade.sample < 1.0:
-            entries |= {"grade_sample": str(self.grade.sample), "grade_seed": str(self.grade.seed)}
-        return entries | (self.tiers.metadata() if self.tiers else {})
+        """The settings as Parquet schema metadata, with the keys the separate commands write: every
+        stage's settings, then what only a sampled stage says, and the tiers, so that a full run's
+        pack matches the separate commands'."""
+        stages = self.stages
+        entries: dict[str, str] = {}
+        for stage in stages:
+            entries |= stage.metadata()
+        for stage in stages:
+            entries |= stage.sample_metadata()
+        return entries
 
 
 @dataclass(frozen=True)
@@ -83,24 +84,13 @@ class DealOutcome:
 
 def process_deal(deal: Deal, deal_id: str, settings: StageSettings) -> DealOutcome:
     """Solve ``deal`` (a win replayed by the solver), check it when sampled, grade it."""
+    solving, checking, grading = settings.stages
     began = time.perf_counter()
-    result = solve(deal, max_nodes=settings.solve.max_nodes, longest_play=settings.solve.longest_play)
+    result = solving.apply(deal)
     solved_at = time.perf_counter()
-    check = None
-    checking = settings.crosscheck
-    verdict = result.verdict.value
-    if sampled(
-        deal_id, verdict, fraction=checking.sample, seed=checking.seed, loss_fraction=checking.loss_sample
-    ):
-        check = check_deal(
-            deal, verdict, time_limit=checking.time_limit, reference_nodes=checking.reference_nodes
-        )
+    check = through(checking, deal, deal_id, result)
     checked_at = time.perf_counter()
-    grading = settings.grade
-    if result.verdict is Verdict.SOLVED and not graded(deal_id, fraction=grading.sample, seed=grading.seed):
-        grade = Grade(GradeStatus.NOT_SAMPLED, max_cards_played=result.max_cards_played)
-    else:
-        grade = grade_deal(deal, result, max_positions=grading.max_positions, tiers=settings.tiers)
+    grade = through(grading, deal, deal_id, result)
     graded_at = time.perf_counter()
     return DealOutcome(
         result, check, grade, (solved_at - began, checked_at - solved_at, graded_at - checked_at)
@@ -127,7 +117,8 @@ def outcome_table(
     deals: pa.Table, outcomes: Sequence[DealOutcome], settings: StageSettings, *, timings: bool
 ) -> pa.Table:
     """``deals`` (a deals table) with the solved, check and grade columns of ``outcomes``, row for row."""
-    table = solved_table(deals, [o.result for o in outcomes], settings.solve, timings=timings)
-    table = checked_table(table, [o.check for o in outcomes], timings=timings)
-    table = graded_table(table, [o.grade for o in outcomes], timings=timings)
+    solving, checking, grading = settings.stages
+    table = solving.columns(deals, [o.result for o in outcomes], timings=timings)
+    table = checking.columns(table, [o.check for o in outcomes], timings=timings)
+    table = grading.columns(table, [o.grade for o in outcomes], timings=timings)
     return with_metadata(table, **settings.metadata())

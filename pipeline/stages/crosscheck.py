@@ -43,15 +43,13 @@ import pyarrow as pa
 
 from pipeline.engine.cpsat import LOSS_PROBING, cpsat_solve
 from pipeline.engine.reference import reference_solve
-from pipeline.engine.warm import warm_before_workers
 from pipeline.errors import ArgumentError, of_type, shown_value
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, Game, game_named
-from pipeline.game.verdicts import Verdict
-from pipeline.packs.family import pack_game, same_game
-from pipeline.packs.parquet import with_columns, with_metadata
-from pipeline.packs.schema import CHECK_FIELDS, SOLVED_SCHEMA
-from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
+from pipeline.game.games import Game
+from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.parquet import with_columns
+from pipeline.packs.schema import CHECK_FIELDS
+from pipeline.stages.pack_pass import PackBatch, stage_pack
 from pipeline.stages.sampling import share
 from pipeline.stages.settings import CrosscheckSettings, PassOptions
 
@@ -148,29 +146,46 @@ def check_deal(deal: Deal, verdict: Verdict | str, *, time_limit: float, referen
     return Check(answer.verdict, answer.seconds, "reference", settled.verdict)
 
 
-def check_batch(
-    start: int,
-    claims: list[tuple[str, str]],
-    time_limit: float,
-    reference_nodes: int,
-    game: str = BLACK_HOLE.name,
-) -> tuple[int, list[Check]]:
-    """Check the (board, verdict) pairs of ``claims``, boards of the game named ``game``; the worker side
-    of :func:`crosscheck_pack`.
+@dataclass(frozen=True)
+class CrosscheckStage:
+    """The cross-check as a stage (:class:`~pipeline.stages.stage.Stage`): CP-SAT, and the reference search
+    when CP-SAT cannot tell, on the deals of its seeded sample, within ``settings``' budgets."""
 
-    The CP-SAT model is built here, in the worker: a CpModel cannot be pickled.
-    """
-    played = game_named(game)
-    checks = [
-        check_deal(
-            Deal.from_board_text(board, game=played),
-            verdict,
-            time_limit=time_limit,
-            reference_nodes=reference_nodes,
+    settings: CrosscheckSettings = field(default_factory=CrosscheckSettings)
+    name = "crosscheck"
+    label = "cross-checking"
+    chunk = 4  # a check takes about half a second
+    reads_results = True
+
+    def picks(self, deal_id: str, result: SolveResult | None) -> bool:
+        assert result is not None  # a cross-check follows a solve
+        chosen = self.settings
+        return sampled(
+            deal_id,
+            result.verdict.value,
+            fraction=chosen.sample,
+            seed=chosen.seed,
+            loss_fraction=chosen.loss_sample,
         )
-        for board, verdict in claims
-    ]
-    return start, checks
+
+    def unpicked(self, result: SolveResult | None) -> Check | None:
+        return None
+
+    def apply(self, deal: Deal, result: SolveResult | None = None) -> Check:
+        assert result is not None  # the verdict under check
+        chosen = self.settings
+        return check_deal(
+            deal, result.verdict, time_limit=chosen.time_limit, reference_nodes=chosen.reference_nodes
+        )
+
+    def columns(self, table: pa.Table, outputs: Sequence[Check | None], *, timings: bool) -> pa.Table:
+        return checked_table(table, outputs, timings=timings)
+
+    def metadata(self) -> dict[str, str]:
+        return self.settings.metadata()
+
+    def sample_metadata(self) -> dict[str, str]:
+        return self.settings.sample_metadata()
 
 
 def crosscheck_pack(
@@ -193,49 +208,10 @@ def crosscheck_pack(
     the row of the file when a batch holds a bad row.
     """
 
-    def work(batch: PackBatch) -> tuple[pa.Table, CrosscheckOutcome]:
-        table = batch.table
-        played = same_game(pack_game(table, source=str(source)), game, source=str(source))
-        if options.jobs > 1:
-            warm_before_workers([played])  # compiled here once, not in each worker
-        ids, verdicts = table.column("deal_id").to_pylist(), table.column("verdict").to_pylist()
-        chosen = [
-            row
-            for row in range(table.num_rows)
-            if sampled(
-                ids[row],
-                verdicts[row],
-                fraction=settings.sample,
-                seed=settings.seed,
-                loss_fraction=settings.loss_sample,
-            )
-        ]
-        batch.advance(table.num_rows - len(chosen))
-        found = map_rows(
-            batch,
-            check_batch,
-            [(batch.deals[row].to_board_text(), verdicts[row]) for row in chosen],
-            settings.time_limit,
-            settings.reference_nodes,
-            played.name,
-            options=options,
-            largest_batch=4,
-        )
-        checks: list[Check | None] = [None] * table.num_rows
-        for row, check in zip(chosen, found, strict=True):
-            checks[row] = check
-        checked = with_metadata(
-            checked_table(table, checks, timings=options.timings),
-            cpsat_time_limit=str(settings.time_limit),
-            crosscheck_sample=str(settings.sample),
-            crosscheck_seed=str(settings.seed),
-            **({"crosscheck_loss_sample": str(settings.loss_sample)} if settings.loss_sample < 1.0 else {}),
-        )
-        return checked, crosscheck_outcome(table, checks, start=batch.start)
+    def outcome(batch: PackBatch, checks: list[Check | None]) -> CrosscheckOutcome:
+        return crosscheck_outcome(batch.table, checks, start=batch.start)
 
-    outcomes = over_pack(
-        source, target, schema=SOLVED_SCHEMA, work=work, label="cross-checking", options=options
-    )
+    outcomes = stage_pack(CrosscheckStage(settings), source, target, options, game=game, tally=outcome)
     return sum(outcomes, CrosscheckOutcome())
 
 

@@ -5,8 +5,9 @@ worker pool in chunks of one game, results streamed back one at a time in input 
 list, a generator) and return an iterator: a chunk of deals is drawn from the
 input only when a worker is free for it, and each result comes back as soon
 as it and every one before it are done (:func:`pipeline.workers.in_order`),
-on the same workers and batch tasks as the command line's passes. Nothing
-heavy is imported here: the solver's face loads the engine alone.
+on the same workers and the same task as the command line's passes: the stage
+whole (:func:`~pipeline.stages.stage.stage_batch`). Nothing heavier than the
+solver is imported here: the solver's face loads the engine alone.
 
 >>> list(checked_rows([1], [2], "result", int))
 Traceback (most recent call last):
@@ -17,21 +18,17 @@ TypeError: deal 0 is an int, not a Deal
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sized
-from typing import Any, TypeVar
+from typing import Any
 
 from pipeline.errors import ArgumentError, located, of_type, whole_number
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
+from pipeline.stages.stage import Stage, stage_batch
 from pipeline.workers import MAX_JOBS, batch_size_for, chunked, in_order
-
-Result = TypeVar("Result")
-Extra = TypeVar("Extra")
 
 _END = object()  # what an exhausted input of extras gives
 
-ChunkTask = Callable[[int, Game, list[tuple[Deal, Any]]], Any]
-"""Builds the joblib task of one chunk: ``make(start, game, rows)`` gives ``delayed(batch_task)(...)``."""
 RowCheck = Callable[[Deal, Any, int], None]
 """Checks one row where it enters: ``check(deal, extra, index)`` raises when the extra is not of the deal."""
 
@@ -133,7 +130,7 @@ def _checked_rows(
 def stream_deals(
     deals: Iterable[Any],
     results: Iterable[Any] | None,
-    make_task: ChunkTask,
+    stage_of: Callable[[Game], Stage[Any]],
     *,
     jobs: int,
     progress: bool,
@@ -142,9 +139,10 @@ def stream_deals(
     where: str,
     check: RowCheck | None = None,
 ) -> Iterator[Any]:
-    """The results of ``make_task`` over ``deals`` (each with its solve result from ``results``; None: none),
-    one at a time in input order: ``jobs`` checked, each row checked as it is drawn (:func:`checked_rows`),
-    chunks of at most ``largest`` rows of one game, each sent to a worker as ``make_task(start, game, chunk)``.
+    """What the stage ``stage_of(game)`` gives each of ``deals`` (each with its solve result from ``results``;
+    None: none), one at a time in input order: ``jobs`` checked, each row checked as it is drawn
+    (:func:`checked_rows`), chunks of at most ``largest`` rows of one game, each sent to a worker with
+    the stage whole (:func:`~pipeline.stages.stage.stage_batch`).
 
     A list's length sizes the chunks and the progress bar (a stream has none).
     Before the first chunk of a game goes to workers, its engine is compiled
@@ -157,6 +155,8 @@ def stream_deals(
     total = length_of(deals)
 
     def tasks() -> Iterator[Any]:
+        from joblib import delayed
+
         warmed: set[str] = set()
         for start, chunk in chunked(rows, batch_size_for(total, jobs, largest=largest), key=_game_name):
             game = chunk[0][0].game
@@ -165,7 +165,8 @@ def stream_deals(
 
                 warm_before_workers([game])
                 warmed.add(game.name)
-            yield make_task(start, game, chunk)
+            boards = [deal.to_board_text() for deal, _ in chunk]
+            yield delayed(stage_batch)(start, boards, [extra for _, extra in chunk], stage_of(game), game)
 
     return in_order(tasks(), jobs=jobs, progress=progress, label=label, total=total)
 
@@ -177,13 +178,3 @@ def _game_name(row: tuple[Deal, Any]) -> str:
 def length_of(items: Iterable[Any]) -> int | None:
     """How many ``items`` there are when that is known without drawing them (a list's length); None for a stream."""
     return len(items) if isinstance(items, Sized) else None
-
-
-def boards_of(rows: list[tuple[Deal, Any]]) -> list[str]:
-    """The board text of each row's deal: what a worker is sent."""
-    return [deal.to_board_text() for deal, _ in rows]
-
-
-def extras_of(rows: list[tuple[Deal, Extra]]) -> list[Extra]:
-    """Each row's extra (its solve result), in order."""
-    return [extra for _, extra in rows]

@@ -14,20 +14,11 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from pipeline.game.deal import Deal
-from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
-from pipeline.stages.crosscheck import Check, check_batch, check_deal
-from pipeline.stages.face_batches import (
-    boards_of,
-    check_iterable,
-    check_settings,
-    checked_rows,
-    extras_of,
-    stream_deals,
-)
+from pipeline.stages.crosscheck import Check, CrosscheckStage
+from pipeline.stages.face_batches import check_iterable, check_settings, checked_rows, stream_deals
 from pipeline.stages.face_results import check_result
 from pipeline.stages.settings import CrosscheckSettings
 
@@ -48,9 +39,7 @@ def crosscheck(deal: Deal, result: SolveResult, settings: CrosscheckSettings = C
     (deal, result), *_ = checked_rows([deal], [result], "result", SolveResult)
     check_settings(settings, CrosscheckSettings)
     check_result(deal, result, where="crosscheck", losses=False)
-    return check_deal(
-        deal, result.verdict, time_limit=settings.time_limit, reference_nodes=settings.reference_nodes
-    )
+    return CrosscheckStage(settings).apply(deal, result)
 
 
 def crosscheck_many(
@@ -75,22 +64,14 @@ def crosscheck_many(
     def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
         check_result(deal, result, where="crosscheck_many", name=f"result {index}", losses=False)
 
-    def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
-        from joblib import delayed
-
-        claims = [
-            (board, result.verdict.value)
-            for board, result in zip(boards_of(rows), extras_of(rows), strict=True)
-        ]
-        return delayed(check_batch)(start, claims, settings.time_limit, settings.reference_nodes, game.name)
-
+    stage = CrosscheckStage(settings)
     checks: Iterator[Check] = stream_deals(
         deals,
         results,
-        task,
+        lambda game: stage,
         jobs=jobs,
         progress=progress,
-        label="cross-checking",
+        label=stage.label,
         largest=CROSSCHECK_CHUNK,
         where="crosscheck_many",
         check=of_deal,

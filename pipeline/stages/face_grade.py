@@ -14,24 +14,16 @@ tiers shipped for the deal's game unless others are given.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
 from pipeline.errors import of_type
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult
-from pipeline.stages.face_batches import (
-    boards_of,
-    check_iterable,
-    check_settings,
-    checked_rows,
-    extras_of,
-    stream_deals,
-)
+from pipeline.stages.face_batches import check_iterable, check_settings, checked_rows, stream_deals
 from pipeline.stages.face_results import check_result
-from pipeline.stages.grade import Grade, grade_batch, grade_deal
-from pipeline.stages.settings import GradeSettings, tiers_for
-from pipeline.stages.tiers import Tiers, load_tiers
+from pipeline.stages.grade import Grade, GradeStage, tiers_of_game
+from pipeline.stages.settings import GradeSettings
+from pipeline.stages.tiers import Tiers
 
 GRADE_CHUNK = 4
 """The most deals :func:`grade_many` sends a worker at a time (a walk takes about a second and a half)."""
@@ -53,8 +45,8 @@ def grade(
     check_settings(settings, GradeSettings)
     of_type(tiers, (Tiers, type(None)), "tiers", "a Tiers or None")
     check_result(deal, result, where="grade", losses=True)
-    chosen = load_tiers(tiers_for(settings.tiers, deal.game)) if tiers is None else tiers
-    return grade_deal(deal, result, max_positions=settings.max_positions, tiers=chosen)
+    chosen = tiers_of_game(settings, deal.game) if tiers is None else tiers
+    return GradeStage(settings, chosen).apply(deal, result)
 
 
 def grade_many(
@@ -82,29 +74,22 @@ def grade_many(
     def of_deal(deal: Deal, result: SolveResult, index: int) -> None:
         check_result(deal, result, where="grade_many", name=f"result {index}", losses=True)
 
-    loaded: dict[str, Tiers] = {}
+    stages: dict[str, GradeStage] = {}  # one a game, its tiers read once
 
-    def tiers_of(game: Game) -> Tiers:
-        if tiers is not None:
-            return tiers
-        if game.name not in loaded:
-            loaded[game.name] = load_tiers(tiers_for(settings.tiers, game))
-        return loaded[game.name]
-
-    def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
-        from joblib import delayed
-
-        return delayed(grade_batch)(
-            start, boards_of(rows), extras_of(rows), settings.max_positions, tiers_of(game), game.name
-        )
+    def stage_of(game: Game) -> GradeStage:
+        if game.name not in stages:
+            stages[game.name] = GradeStage(
+                settings, tiers_of_game(settings, game) if tiers is None else tiers
+            )
+        return stages[game.name]
 
     grades: Iterator[Grade] = stream_deals(
         deals,
         results,
-        task,
+        stage_of,
         jobs=jobs,
         progress=progress,
-        label="grading",
+        label=GradeStage.label,
         largest=GRADE_CHUNK,
         where="grade_many",
         check=of_deal,

@@ -14,20 +14,14 @@ Arrow): ``import pipeline; pipeline.solve(deal)`` costs the solver alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from pipeline.engine import solver
 from pipeline.errors import of_type
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.games import DEFAULT_GAME, Game, game_named
 from pipeline.game.verdicts import SolveResult
-from pipeline.stages.face_batches import (
-    boards_of,
-    check_iterable,
-    check_settings,
-    stream_deals,
-)
+from pipeline.stages.face_batches import check_iterable, check_settings, stream_deals
 from pipeline.stages.settings import SolveSettings
+from pipeline.stages.stage import SolveStage, stage_batch
 
 SOLVE_CHUNK = 64
 """The most deals :func:`solve_many` sends a worker at a time (a deal takes about a millisecond)."""
@@ -41,7 +35,7 @@ def solve(deal: Deal, settings: SolveSettings = SolveSettings()) -> SolveResult:
     """
     of_type(deal, Deal, "deal")
     check_settings(settings, SolveSettings)
-    return solver.solve(deal, max_nodes=settings.max_nodes, longest_play=settings.longest_play)
+    return SolveStage(settings).apply(deal)
 
 
 def solve_many(
@@ -62,19 +56,14 @@ def solve_many(
     """
     check_settings(settings, SolveSettings)
     check_iterable(deals, "deals", "Deals")
-
-    def task(start: int, game: Game, rows: list[tuple[Deal, Any]]) -> Any:
-        from joblib import delayed
-
-        return delayed(solve_batch)(start, boards_of(rows), settings, game.name)
-
+    stage = SolveStage(settings)
     results: Iterator[SolveResult] = stream_deals(
         deals,
         None,
-        task,
+        lambda game: stage,
         jobs=jobs,
         progress=progress,
-        label="solving",
+        label=stage.label,
         largest=SOLVE_CHUNK,
         where="solve_many",
     )
@@ -82,16 +71,9 @@ def solve_many(
 
 
 def solve_batch(
-    start: int, boards: list[str], settings: SolveSettings, game: str = BLACK_HOLE.name
+    start: int, boards: list[str], settings: SolveSettings, game: Game | str = DEFAULT_GAME
 ) -> tuple[int, list[SolveResult]]:
-    """Solve the deals of ``boards`` (board text of the game named ``game``); the worker side of
-    :func:`solve_many` and of the solve stage's passes (:func:`pipeline.stages.solve.solve_deals`)."""
-    played = game_named(game)
-    return start, [
-        solver.solve(
-            Deal.from_board_text(board, game=played),
-            max_nodes=settings.max_nodes,
-            longest_play=settings.longest_play,
-        )
-        for board in boards
-    ]
+    """Solve the deals of ``boards`` (board text of ``game``, or of the game of that name): the solve
+    stage's worker task (:func:`~pipeline.stages.stage.stage_batch`) for a caller that holds settings."""
+    played = game if isinstance(game, Game) else game_named(game)
+    return stage_batch(start, boards, [None] * len(boards), SolveStage(settings), played)

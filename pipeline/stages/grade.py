@@ -1,8 +1,7 @@
 """Grading a solved pack: game-tree metrics, every player model's figures, a difficulty and a tier for every deal.
 
 For each ``solved`` row, :func:`pipeline.engine.gametree.tree_of` walks the deal's
-whole game tree from the start, counting exactly (:func:`pipeline.engine.family_tree.family_tree_of`
-for the other games of the family); forced moves, decisions and
+whole game tree from the start, counting exactly, whatever the game; forced moves, decisions and
 traps are counted along the pack's solution (replayed by the rules first).
 The walk has a budget of positions, not of seconds, so a graded pack is the
 same bytes whatever the machine's load. When the budget runs out, or a count
@@ -45,23 +44,21 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkStatus, tree_of
-from pipeline.engine.warm import warm_before_workers
 from pipeline.errors import of_type
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.game.games import Game
 from pipeline.game.players import PLAYERS, Player, PlayerFigures, figures_by_name
 from pipeline.game.rules import Position
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.family import one_game, pack_game, same_game
+from pipeline.packs.family import one_game, same_game
 from pipeline.packs.labels import GradeStatus, Tier
-from pipeline.packs.parquet import pack_file_game, with_columns, with_metadata
-from pipeline.packs.schema import GRADE_FIELDS, SOLVED_SCHEMA
-from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
+from pipeline.packs.parquet import pack_file_game, with_columns
+from pipeline.packs.schema import GRADE_FIELDS
+from pipeline.stages.pack_pass import PackBatch, stage_pack
 from pipeline.stages.sampling import graded
 from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions, tiers_for
-from pipeline.stages.solve import RESULT_COLUMNS, result_of_row
+from pipeline.stages.stage import stage_batch
 from pipeline.stages.tiers import Difficulty, Tiers, load_tiers, tree_score
 from pipeline.workers import map_batches
 
@@ -193,8 +190,7 @@ def grade_deal(
             tier=Tier.UNSOLVABLE,
         )
     began = time.perf_counter()
-    walk = tree_of if deal.game is BLACK_HOLE else family_tree_of
-    tree = walk(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
+    tree = tree_of(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
     seconds = time.perf_counter() - began
     cards = deal.game.pile_cards if cards is None else cards
     if tree.status is not WalkStatus.EXACT:
@@ -224,22 +220,49 @@ def grade_deal(
     return grade if tiers is None else grade.tiered(tiers)
 
 
-def grade_batch(
-    start: int,
-    boards: list[str],
-    results: list[SolveResult],
-    max_positions: int,
-    tiers: Tiers | None,
-    game: str = BLACK_HOLE.name,
-) -> tuple[int, list[Grade]]:
-    """Grade the deals of ``boards`` (board text of the game named ``game``), each with its solve result; the
-    worker side."""
-    played = game_named(game)
-    grades = [
-        grade_deal(Deal.from_board_text(board, game=played), result, max_positions=max_positions, tiers=tiers)
-        for board, result in zip(boards, results, strict=True)
-    ]
-    return start, grades
+def tiers_of_game(settings: GradeSettings, game: Game) -> Tiers:
+    """The tiers ``settings`` grade ``game`` by, read from their file (ConfigError naming it when bad): the
+    game's own shipped file in place of the default (:func:`~pipeline.stages.settings.tiers_for`).
+    The one place a grade's tiers are resolved: once per run, per pass, per game of the face's calls."""
+    return load_tiers(tiers_for(settings.tiers, game))
+
+
+@dataclass(frozen=True)
+class GradeStage:
+    """The grader as a stage (:class:`~pipeline.stages.stage.Stage`): the game-tree walk of each deal of its
+    sample within ``settings``' budget, its difficulty and tier under ``tiers`` (None: neither)."""
+
+    settings: GradeSettings = dataclasses.field(default_factory=GradeSettings)
+    tiers: Tiers | None = None
+    name = "grade"
+    label = "grading"
+    chunk = 4  # a walk takes about a second and a half
+    reads_results = True
+
+    def picks(self, deal_id: str, result: SolveResult | None) -> bool:
+        """Every deal but the wins left out of the sample (:func:`~pipeline.stages.sampling.graded`)."""
+        assert result is not None  # a grade follows a solve
+        chosen = self.settings
+        return result.verdict is not Verdict.SOLVED or graded(
+            deal_id, fraction=chosen.sample, seed=chosen.seed
+        )
+
+    def unpicked(self, result: SolveResult | None) -> Grade:
+        assert result is not None
+        return Grade(GradeStatus.NOT_SAMPLED, max_cards_played=result.max_cards_played)
+
+    def apply(self, deal: Deal, result: SolveResult | None = None) -> Grade:
+        assert result is not None  # what the solver found: a win's line, the most cards played
+        return grade_deal(deal, result, max_positions=self.settings.max_positions, tiers=self.tiers)
+
+    def columns(self, table: pa.Table, outputs: Sequence[Grade], *, timings: bool) -> pa.Table:
+        return graded_table(table, outputs, timings=timings)
+
+    def metadata(self) -> dict[str, str]:
+        return self.settings.metadata()
+
+    def sample_metadata(self) -> dict[str, str]:
+        return self.settings.sample_metadata() | (self.tiers.metadata() if self.tiers else {})
 
 
 def grade_deals(
@@ -255,18 +278,18 @@ def grade_deals(
     ``tiers`` (None: no difficulty and no tier) are given loaded:
     ``settings.tiers`` is not read here.
     """
+    stage = GradeStage(settings, tiers)
     return map_batches(
-        grade_batch,
+        stage_batch,
         [deal.to_board_text() for deal in deals],
-        settings.max_positions,
-        tiers,
-        one_game(deals).name,
+        stage,
+        one_game(deals),
         per_item=results,
         jobs=options.jobs,
         progress=options.progress,
-        label="grading",
+        label=stage.label,
         backend=options.backend,
-        largest_batch=4,
+        largest_batch=stage.chunk,
     )
 
 
@@ -284,7 +307,7 @@ def grade_pack(
     The tiers file ``settings.tiers`` is read first (ConfigError naming it),
     unless ``tiers`` are given already loaded; it is one of the pass's inputs,
     which ``target`` may not be. The default stands for the shipped tiers of the pack's game
-    (:func:`pipeline.stages.settings.tiers_for`), and ``game``, when given, must be the pack's
+    (:func:`tiers_of_game`), and ``game``, when given, must be the pack's
     (GameMixError naming ``source``).
     Raises PackError naming ``source`` before any grading when it is not a
     solved pack, and PackError or BoardError naming the row of the file and
@@ -293,65 +316,20 @@ def grade_pack(
     every row: :func:`pipeline.packs.parquet.check_rows`); ``target`` is
     written whole or not at all. With ``settings.sample`` under 1, only that
     share of the wins is walked, chosen by ``settings.seed`` and the deal id
-    as a run chooses them (:func:`pipeline.stages.sampling.graded`); the other
+    as a run chooses them (:meth:`GradeStage.picks`); the other
     wins are ``not_sampled``. Returns the counts of the grades' statuses and tiers.
     """
     loaded = tiers
     if loaded is None and settings.tiers != DEFAULT_TIERS:
         loaded = load_tiers(settings.tiers)  # a file given is read before the pack, as it always was
     played = same_game(pack_file_game(source), game, source=str(source))
-    tiers_file = tiers_for(settings.tiers, played)
-    if loaded is None:
-        loaded = load_tiers(tiers_file)
-    sample, seed = settings.sample, settings.seed
+    stage = GradeStage(settings, tiers_of_game(settings, played) if loaded is None else loaded)
 
-    def work(batch: PackBatch) -> tuple[pa.Table, GradeSummary]:
-        table = batch.table
-        same_game(pack_game(table, source=str(source)), played, source=str(source))
-        if options.jobs > 1:
-            warm_before_workers([played])  # compiled here once, not in each worker
-        found = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
-        ids = table.column("deal_id").to_pylist()
-        chosen = [
-            row
-            for row, result in enumerate(found)
-            if result.verdict is not Verdict.SOLVED or graded(ids[row], fraction=sample, seed=seed)
-        ]
-        batch.advance(table.num_rows - len(chosen))
-        walked: list[Grade] = map_rows(
-            batch,
-            grade_batch,
-            [batch.deals[row].to_board_text() for row in chosen],
-            settings.max_positions,
-            loaded,
-            played.name,
-            per_item=[found[row] for row in chosen],
-            options=options,
-            largest_batch=4,
-        )
-        grades = [
-            Grade(GradeStatus.NOT_SAMPLED, max_cards_played=result.max_cards_played) for result in found
-        ]
-        for row, grade in zip(chosen, walked, strict=True):
-            grades[row] = grade
-        sampling = {"grade_sample": str(sample), "grade_seed": str(seed)} if sample < 1.0 else {}
-        written = with_metadata(
-            graded_table(table, grades, timings=options.timings),
-            grade_max_positions=str(settings.max_positions),
-            **sampling,
-            **loaded.metadata(),
-        )
-        return written, summarize_grades(grades)
+    def tally(batch: PackBatch, grades: list[Grade]) -> GradeSummary:
+        return summarize_grades(grades)
 
-    summaries = over_pack(
-        source,
-        target,
-        schema=SOLVED_SCHEMA,
-        work=work,
-        label="grading",
-        options=options,
-        inputs=[] if tiers is not None else [tiers_file],
-    )
+    inputs = [] if tiers is not None else [tiers_for(settings.tiers, played)]
+    summaries = stage_pack(stage, source, target, options, game=played, tally=tally, inputs=inputs)
     return sum(summaries, summarize_grades([]))
 
 

@@ -29,7 +29,7 @@ from pipeline.packs.labels import GradeStatus, PackTier, Tier
 from pipeline.packs.manifest import Manifest, read_manifest
 from pipeline.packs.parquet import PackError
 from pipeline.stages.grade import Grade
-from pipeline.stages.solve import result_of_row
+from pipeline.stages.pack_pass import result_of_row
 
 _GRADE_COLUMNS = tuple(declared.name for declared in fields(Grade))
 

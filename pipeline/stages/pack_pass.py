@@ -1,8 +1,9 @@
 """One pass of a stage over a pack file, batch by batch: read and check, map the work over the deals, add columns, append.
 
 ``blackhole solve``, ``crosscheck`` and ``grade`` each take a pack file and
-write another with their columns added; :func:`over_pack` is the path they
-share. It checks the destination before any work, then reads the source
+write another with their columns added: :func:`stage_pack` is that pass, one
+for every stage (:class:`~pipeline.stages.stage.Stage`), over the path
+:func:`over_pack` lays down. It checks the destination before any work, then reads the source
 :data:`~pipeline.packs.parquet.BATCH_ROWS` rows at a time, so memory holds
 one batch whatever the file's size: each batch is checked, its deals are
 parsed (a bad board named by its row in the file), its work runs on the
@@ -14,15 +15,19 @@ not depend on the batch size; only the file's row groups follow the batches.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
+from pipeline.engine.warm import warm_before_workers
 from pipeline.files import check_writable
 from pipeline.game.deal import Deal
+from pipeline.game.games import Game
+from pipeline.game.verdicts import SolveResult, Verdict
+from pipeline.packs.family import pack_game, same_game
 from pipeline.packs.parquet import (
     BATCH_ROWS,
     PackError,
@@ -30,11 +35,14 @@ from pipeline.packs.parquet import (
     pack_file_row_count,
     read_pack_file,
     read_pack_file_batches,
+    with_metadata,
     write_pack_file,
     writing_pack_file,
 )
+from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.seen import SeenNumbers, text_number
 from pipeline.stages.settings import PassOptions
+from pipeline.stages.stage import Stage, stage_batch
 from pipeline.workers import map_batches, progress_bar
 
 Outcome = TypeVar("Outcome")  # what the work gives for one item
@@ -166,4 +174,79 @@ def map_rows(
         backend=options.backend,
         largest_batch=largest_batch,
         advance=batch.advance,
+    )
+
+
+RESULT_COLUMNS = tuple(field.name for field in RESULT_FIELDS)
+
+
+def result_of_row(row: Mapping[str, Any]) -> SolveResult:
+    """The :class:`SolveResult` a solved pack's row records (its columns by name; ``seconds`` 0.0 when the
+    pack was written without timings).
+
+    >>> result_of_row({"verdict": "unsolvable", "solution": [], "nodes": 4, "seconds": None, "max_cards_played": 3})
+    SolveResult(verdict=<Verdict.UNSOLVABLE: 'unsolvable'>, solution=(), nodes=4, seconds=0.0, max_cards_played=3)
+    """
+    return SolveResult(
+        Verdict(row["verdict"]),
+        tuple(row["solution"]),
+        row["nodes"],
+        row["seconds"] or 0.0,
+        row["max_cards_played"],
+    )
+
+
+def stage_pack(
+    stage: Stage[Outcome],
+    source: Path,
+    target: Path,
+    options: PassOptions,
+    *,
+    game: Game | None,
+    tally: Callable[[PackBatch, list[Outcome]], Tally],
+    inputs: Sequence[Path] = (),
+) -> list[Tally]:
+    """``stage`` over every deal of the pack file ``source`` that it picks, a batch at a time; ``target`` is
+    ``source`` with the stage's columns and metadata. Returns ``tally(batch, outputs)`` of each batch.
+
+    The deals are of the game the pack says (:func:`~pipeline.packs.family.pack_game`), which
+    ``target`` says too; ``game``, when given, must be it (GameMixError naming ``source``). A stage
+    that reads results takes a solved pack (each row's :func:`result_of_row`), the solver a deals
+    pack. The deals picked go to ``options.jobs`` workers (:func:`~pipeline.stages.stage.stage_batch`,
+    the stage whole); the engine is compiled here first, once, when there are workers.
+    """
+
+    def work(batch: PackBatch) -> tuple[pa.Table, Tally]:
+        table = batch.table
+        played = same_game(pack_game(table, source=str(source)), game, source=str(source))
+        if options.jobs > 1:
+            warm_before_workers([played])  # compiled here once, not in each worker
+        ids = table.column("deal_id").to_pylist()
+        results: list[SolveResult | None] = [None] * table.num_rows
+        if stage.reads_results:
+            results = [result_of_row(row) for row in table.select(RESULT_COLUMNS).to_pylist()]
+        chosen = [row for row in range(table.num_rows) if stage.picks(ids[row], results[row])]
+        batch.advance(table.num_rows - len(chosen))
+        found = iter(
+            map_rows(
+                batch,
+                stage_batch,
+                [batch.deals[row].to_board_text() for row in chosen],
+                stage,
+                played,
+                per_item=[results[row] for row in chosen],
+                options=options,
+                largest_batch=stage.chunk,
+            )
+        )
+        picked = set(chosen)
+        outputs: list[Outcome] = [
+            next(found) if row in picked else stage.unpicked(result) for row, result in enumerate(results)
+        ]
+        written = stage.columns(table, outputs, timings=options.timings)
+        return with_metadata(written, **stage.metadata(), **stage.sample_metadata()), tally(batch, outputs)
+
+    schema = SOLVED_SCHEMA if stage.reads_results else DEALS_SCHEMA
+    return over_pack(
+        source, target, schema=schema, work=work, label=stage.label, options=options, inputs=inputs
     )

@@ -41,7 +41,7 @@ from pipeline.engine.budgets import (
     MAX_TIME_LIMIT,
 )
 from pipeline.errors import of_type, real_number, whole_number
-from pipeline.game.games import BLACK_HOLE, Game
+from pipeline.game.games import Game
 from pipeline.game.shuffles import MAX_SEED
 from pipeline.workers import MAX_JOBS, Backend
 
@@ -81,9 +81,9 @@ DEFAULT_TIERS = shipped_file("stages/tiers.toml")
 
 
 def shipped_tiers(game: Game) -> Path:
-    """The tiers file shipped for ``game``: :data:`DEFAULT_TIERS` for Black Hole, ``tiers_NAME.toml`` beside
-    it for the others (each calibrated on that game's deals, in the same player's units)."""
-    return DEFAULT_TIERS if game is BLACK_HOLE else DEFAULT_TIERS.with_name(f"tiers_{game.name}.toml")
+    """The tiers file shipped for ``game``, its ``tiers_file`` beside :data:`DEFAULT_TIERS` (Black Hole's
+    ``tiers.toml`` is that file; each is calibrated on its game's deals, in the same player's units)."""
+    return DEFAULT_TIERS.with_name(game.tiers_file)
 
 
 def tiers_for(path: Path, game: Game) -> Path:
@@ -210,6 +210,22 @@ class CrosscheckSettings:
     def __post_init__(self) -> None:
         checked_fields(self)
 
+    def metadata(self) -> dict[str, str]:
+        """The settings as a pack's schema metadata (the reference search's budget goes unsaid).
+
+        >>> CrosscheckSettings(sample=0.5).metadata()
+        {'cpsat_time_limit': '30.0', 'crosscheck_sample': '0.5', 'crosscheck_seed': '0'}
+        """
+        return {
+            "cpsat_time_limit": str(self.time_limit),
+            "crosscheck_sample": str(self.sample),
+            "crosscheck_seed": str(self.seed),
+        }
+
+    def sample_metadata(self) -> dict[str, str]:
+        """The share of losses checked, said only when it is not all of them (a full check's pack as before)."""
+        return {"crosscheck_loss_sample": str(self.loss_sample)} if self.loss_sample < 1.0 else {}
+
 
 @dataclass(frozen=True)
 class GradeSettings:
@@ -226,6 +242,18 @@ class GradeSettings:
 
     def __post_init__(self) -> None:
         checked_fields(self)
+
+    def metadata(self) -> dict[str, str]:
+        """The walk's budget as a pack's schema metadata (the tiers say themselves: :meth:`Tiers.metadata`)."""
+        return {"grade_max_positions": str(self.max_positions)}
+
+    def sample_metadata(self) -> dict[str, str]:
+        """The grade sample, said only when it is not every win (a full grade's pack as before).
+
+        >>> GradeSettings(sample=0.25, seed=3).sample_metadata()
+        {'grade_sample': '0.25', 'grade_seed': '3'}
+        """
+        return {"grade_sample": str(self.sample), "grade_seed": str(self.seed)} if self.sample < 1.0 else {}
 
 
 @dataclass(frozen=True)

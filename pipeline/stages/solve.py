@@ -4,7 +4,8 @@ Deals travel to workers as board text (:func:`pipeline.workers.map_batches`)
 and come back in input order, so the output never depends on the number of
 workers. A pack is solved a batch of rows at a time (:func:`solve_pack`,
 :mod:`pipeline.stages.pack_pass`), its results folded into a
-:class:`SolveTally` for the summary, so memory does not grow with the pack. Every ``solved`` result was
+:class:`SolveTally` for the summary, so memory does not grow with the pack. The stage itself, one
+deal's solve, its columns and metadata, is :class:`~pipeline.stages.stage.SolveStage`. Every ``solved`` result was
 replayed by the rules referee in the solver itself
 (:func:`pipeline.engine.solver.solve`), once; a solution the referee rejects is
 a solver bug (:class:`~pipeline.engine.solver.SolverBug`, an internal error),
@@ -19,26 +20,23 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from pipeline.engine.warm import warm_before_workers
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
 from pipeline.game.stats import Summary, win_rate
 from pipeline.game.verdicts import SolveResult, Verdict
-from pipeline.packs.family import one_game, pack_game, same_game
-from pipeline.packs.parquet import metadata, with_columns, with_metadata
-from pipeline.packs.schema import DEALS_SCHEMA, RESULT_FIELDS
-from pipeline.stages.face_solve import solve_batch
-from pipeline.stages.pack_pass import PackBatch, map_rows, over_pack
+from pipeline.packs.family import one_game
+from pipeline.packs.parquet import with_metadata
+from pipeline.stages.pack_pass import PackBatch, stage_pack
 from pipeline.stages.settings import PassOptions, SolveSettings
+from pipeline.stages.stage import SolveStage, stage_batch
 from pipeline.workers import map_batches
 
 
@@ -55,12 +53,12 @@ def solve_deals(
     ``batch_size`` deals go to a worker at a time (default: small enough for
     about eight batches per worker, at most 32).
     """
-    game = one_game(deals)
     return map_batches(
-        solve_batch,
+        stage_batch,
         [deal.to_board_text() for deal in deals],
-        settings,
-        game.name,
+        SolveStage(settings),
+        one_game(deals),
+        per_item=[None] * len(deals),
         jobs=options.jobs,
         progress=options.progress,
         label="solving",
@@ -79,39 +77,8 @@ def solved_table(
     bytes on every run. The schema metadata says ``settings``
     (:meth:`~pipeline.stages.settings.SolveSettings.metadata`).
     """
-    if len(results) != deals.num_rows:
-        raise ValueError(f"{len(results)} results for {deals.num_rows} deals")
-    columns: dict[str, Sequence[object]] = {
-        "verdict": [result.verdict.value for result in results],
-        "solution": [list(result.solution) for result in results],
-        "nodes": [result.nodes for result in results],
-        "seconds": [result.seconds if timings else None for result in results],
-        "max_cards_played": [result.max_cards_played for result in results],
-    }
-    solved = with_columns(deals, RESULT_FIELDS, columns)
-    earlier = {
-        key: value for key, value in metadata(solved).items() if key != "longest_play"
-    }  # a re-solve's own
-    return with_metadata(solved.replace_schema_metadata(earlier), **settings.metadata())
-
-
-RESULT_COLUMNS = tuple(field.name for field in RESULT_FIELDS)
-
-
-def result_of_row(row: Mapping[str, Any]) -> SolveResult:
-    """The :class:`SolveResult` a solved pack's row records (its columns by name; ``seconds`` 0.0 when the
-    pack was written without timings).
-
-    >>> result_of_row({"verdict": "unsolvable", "solution": [], "nodes": 4, "seconds": None, "max_cards_played": 3})
-    SolveResult(verdict=<Verdict.UNSOLVABLE: 'unsolvable'>, solution=(), nodes=4, seconds=0.0, max_cards_played=3)
-    """
-    return SolveResult(
-        Verdict(row["verdict"]),
-        tuple(row["solution"]),
-        row["nodes"],
-        row["seconds"] or 0.0,
-        row["max_cards_played"],
-    )
+    stage = SolveStage(settings)
+    return with_metadata(stage.columns(deals, results, timings=timings), **stage.metadata())
 
 
 def solve_pack(
@@ -132,18 +99,10 @@ def solve_pack(
     all. Returns the tally of the results, which the command prints.
     """
 
-    def work(batch: PackBatch) -> tuple[pa.Table, SolveTally]:
-        played = same_game(pack_game(batch.table, source=str(source)), game, source=str(source))
-        if options.jobs > 1:
-            warm_before_workers([played])  # compiled here once, not in each worker
-        boards = [deal.to_board_text() for deal in batch.deals]
-        results: list[SolveResult] = map_rows(
-            batch, solve_batch, boards, settings, played.name, options=options
-        )
-        solved = solved_table(batch.table, results, settings, timings=options.timings)
-        return solved, SolveTally.of(results)
+    def tally(batch: PackBatch, results: list[SolveResult]) -> SolveTally:
+        return SolveTally.of(results)
 
-    tallies = over_pack(source, target, schema=DEALS_SCHEMA, work=work, label="solving", options=options)
+    tallies = stage_pack(SolveStage(settings), source, target, options, game=game, tally=tally)
     return sum(tallies, SolveTally())
 
 

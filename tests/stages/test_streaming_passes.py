@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pyarrow as pa
@@ -55,11 +54,11 @@ def run_grade(source: Path, target: Path, **options: Any) -> Any:
     return grade.grade_pack(source, target, settings, PassOptions(timings=False, **options), tiers=TIERS)
 
 
-# Each pass: its module (where it calls map_rows), how to run it, and the fixture holding its input.
-PASSES: dict[str, tuple[ModuleType, Callable[..., Any], str]] = {
-    "solve": (solve, run_solve, "deals"),
-    "crosscheck": (crosscheck, run_crosscheck, "solved"),
-    "grade": (grade, run_grade, "solved"),
+# Each pass: how to run it, and the fixture holding its input.
+PASSES: dict[str, tuple[Callable[..., Any], str]] = {
+    "solve": (run_solve, "deals"),
+    "crosscheck": (run_crosscheck, "solved"),
+    "grade": (run_grade, "solved"),
 }
 
 
@@ -83,16 +82,16 @@ def row_groups(path: Path) -> list[int]:
     return [found.row_group(group).num_rows for group in range(found.num_row_groups)]
 
 
-def recording_batches(monkeypatch, module: ModuleType) -> list[int]:
-    """The number of rows of each batch that ``module``'s work maps on the pool, as the pass runs."""
+def recording_batches(monkeypatch) -> list[int]:
+    """The number of rows of each batch that a stage's pass maps on the pool, as the pass runs."""
     seen: list[int] = []
-    mapped = module.map_rows
+    mapped = pack_pass.map_rows
 
-    def map_rows(rows: pack_pass.PackRows, *arguments: Any, **options: Any) -> Any:
-        seen.append(rows.table.num_rows)
-        return mapped(rows, *arguments, **options)
+    def map_rows(batch: pack_pass.PackBatch, *arguments: Any, **options: Any) -> Any:
+        seen.append(batch.table.num_rows)
+        return mapped(batch, *arguments, **options)
 
-    monkeypatch.setattr(module, "map_rows", map_rows)
+    monkeypatch.setattr(pack_pass, "map_rows", map_rows)
     return seen
 
 
@@ -111,11 +110,11 @@ def small_batches(monkeypatch) -> None:
 def test_a_pass_maps_small_batches_and_writes_the_rows_of_one_big_batch(
     request, tmp_path, monkeypatch, stage
 ):
-    module, run, source_fixture = PASSES[stage]
+    run, source_fixture = PASSES[stage]
     source = request.getfixturevalue(source_fixture)
     whole, batched = tmp_path / "whole.parquet", tmp_path / "batched.parquet"
     in_one = run(source, whole)
-    seen = recording_batches(monkeypatch, module)
+    seen = recording_batches(monkeypatch)
     in_batches = run(source, batched, batch_rows=BATCH)
     assert seen == BATCHES
     assert row_groups(batched) == BATCHES and row_groups(whole) == [COUNT]
@@ -129,7 +128,7 @@ def test_a_pass_maps_small_batches_and_writes_the_rows_of_one_big_batch(
 
 @pytest.mark.parametrize("stage", PASSES)
 def test_the_default_batch_gives_the_same_bytes_for_one_or_two_jobs(request, tmp_path, stage):
-    _, run, source_fixture = PASSES[stage]
+    run, source_fixture = PASSES[stage]
     source = request.getfixturevalue(source_fixture)
     run(source, tmp_path / "one.parquet", jobs=1)
     run(source, tmp_path / "two.parquet", jobs=2)
