@@ -1,5 +1,7 @@
 """The stages a deal goes through, each over a pack file or one deal at a time.
 
+- ``stage``: a stage as one object (settings, what it adds to a deal, columns, metadata), the one worker
+  task of every stage, and the solve stage (the cross-check's and the grader's are in their modules).
 - ``settings``: one small settings object per stage, with its defaults and bounds,
   and ``PassOptions``, how a pass runs (light).
 - ``face_solve``, ``face_grade``, ``face_crosscheck``: each stage from Python, on one deal
@@ -19,7 +21,7 @@
 - ``difficulty_sort``: the curated order by difficulty, an external sort of a Parquet file.
 - ``curate``: a pack folder curated into a puzzle pack beside it, with levels in the curated order.
 - ``chain``: one deal through solve, cross-check and grade, the worker side of a run.
-- ``pack_pass``: the read → map → table → write path that solve, crosscheck and grade share.
+- ``pack_pass``: one pass of a stage over a pack file (read → map → table → write), for every stage.
 
 Stages use the engine and packs; reports and the command line use the stages.
 """
@@ -43,5 +45,6 @@ __all__ = [
     "sampling",
     "settings",
     "solve",
+    "stage",
     "tiers",
 ]
