@@ -1,4 +1,4 @@
-// The page's rules for the family's other games (game.js on solver.js's FamilyGame) against the
+// The page's rules for the family's other games (game.js on solver.js's Game) against the
 // referee: tests/js/golden/family_rules.json holds positions of All in a Row and the three
 // Golfs along random play and the deals' solutions, with what pipeline.game.rules says about
 // each (tests/js/write_golden.py writes it). A move is a pile, or in Golf the talon deal (7).

@@ -1,4 +1,4 @@
-// The in-browser solver (solver.js's FamilyGame) against the exact Python solver on the family's
+// The in-browser solver (solver.js's Game) against the exact Python solver on the family's
 // other games: PySol FC's deals 1 to 20 of each (tests/js/golden/family_verdicts.json), and
 // positions along random play and the solutions (tests/js/golden/family_solver.json), with
 // pipeline.engine.solver's verdict, the moves that keep a win in reach and the fewest moves to

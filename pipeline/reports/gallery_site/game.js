@@ -1,10 +1,9 @@
 // A deal in play: the steps played so far (cards and restarts), the steps undone (for redo),
 // and the status of the position they reach. Pure, no DOM: Node's unit tests load it too.
 //
-// The rules are solver.js's (a BlackholeSolver.Game, or for another game of the family a
-// BlackholeSolver.FamilyGame; called `rules` here): a move is the number of a pile whose free
-// card fits on the foundation's card, or in Golf the talon deal (the rules' game's
-// `talonMove`, one past the last pile).
+// The rules are solver.js's (a BlackholeSolver.Game of the deal's game of the family; called
+// `rules` here): a move is the number of a pile whose free card fits on the foundation's
+// card, or in Golf the talon deal (the rules' game's `talonMove`, one past the last pile).
 //
 // Registers window.Blackhole.game (module.exports under Node).
 (function (root) {
@@ -55,7 +54,7 @@
     // that `follow` put there (its redo is told as a hint and the card, not as REDO)
     #listener = null;
 
-    // `rules`: the deal's BlackholeSolver.Game or FamilyGame (or a Black Hole deal's cards,
+    // `rules`: the deal's BlackholeSolver.Game (or a Black Hole deal's cards,
     // "JDKSTH2D..."); `events`, when given, are played first, untold (a game resumed from its
     // record). An event that does not apply is an Error naming it.
     constructor(rules, events) {

@@ -33,7 +33,7 @@
     }
 
     // Search a hint for the position after `moves` of the deal of `rules` (a
-    // BlackholeSolver.Game or FamilyGame); its budget bounds it (2 s at worst here).
+    // BlackholeSolver.Game); its budget bounds it (2 s at worst here).
     function ask(rules, moves) {
       clear();
       const played = moves.slice();

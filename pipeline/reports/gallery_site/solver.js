@@ -2,15 +2,22 @@
 // other games of its family (All in a Row, Dead King Golf, Golf, Relaxed Golf), in plain
 // JavaScript, for hints that are always right.
 //
-// A Black Hole position is the 17 pile heights and the rank on the foundation (suits never
-// matter to play). The search is a depth-first search that remembers every
-// position it searched in full without a win (such a position is lost for good),
-// skips a move when a same-rank move is at least as good (the same-rank
-// dominance rule below), and gives up on a position where no win can exist: no
-// walk round the ranks plays every card left (the Euler walk condition, which
-// implies that every rank with cards left can be reached), or every such walk
-// must play a card before one that lies above it (the rank order condition);
-// `walkOrders` argues both. Each cut is sound, so "unsolvable" is a proof. It
+// One search serves every game, driven by the game's layout (`ruleSet`: its piles and their
+// heights, how the foundation starts, its talon, which rank steps fit), as
+// pipeline/engine/search.py, the Python search, argues. A position is the pile heights, the
+// talon cards dealt and the foundation's rank (none while All in a Row's is empty; suits never
+// matter to play); a move is a pile's number or, in Golf, the talon deal (`talonMove`, one past
+// the last pile), which puts the next talon card on the foundation whatever its rank. The
+// search is a depth-first search that remembers every position it searched in full without a
+// win (such a position is lost for good), skips a move when a same-rank move is at least as
+// good (the same-rank dominance rule below), and gives up on a position where no win can
+// exist. Where the cards left must be played as one walk round the cycle of ranks (a card on
+// the foundation, no talon card left, K and A neighbours: Black Hole always, All in a Row after
+// its first card, Relaxed Golf once its talon is spent), that is when no such walk plays every
+// card left (the Euler walk condition, which implies that every rank with cards left can be
+// reached), or every such walk must play a card before one that lies above it (the rank order
+// condition); `walkOrders` argues both. Elsewhere the predecessors condition
+// (`predecessorShortfall`) cuts instead. Each cut is sound, so "unsolvable" is a proof. It
 // stops after `budget` positions with "unknown", never with a guess.
 //
 // Same-rank dominance. Let a and b be free cards of the same rank in piles A and
@@ -20,18 +27,8 @@
 // played from that pair of piles makes B's count strictly the larger, and from A
 // otherwise; each card it plays is free and has the rank the line's card has. So
 // a is not tried while b is free; when both piles hold the same ranks, the lower
-// pile number is tried.
-//
-// The other games (`FamilyGame`) are searched the same way, as pipeline/engine/family_search.py
-// argues: a position there is the pile heights, the talon cards dealt and the foundation's
-// rank (none while All in a Row's is empty), and a move is a pile's number or, in Golf, the
-// talon deal (`talonMove`, one past the last pile), which puts the next talon card on the
-// foundation whatever its rank. Same-rank dominance holds as it is (whether a card fits and
-// what it leaves read ranks only, and a talon deal touches no pile). The Euler walk and rank
-// order conditions hold where the cards left must be played as one walk round the cycle of
-// ranks: once the foundation holds a card, no talon card is left and K and A are neighbours
-// (All in a Row after its first card; Relaxed Golf once its talon is spent). Elsewhere the
-// predecessors condition (`predecessorShortfall`) cuts instead.
+// pile number is tried. It holds in every game as it is: whether a card fits and what it
+// leaves read ranks only, and a talon deal touches no pile.
 //
 // The solver is built by one function, `blackholeSolver`, that uses nothing from
 // outside itself, so that its source text can start a Web Worker from a Blob
@@ -42,7 +39,7 @@
   "use strict";
 
   function blackholeSolver() {
-    const NUM_PILES = 17;
+    const NUM_PILES = 17; // Black Hole's layout, the default game's
     const PILE_SIZE = 3;
     const NUM_RANKS = 13;
     const NUM_CARDS = NUM_PILES * PILE_SIZE;
@@ -73,10 +70,12 @@
     // One game of the family, as pipeline/game/games.py's Game holds it: `numPiles` fans of
     // `pileSize` cards, a talon of `talonSize` cards, how the foundation starts ("ace_of_spades",
     // "empty" or "dealt"), whether K and A are neighbours (`wrap`) and whether nothing goes on a
-    // King (`deadKing`). Derived: `pileCards`, the cards a win plays; `cards`, the cards deals.js
-    // lists (the piles, then Golf's foundation card and talon); `talonMove`, the move that deals
-    // the next talon card (-1: no talon); `moves`, the number of distinct moves.
-    function ruleSet(name, title, layout, numPiles, pileSize, talonSize, foundation, wrap, deadKing) {
+    // King (`deadKing`); `tallerFirst`, whether the search tries the taller piles first (as the
+    // family's Python search does) or keeps pile order (as Black Hole's does). Derived:
+    // `pileCards`, the cards a win plays; `cards`, the cards deals.js lists (the piles, then
+    // Golf's foundation card and talon); `talonMove`, the move that deals the next talon card
+    // (-1: no talon); `moves`, the number of distinct moves.
+    function ruleSet(name, title, layout, numPiles, pileSize, talonSize, foundation, wrap, deadKing, tallerFirst) {
       const dealt = foundation === "dealt" ? 1 + talonSize : 0;
       return Object.freeze({
         name: name,
@@ -88,6 +87,7 @@
         foundation: foundation,
         wrap: wrap,
         deadKing: deadKing,
+        tallerFirst: tallerFirst,
         pileCards: numPiles * pileSize,
         cards: numPiles * pileSize + dealt,
         talonMove: talonSize ? numPiles : -1,
@@ -96,11 +96,11 @@
     }
 
     const GAMES = Object.freeze({
-      black_hole: ruleSet("black_hole", "Black Hole", "black_hole", 17, 3, 0, "ace_of_spades", true, false),
-      all_in_a_row: ruleSet("all_in_a_row", "All in a Row", "all_in_a_row", 13, 4, 0, "empty", true, false),
-      dead_king_golf: ruleSet("dead_king_golf", "Dead King Golf", "golf", 7, 5, 16, "dealt", false, true),
-      golf: ruleSet("golf", "Golf", "golf", 7, 5, 16, "dealt", false, false),
-      relaxed_golf: ruleSet("relaxed_golf", "Relaxed Golf", "golf", 7, 5, 16, "dealt", true, false),
+      black_hole: ruleSet("black_hole", "Black Hole", "black_hole", 17, 3, 0, "ace_of_spades", true, false, false),
+      all_in_a_row: ruleSet("all_in_a_row", "All in a Row", "all_in_a_row", 13, 4, 0, "empty", true, false, true),
+      dead_king_golf: ruleSet("dead_king_golf", "Dead King Golf", "golf", 7, 5, 16, "dealt", false, true, true),
+      golf: ruleSet("golf", "Golf", "golf", 7, 5, 16, "dealt", false, false, true),
+      relaxed_golf: ruleSet("relaxed_golf", "Relaxed Golf", "golf", 7, 5, 16, "dealt", true, false, true),
     });
 
     // The game called `name` (Black Hole when none is named).
@@ -260,7 +260,7 @@
       return found > 0 ? found : -1;
     }
 
-    // The predecessors condition (pipeline/engine/family_search.py's predecessor_shortfall, step
+    // The predecessors condition (pipeline/engine/conditions.py's predecessor_shortfall, step
     // for step). Every pile card played goes on the card played or dealt just before it, its
     // predecessor: a card of a neighbouring rank (K and A are neighbours where ranks wrap; in
     // Dead King Golf a King precedes nothing) that is a pile card, the foundation or a talon card
@@ -274,39 +274,6 @@
     // counts[r]: pile cards of rank r left; talonLeft[at + r]: talon cards of rank r still to
     // be dealt; foundation: its rank, or -1 when empty.
     const NO_SHORTFALL = -(1 << 20); // below any shortfall: no run of ranks yet
-
-    // Does playing from pile b make playing from pile a unnecessary (same-rank dominance: b is at
-    // least as tall, and the ranks under a's free card, read downwards, begin those under b's)?
-    function pileDominates(b, a, ranks, heights, size) {
-      const ha = heights[a];
-      const hb = heights[b];
-      if (ha > hb) return false;
-      for (let k = 1; k <= ha; k++) {
-        if (ranks[a * size + ha - k] !== ranks[b * size + hb - k]) return false;
-      }
-      return ha < hb || b < a;
-    }
-
-    // Whether the piles (`piles` of `size` cards, `heights` of them left) leave some end of
-    // `walkOrders` (its first `ends` rows of `forbid`) free of a card above one its end forbids it
-    // to lie above; `under[at]` is the bit set of the ranks under the card at `at`.
-    function pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size) {
-      for (let end = 0; end < ends; end++) {
-        const row = NUM_RANKS * end;
-        let allowed = true;
-        for (let pile = 0; pile < piles && allowed; pile++) {
-          for (let k = heights[pile] - 1; k > 0; k--) {
-            const at = pile * size + k;
-            if (forbid[row + ranks[at]] & under[at]) {
-              allowed = false;
-              break;
-            }
-          }
-        }
-        if (allowed) return true;
-      }
-      return false;
-    }
 
     function predecessorShortfall(game, counts, talonLeft, at, foundation) {
       const offered = (rank) => counts[rank] + talonLeft[at + rank] + (foundation === rank ? 1 : 0);
@@ -387,268 +354,256 @@
       }
     }
 
-    // ------------------------------------------------------------ a deal's game
+    // ------------------------------------------------------------ a layout, as the search reads it
 
-    // What every game's rules share: playing a line from the start, hints and traps, all
-    // from the game's own start, play, legalMoves and solve.
-    class Rules {
-      // The position after `moves` from the start.
-      after(moves) {
-        let position = this.start();
-        for (const pile of moves) position = this.play(position, pile);
-        return position;
-      }
-
-      // What to do after `moves` from the start: {kind: "win", move, line} when a win
-      // exists; {kind: "lost", undo} with the fewest moves to take back to reach a
-      // position that can still be won (undo is null when not even the start can);
-      // {kind: "unknown"} when the budget ran out first. `nodes` is the positions searched.
-      hint(moves, budget) {
-        const limit = budget === undefined ? DEFAULT_BUDGET : budget;
-        let nodes = 0;
-        for (let undo = 0; undo <= moves.length; undo++) {
-          const found = this.solve(this.after(moves.slice(0, moves.length - undo)), limit - nodes);
-          nodes += found.nodes;
-          if (found.verdict === "unknown") return { kind: "unknown", nodes: nodes };
-          if (found.verdict === "solved") {
-            if (undo === 0) return { kind: "win", move: found.line[0], line: found.line, nodes: nodes };
-            return { kind: "lost", undo: undo, nodes: nodes };
-          }
+    // The ranks that fit on each foundation, as bit sets: fitting[foundation + 1] (an empty
+    // foundation, -1, takes every rank), so that the search asks `fits` once a game, not a move.
+    function fittingRanks(game) {
+      const fitting = new Int32Array(NUM_RANKS + 1);
+      for (let foundation = -1; foundation < NUM_RANKS; foundation++) {
+        for (let rank = 0; rank < NUM_RANKS; rank++) {
+          if (fits(game, rank, foundation)) fitting[foundation + 1] |= 1 << rank;
         }
-        return { kind: "lost", undo: null, nodes: nodes };
       }
-
-      // The traps along `solution`: every position of it with more than one legal move
-      // and a move after which no win exists, as {step, legal, losing} (step counts the
-      // moves played before it; losing lists the piles whose move loses).
-      // Null when the budget ran out.
-      traps(solution, budget) {
-        const found = [];
-        let position = this.start();
-        for (let step = 0; step < solution.length; step++) {
-          const legal = this.legalMoves(position);
-          if (legal.length > 1) {
-            const losing = [];
-            for (const pile of legal) {
-              const verdict = this.solve(this.play(position, pile), budget).verdict;
-              if (verdict === "unknown") return null;
-              if (verdict === "unsolvable") losing.push(pile);
-            }
-            if (losing.length) found.push({ step: step, legal: legal, losing: losing });
-          }
-          position = this.play(position, solution[step]);
-        }
-        return found;
-      }
+      return fitting;
     }
 
-    // One Black Hole deal's game: its ranks, and the lost positions every search of it has
-    // found (a position lost once is lost for good, so hints after the first are quicker).
-    // `game` is Black Hole's rule set; a position is {heights, foundation: a card}.
-    class Game extends Rules {
-      constructor(cards) {
-        super();
-        this.game = GAMES.black_hole;
-        if (typeof cards === "string") cards = parseCards(cards);
-        this.cards = cards.slice();
-        this.ranks = new Int8Array(NUM_CARDS);
-        for (let i = 0; i < NUM_CARDS; i++) this.ranks[i] = rankOf(cards[i]);
-        // under[p * PILE_SIZE + k]: the ranks below level k of pile p, as a bit set
-        this.under = new Int32Array(NUM_CARDS);
-        for (let pile = 0; pile < NUM_PILES; pile++) {
-          for (let k = 1; k < PILE_SIZE; k++) {
-            const at = pile * PILE_SIZE + k;
-            this.under[at] = this.under[at - 1] | (1 << this.ranks[at - 1]);
-          }
-        }
-        this.lost = new LostTable();
+    // How a position packs into the two 32-bit words the lost table keys on: each pile's height
+    // in the fewest bits that hold `pileSize`, as many piles as fit in the low word (Black Hole's
+    // 16 piles of 2 bits fill it, sign bit too), the others in the high word, then the talon
+    // cards dealt and the foundation's rank + 1 (0: empty). `low[pile]` and `high[pile]` are
+    // what one card of the pile adds to each word (one of the two is 0).
+    function keyLayout(game) {
+      const bits = 32 - Math.clz32(game.pileSize);
+      const lowPiles = Math.min(game.numPiles, Math.floor(32 / bits));
+      const low = new Int32Array(game.numPiles);
+      const high = new Int32Array(game.numPiles);
+      for (let pile = 0; pile < game.numPiles; pile++) {
+        if (pile < lowPiles) low[pile] = 1 << (bits * pile);
+        else high[pile] = 1 << (bits * (pile - lowPiles));
       }
+      const dealtShift = bits * (game.numPiles - lowPiles);
+      const foundationShift = dealtShift + 32 - Math.clz32(game.talonSize);
+      return { low: low, high: high, dealtShift: dealtShift, foundationShift: foundationShift };
+    }
 
-      start() {
-        return { heights: new Array(NUM_PILES).fill(PILE_SIZE), foundation: ACE_OF_SPADES };
+    // ------------------------------------------------------------ the search
+
+    // Does playing from pile b make playing from pile a unnecessary (same-rank dominance: b is at
+    // least as tall, and the ranks under a's free card, read downwards, begin those under b's)?
+    function pileDominates(b, a, ranks, heights, size) {
+      const ha = heights[a];
+      const hb = heights[b];
+      if (ha > hb) return false;
+      for (let k = 1; k <= ha; k++) {
+        if (ranks[a * size + ha - k] !== ranks[b * size + hb - k]) return false;
       }
+      return ha < hb || b < a;
+    }
 
-      // The free card of `pile` in `position`, or -1 when the pile is empty.
-      topCard(position, pile) {
-        const h = position.heights[pile];
-        return h ? this.cards[pile * PILE_SIZE + h - 1] : -1;
-      }
-
-      // Is `move` (a pile's number) legal in `position`?
-      isLegal(position, move) {
-        const card = this.topCard(position, move);
-        return card >= 0 && adjacent(rankOf(card), rankOf(position.foundation));
-      }
-
-      legalMoves(position) {
-        const moves = [];
-        const foundation = rankOf(position.foundation);
-        for (let pile = 0; pile < NUM_PILES; pile++) {
-          const card = this.topCard(position, pile);
-          if (card >= 0 && adjacent(rankOf(card), foundation)) moves.push(pile);
-        }
-        return moves;
-      }
-
-      play(position, pile) {
-        const card = this.topCard(position, pile);
-        if (card < 0 || !adjacent(rankOf(card), rankOf(position.foundation))) {
-          throw new Error("illegal move: pile " + pile);
-        }
-        const heights = position.heights.slice();
-        heights[pile]--;
-        return { heights: heights, foundation: card };
-      }
-
-      // Can every card left be played from `position`? {verdict: "solved" | "unsolvable"
-      // | "unknown", line: the moves of a win (solved only), nodes: positions searched}.
-      solve(position, budget) {
-        const limit = budget === undefined ? DEFAULT_BUDGET : budget;
-        const ranks = this.ranks;
-        const under = this.under;
-        const lost = this.lost;
-        const heights = Int8Array.from(position.heights);
-        let lo = 0;
-        for (let pile = 0; pile < 16; pile++) lo |= heights[pile] << (2 * pile);
-        let hi = heights[16];
-        let left = 0;
-        for (let pile = 0; pile < NUM_PILES; pile++) left += heights[pile];
-        const line = [];
-        let nodes = 0;
-        const leftOfRank = new Int8Array(NUM_RANKS);
-        for (let pile = 0; pile < NUM_PILES; pile++) {
-          for (let k = 0; k < heights[pile]; k++) leftOfRank[ranks[pile * PILE_SIZE + k]]++;
-        }
-        // How many non-empty piles have a bottom card of each rank, and the set of those
-        // ranks: the last card of a win is one of them.
-        const bottomsOfRank = new Int8Array(NUM_RANKS);
-        let bottomRanks = 0;
-        for (let pile = 0; pile < NUM_PILES; pile++) {
-          if (heights[pile]) {
-            bottomsOfRank[ranks[pile * PILE_SIZE]]++;
-            bottomRanks |= 1 << ranks[pile * PILE_SIZE];
-          }
-        }
-        const forbid = new Int32Array(MAX_ORDERED_ENDS * NUM_RANKS);
-
-        function ordersAllow(ends) {
-          return pilesAllowOrders(ends, forbid, under, ranks, heights, NUM_PILES, PILE_SIZE);
-        }
-
-        function hopeless(foundation) {
-          const ends = walkOrders(leftOfRank, foundation, bottomRanks, forbid);
-          return ends < 0 || (ends > 0 && !ordersAllow(ends));
-        }
-
-        // Piles worth playing on `foundation`, after same-rank dominance, into `out`.
-        function moves(foundation, out) {
-          let count = 0;
-          for (let pile = 0; pile < NUM_PILES; pile++) {
-            const h = heights[pile];
-            if (h && adjacent(ranks[pile * PILE_SIZE + h - 1], foundation)) out[count++] = pile;
-          }
-          let kept = 0;
-          for (let i = 0; i < count; i++) {
-            const a = out[i];
-            let dominated = false;
-            for (let j = 0; j < count && !dominated; j++) {
-              if (i !== j) dominated = dominates(out[j], a);
+    // Whether the piles (`piles` of `size` cards, `heights` of them left) leave some end of
+    // `walkOrders` (its first `ends` rows of `forbid`) free of a card above one its end forbids it
+    // to lie above; `under[at]` is the bit set of the ranks under the card at `at`.
+    function pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size) {
+      for (let end = 0; end < ends; end++) {
+        const row = NUM_RANKS * end;
+        let allowed = true;
+        for (let pile = 0; pile < piles && allowed; pile++) {
+          for (let k = heights[pile] - 1; k > 0; k--) {
+            const at = pile * size + k;
+            if (forbid[row + ranks[at]] & under[at]) {
+              allowed = false;
+              break;
             }
-            if (!dominated) out[kept++] = a;
           }
-          return kept;
         }
+        if (allowed) return true;
+      }
+      return false;
+    }
 
-        function dominates(b, a) {
-          return pileDominates(b, a, ranks, heights, PILE_SIZE);
+    // Can every pile card left be played from `position` of `deal` (a Game) within `limit`
+    // positions? {verdict: "solved" | "unsolvable" | "unknown", line: the moves of a win (solved
+    // only), nodes: positions searched}; talon cards may be left at a win. The search keeps the
+    // position in place (heights, the key's two words, the cards left of each rank, the ranks of
+    // the bottom cards left) and the line that led to it, playing a move and taking it back.
+    function solveFrom(deal, position, limit) {
+      const game = deal.game;
+      const piles = game.numPiles;
+      const size = game.pileSize;
+      const talonSize = game.talonSize;
+      const talonMove = game.talonMove;
+      const tallerFirst = game.tallerFirst;
+      const walks = game.wrap; // the cards left may have to be one walk round the cycle of ranks
+      const ranks = deal.ranks;
+      const under = deal.under;
+      const talonRanks = deal.talonRanks;
+      const talonLeft = deal.talonLeft;
+      const fitting = deal.fitting;
+      const lost = deal.lost;
+      const lowStep = deal.key.low;
+      const highStep = deal.key.high;
+      const dealtShift = deal.key.dealtShift;
+      const foundationShift = deal.key.foundationShift;
+
+      const heights = Int8Array.from(position.heights);
+      let lo = 0;
+      let hi = 0;
+      let left = 0;
+      const leftOfRank = new Int8Array(NUM_RANKS);
+      // How many non-empty piles have a bottom card of each rank, and the set of those ranks:
+      // the last card of a win is one of them.
+      const bottomsOfRank = new Int8Array(NUM_RANKS);
+      let bottomRanks = 0;
+      for (let pile = 0; pile < piles; pile++) {
+        const h = heights[pile];
+        lo = (lo + h * lowStep[pile]) | 0;
+        hi += h * highStep[pile];
+        left += h;
+        for (let k = 0; k < h; k++) leftOfRank[ranks[pile * size + k]]++;
+        if (h) {
+          bottomsOfRank[ranks[pile * size]]++;
+          bottomRanks |= 1 << ranks[pile * size];
         }
+      }
+      const forbid = new Int32Array(MAX_ORDERED_ENDS * NUM_RANKS);
+      const buffers = [];
+      for (let depth = 0; depth <= game.pileCards + talonSize; depth++) buffers.push(new Int8Array(piles + 1));
+      const line = [];
+      let nodes = 0;
 
-        const buffers = [];
-        for (let depth = 0; depth <= NUM_CARDS; depth++) buffers.push(new Int8Array(NUM_PILES));
+      // No win from here: the walk conditions where the cards left are one walk round the
+      // cycle of ranks (a card on the foundation, no talon card left, K and A neighbours), else
+      // the predecessors condition.
+      function hopeless(foundation, dealt) {
+        if (walks && foundation >= 0 && dealt === talonSize) {
+          const ends = walkOrders(leftOfRank, foundation, bottomRanks, forbid);
+          return ends < 0 || (ends > 0 && !pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size));
+        }
+        return predecessorShortfall(game, leftOfRank, talonLeft, dealt * NUM_RANKS, foundation) > 0;
+      }
 
-        function search(foundation, depth) {
-          if (left === 0) return WON;
-          if (lost.has(lo, hi | (foundation << 2))) return LOST;
-          if (nodes >= limit) return OUT;
-          nodes++;
-          if (hopeless(foundation)) {
-            lost.add(lo, hi | (foundation << 2));
-            return LOST;
+      // The moves worth trying on `foundation`, into `out`: the piles whose free card fits (the
+      // taller first where the game says so: they are the ones a win must dig through), after
+      // same-rank dominance; then the talon deal while cards are left.
+      function moves(foundation, dealt, out) {
+        const fit = fitting[foundation + 1];
+        let count = 0;
+        for (let pile = 0; pile < piles; pile++) {
+          const h = heights[pile];
+          if (!h || !((fit >> ranks[pile * size + h - 1]) & 1)) continue;
+          let at = count++;
+          if (tallerFirst) {
+            while (at > 0 && heights[out[at - 1]] < h) {
+              out[at] = out[at - 1];
+              at--;
+            }
           }
+          out[at] = pile;
+        }
+        let kept = 0;
+        for (let i = 0; i < count; i++) {
+          const a = out[i];
+          let dominated = false;
+          for (let j = 0; j < count && !dominated; j++) {
+            if (i !== j) dominated = pileDominates(out[j], a, ranks, heights, size);
+          }
+          if (!dominated) out[kept++] = a;
+        }
+        if (dealt < talonSize) out[kept++] = talonMove;
+        return kept;
+      }
+
+      // Play the free card of `pile` (`h` cards high, of `rank`), or take it back.
+      function take(pile, h, rank) {
+        heights[pile] = h - 1;
+        lo = (lo - lowStep[pile]) | 0;
+        hi -= highStep[pile];
+        left--;
+        leftOfRank[rank]--;
+        if (h === 1 && --bottomsOfRank[rank] === 0) bottomRanks &= ~(1 << rank);
+      }
+
+      function putBack(pile, h, rank) {
+        leftOfRank[rank]++;
+        if (h === 1 && bottomsOfRank[rank]++ === 0) bottomRanks |= 1 << rank;
+        left++;
+        lo = (lo + lowStep[pile]) | 0;
+        hi += highStep[pile];
+        heights[pile] = h;
+      }
+
+      // Search on from the position in place (`foundation` on top, `dealt` talon cards dealt,
+      // `depth` moves in): WON (the line holds the win), LOST, or OUT when the budget ran out.
+      function search(foundation, dealt, depth) {
+        if (left === 0) return WON;
+        const key = hi | (dealt << dealtShift) | ((foundation + 1) << foundationShift);
+        if (lost.has(lo, key)) return LOST;
+        if (nodes >= limit) return OUT;
+        nodes++;
+        if (!hopeless(foundation, dealt)) {
           const options = buffers[depth];
-          const count = moves(foundation, options);
+          const count = moves(foundation, dealt, options);
           for (let i = 0; i < count; i++) {
-            const pile = options[i];
-            const h = heights[pile];
-            const rank = ranks[pile * PILE_SIZE + h - 1];
-            heights[pile] = h - 1;
-            if (pile < 16) lo = (lo - (1 << (2 * pile))) | 0;
-            else hi -= 1;
-            left--;
-            leftOfRank[rank]--;
-            if (h === 1 && --bottomsOfRank[rank] === 0) bottomRanks &= ~(1 << rank);
-            line.push(pile);
-            const result = search(rank, depth + 1);
+            const move = options[i];
+            line.push(move);
+            let result;
+            if (move === talonMove) {
+              result = search(talonRanks[dealt], dealt + 1, depth + 1);
+            } else {
+              const h = heights[move];
+              const rank = ranks[move * size + h - 1];
+              take(move, h, rank);
+              result = search(rank, dealt, depth + 1);
+              if (result !== WON) putBack(move, h, rank);
+            }
             if (result === WON) return WON;
             line.pop();
-            leftOfRank[rank]++;
-            if (h === 1 && bottomsOfRank[rank]++ === 0) bottomRanks |= 1 << rank;
-            left++;
-            if (pile < 16) lo = (lo + (1 << (2 * pile))) | 0;
-            else hi += 1;
-            heights[pile] = h;
             if (result === OUT) return OUT;
           }
-          lost.add(lo, hi | (foundation << 2));
-          return LOST;
         }
-
-        const result = search(rankOf(position.foundation), 0);
-        const verdict = result === WON ? "solved" : result === LOST ? "unsolvable" : "unknown";
-        return { verdict: verdict, line: result === WON ? line.slice() : [], nodes: nodes };
+        lost.add(lo, key);
+        return LOST;
       }
+
+      const start = position.foundation < 0 ? -1 : rankOf(position.foundation);
+      const result = search(start, position.dealt || 0, 0);
+      const verdict = result === WON ? "solved" : result === LOST ? "unsolvable" : "unknown";
+      return { verdict: verdict, line: result === WON ? line.slice() : [], nodes: nodes };
     }
 
-    // ------------------------------------------------------------ the other games
+    // ------------------------------------------------------------ a deal's game
 
-    const LO_PILES = 10; // a key's low word holds the heights of piles 0..9, 3 bits each
-    const DEALT_SHIFT = 9; // its high word: the heights of the piles after (at most 3), the talon
-    const FOUNDATION_SHIFT = 14; // cards dealt (5 bits) and the foundation's rank + 1 (0: empty)
-
-    // One deal of another game of the family (`game`, one of GAMES): its cards as deals.js
-    // lists them, and the lost positions every search of it has found. A position is
-    // {heights, foundation: a card or -1 while empty, dealt: the talon cards dealt}; a move is
-    // a pile's number, or the game's `talonMove` to deal the next talon card.
-    class FamilyGame extends Rules {
+    // One deal of `game` (one of GAMES, Black Hole when not given), from its cards as deals.js
+    // lists them (or their numbers), and the lost positions every search of it has found (a
+    // position lost once is lost for good, so hints after the first are quicker). A position is
+    // {heights, foundation: a card or -1 while empty, dealt: the talon cards dealt}; a move is a
+    // pile's number, or the game's `talonMove` to deal the next talon card.
+    class Game {
       constructor(cards, game) {
-        super();
-        this.game = game;
-        if (typeof cards === "string") cards = parseCards(cards, game.cards);
-        if (cards.length !== game.cards) throw new Error("a deal is " + game.cards + " cards");
+        this.game = game || GAMES.black_hole;
+        const rules = this.game;
+        if (typeof cards === "string") cards = parseCards(cards, rules.cards);
+        if (cards.length !== rules.cards) throw new Error("a deal is " + rules.cards + " cards");
         this.cards = cards.slice();
-        const piled = game.pileCards;
-        const size = game.pileSize;
+        const piled = rules.pileCards;
+        const size = rules.pileSize;
         this.ranks = new Int8Array(piled);
         for (let i = 0; i < piled; i++) this.ranks[i] = rankOf(cards[i]);
         // under[p * pileSize + k]: the ranks below level k of pile p, as a bit set
         this.under = new Int32Array(piled);
-        for (let pile = 0; pile < game.numPiles; pile++) {
+        for (let pile = 0; pile < rules.numPiles; pile++) {
           for (let k = 1; k < size; k++) {
             const at = pile * size + k;
             this.under[at] = this.under[at - 1] | (1 << this.ranks[at - 1]);
           }
         }
-        this.foundationCard = game.foundation === "dealt" ? cards[piled] : -1;
-        this.talon = game.talonSize ? cards.slice(piled + 1) : [];
+        this.foundationCard = { ace_of_spades: ACE_OF_SPADES, empty: -1, dealt: cards[piled] }[rules.foundation];
+        this.talon = rules.talonSize ? cards.slice(piled + 1) : [];
         this.talonRanks = Int8Array.from(this.talon, rankOf);
-        // talonLeft[d * NUM_RANKS + r]: the talon cards of rank r among those from the d-th on
-        this.talonLeft = new Int8Array((game.talonSize + 1) * NUM_RANKS);
-        for (let dealt = game.talonSize - 1; dealt >= 0; dealt--) {
-          for (let rank = 0; rank < NUM_RANKS; rank++) {
-            this.talonLeft[dealt * NUM_RANKS + rank] = this.talonLeft[(dealt + 1) * NUM_RANKS + rank];
-          }
-          this.talonLeft[dealt * NUM_RANKS + this.talonRanks[dealt]]++;
-        }
+        this.talonLeft = talonCounts(this.talonRanks);
+        this.fitting = fittingRanks(rules);
+        this.key = keyLayout(rules);
         this.lost = new LostTable();
       }
 
@@ -665,7 +620,8 @@
 
       // The talon card the next talon deal puts on the foundation, or -1 when none is left.
       talonCard(position) {
-        return position.dealt < this.game.talonSize ? this.talon[position.dealt] : -1;
+        const dealt = position.dealt || 0;
+        return dealt < this.game.talonSize ? this.talon[dealt] : -1;
       }
 
       // Is `move` legal in `position`: a free card that fits on the foundation, or the talon
@@ -689,161 +645,85 @@
 
       play(position, move) {
         if (!this.isLegal(position, move)) throw new Error("illegal move: " + move);
+        const dealt = position.dealt || 0;
         if (move === this.game.talonMove) {
-          return { heights: position.heights.slice(), foundation: this.talonCard(position), dealt: position.dealt + 1 };
+          return { heights: position.heights.slice(), foundation: this.talonCard(position), dealt: dealt + 1 };
         }
         const heights = position.heights.slice();
         heights[move]--;
-        return { heights: heights, foundation: this.topCard(position, move), dealt: position.dealt };
+        return { heights: heights, foundation: this.topCard(position, move), dealt: dealt };
       }
 
-      // Can every pile card left be played from `position`? As Game.solve: {verdict, line,
-      // nodes}; talon cards may be left at a win.
+      // The position after `moves` from the start.
+      after(moves) {
+        let position = this.start();
+        for (const move of moves) position = this.play(position, move);
+        return position;
+      }
+
+      // Can every pile card left be played from `position`? See solveFrom.
       solve(position, budget) {
-        const limit = budget === undefined ? DEFAULT_BUDGET : budget;
-        const game = this.game;
-        const piles = game.numPiles;
-        const size = game.pileSize;
-        const talonSize = game.talonSize;
-        const talonMove = game.talonMove;
-        const ranks = this.ranks;
-        const under = this.under;
-        const talonRanks = this.talonRanks;
-        const talonLeft = this.talonLeft;
-        const lost = this.lost;
-        const heights = Int8Array.from(position.heights);
-        let lo = 0;
-        let hi = 0;
-        for (let pile = 0; pile < piles; pile++) {
-          if (pile < LO_PILES) lo |= heights[pile] << (3 * pile);
-          else hi |= heights[pile] << (3 * (pile - LO_PILES));
-        }
-        let left = 0;
-        for (let pile = 0; pile < piles; pile++) left += heights[pile];
-        const line = [];
-        let nodes = 0;
-        const leftOfRank = new Int8Array(NUM_RANKS);
-        const bottomsOfRank = new Int8Array(NUM_RANKS);
-        let bottomRanks = 0;
-        for (let pile = 0; pile < piles; pile++) {
-          for (let k = 0; k < heights[pile]; k++) leftOfRank[ranks[pile * size + k]]++;
-          if (heights[pile]) {
-            bottomsOfRank[ranks[pile * size]]++;
-            bottomRanks |= 1 << ranks[pile * size];
-          }
-        }
-        const forbid = new Int32Array(MAX_ORDERED_ENDS * NUM_RANKS);
-
-        function fitsOn(rank, foundation) {
-          return fits(game, rank, foundation);
-        }
-
-        function ordersAllow(ends) {
-          return pilesAllowOrders(ends, forbid, under, ranks, heights, piles, size);
-        }
-
-        // The walk conditions where the cards left are one walk round the cycle of ranks (a
-        // card on the foundation, no talon card left, K and A neighbours); else predecessors.
-        function hopeless(foundation, dealt) {
-          if (game.wrap && foundation >= 0 && dealt === talonSize) {
-            const ends = walkOrders(leftOfRank, foundation, bottomRanks, forbid);
-            return ends < 0 || (ends > 0 && !ordersAllow(ends));
-          }
-          return predecessorShortfall(game, leftOfRank, talonLeft, dealt * NUM_RANKS, foundation) > 0;
-        }
-
-        // The moves worth trying on `foundation`, into `out`: the piles whose free card fits,
-        // the taller first (they are the ones a win must dig through), after same-rank
-        // dominance; then the talon deal while cards are left.
-        function moves(foundation, dealt, out) {
-          let count = 0;
-          for (let pile = 0; pile < piles; pile++) {
-            const h = heights[pile];
-            if (!h || !fitsOn(ranks[pile * size + h - 1], foundation)) continue;
-            let at = count++;
-            while (at > 0 && heights[out[at - 1]] < h) {
-              out[at] = out[at - 1];
-              at--;
-            }
-            out[at] = pile;
-          }
-          let kept = 0;
-          for (let i = 0; i < count; i++) {
-            const a = out[i];
-            let dominated = false;
-            for (let j = 0; j < count && !dominated; j++) {
-              if (i !== j) dominated = dominates(out[j], a);
-            }
-            if (!dominated) out[kept++] = a;
-          }
-          if (dealt < talonSize) out[kept++] = talonMove;
-          return kept;
-        }
-
-        function dominates(b, a) {
-          return pileDominates(b, a, ranks, heights, size);
-        }
-
-        const buffers = [];
-        for (let depth = 0; depth <= game.pileCards + talonSize; depth++) buffers.push(new Int8Array(piles + 1));
-
-        function search(foundation, dealt, depth) {
-          if (left === 0) return WON;
-          const key = hi | (dealt << DEALT_SHIFT) | ((foundation + 1) << FOUNDATION_SHIFT);
-          if (lost.has(lo, key)) return LOST;
-          if (nodes >= limit) return OUT;
-          nodes++;
-          if (hopeless(foundation, dealt)) {
-            lost.add(lo, key);
-            return LOST;
-          }
-          const options = buffers[depth];
-          const count = moves(foundation, dealt, options);
-          for (let i = 0; i < count; i++) {
-            const move = options[i];
-            line.push(move);
-            let result;
-            if (move === talonMove) {
-              result = search(talonRanks[dealt], dealt + 1, depth + 1);
-              if (result === WON) return WON;
-            } else {
-              const h = heights[move];
-              const rank = ranks[move * size + h - 1];
-              const step = move < LO_PILES ? 1 << (3 * move) : 1 << (3 * (move - LO_PILES));
-              heights[move] = h - 1;
-              if (move < LO_PILES) lo -= step;
-              else hi -= step;
-              left--;
-              leftOfRank[rank]--;
-              if (h === 1 && --bottomsOfRank[rank] === 0) bottomRanks &= ~(1 << rank);
-              result = search(rank, dealt, depth + 1);
-              if (result === WON) return WON;
-              leftOfRank[rank]++;
-              if (h === 1 && bottomsOfRank[rank]++ === 0) bottomRanks |= 1 << rank;
-              left++;
-              if (move < LO_PILES) lo += step;
-              else hi += step;
-              heights[move] = h;
-            }
-            line.pop();
-            if (result === OUT) return OUT;
-          }
-          lost.add(lo, key);
-          return LOST;
-        }
-
-        const start = position.foundation < 0 ? -1 : rankOf(position.foundation);
-        const result = search(start, position.dealt, 0);
-        const verdict = result === WON ? "solved" : result === LOST ? "unsolvable" : "unknown";
-        return { verdict: verdict, line: result === WON ? line.slice() : [], nodes: nodes };
+        return solveFrom(this, position, budget === undefined ? DEFAULT_BUDGET : budget);
       }
+
+      // What to do after `moves` from the start: {kind: "win", move, line} when a win
+      // exists; {kind: "lost", undo} with the fewest moves to take back to reach a
+      // position that can still be won (undo is null when not even the start can);
+      // {kind: "unknown"} when the budget ran out first. `nodes` is the positions searched.
+      hint(moves, budget) {
+        const limit = budget === undefined ? DEFAULT_BUDGET : budget;
+        let nodes = 0;
+        for (let undo = 0; undo <= moves.length; undo++) {
+          const found = this.solve(this.after(moves.slice(0, moves.length - undo)), limit - nodes);
+          nodes += found.nodes;
+          if (found.verdict === "unknown") return { kind: "unknown", nodes: nodes };
+          if (found.verdict === "solved") {
+            if (undo === 0) return { kind: "win", move: found.line[0], line: found.line, nodes: nodes };
+            return { kind: "lost", undo: undo, nodes: nodes };
+          }
+        }
+        return { kind: "lost", undo: null, nodes: nodes };
+      }
+
+      // The traps along `solution`: every position of it with more than one legal move
+      // and a move after which no win exists, as {step, legal, losing} (step counts the
+      // moves played before it; losing lists the moves that lose).
+      // Null when the budget ran out.
+      traps(solution, budget) {
+        const found = [];
+        let position = this.start();
+        for (let step = 0; step < solution.length; step++) {
+          const legal = this.legalMoves(position);
+          if (legal.length > 1) {
+            const losing = [];
+            for (const move of legal) {
+              const verdict = this.solve(this.play(position, move), budget).verdict;
+              if (verdict === "unknown") return null;
+              if (verdict === "unsolvable") losing.push(move);
+            }
+            if (losing.length) found.push({ step: step, legal: legal, losing: losing });
+          }
+          position = this.play(position, solution[step]);
+        }
+        return found;
+      }
+    }
+
+    // talonLeft[d * NUM_RANKS + r]: the talon cards of rank r among those from the d-th on.
+    function talonCounts(talonRanks) {
+      const size = talonRanks.length;
+      const left = new Int8Array((size + 1) * NUM_RANKS);
+      for (let dealt = size - 1; dealt >= 0; dealt--) {
+        for (let rank = 0; rank < NUM_RANKS; rank++) left[dealt * NUM_RANKS + rank] = left[(dealt + 1) * NUM_RANKS + rank];
+        left[dealt * NUM_RANKS + talonRanks[dealt]]++;
+      }
+      return left;
     }
 
     // The rules of a deal of the game called `name` (Black Hole when none is named), from its
     // cards as deals.js lists them (or their numbers).
     function rulesFor(cards, name) {
-      const game = gameNamed(name);
-      return game === GAMES.black_hole ? new Game(cards) : new FamilyGame(cards, game);
+      return new Game(cards, gameNamed(name));
     }
 
     // ------------------------------------------------------------ in a worker
@@ -890,7 +770,6 @@
 
     return {
       Game: Game,
-      FamilyGame: FamilyGame,
       GAMES: GAMES,
       gameNamed: gameNamed,
       rulesFor: rulesFor,
