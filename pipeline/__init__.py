@@ -38,7 +38,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from pipeline.version import VERSION as __version__
 
 # Each exported name and the module that defines it.
 _FACE = {

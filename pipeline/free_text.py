@@ -58,3 +58,18 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(char if char.isprintable() else char.encode("unicode_escape").decode() for char in text)
+
+
+def one_line(text: str, limit: int = 40, *, ascii: bool = False) -> str:
+    """``text`` on one line for a message, cut at ``limit`` characters (its last three ``...``): the
+    characters that are not printable escaped (:func:`printable`); or, with ``ascii`` (a manifest's
+    messages, as they always were), every character past ASCII escaped and line breaks made spaces.
+
+    >>> one_line("a\\nb é"), one_line("a\\nb é", ascii=True), one_line("x" * 50)
+    ('a\\\\nb é', 'a b \\\\xe9', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...')
+    """
+    if ascii:
+        text = " ".join(text.encode("ascii", "backslashreplace").decode().splitlines())
+    else:
+        text = printable(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -270,3 +270,22 @@ _EXPECTED = {
     "{": "Expecting '{'",
     "[": "Expecting '['",
 }
+
+
+def json_type(value: Any) -> str:
+    """The JSON type of the parsed value ``value``, for a message.
+
+    >>> [json_type(value) for value in (None, True, 1, 1.5, "", [], {})]
+    ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"

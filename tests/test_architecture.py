@@ -20,6 +20,7 @@ FLOORS = {
     "locks": 0,
     "strict_json": 0,
     "toml_files": 0,
+    "version": 0,
     "workers": 0,
     "game": 1,
     "engine": 2,

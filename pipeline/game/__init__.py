@@ -10,6 +10,8 @@
 - ``pysol``: this project's port of PySol FC's dealing, many deals at a time with
   numpy (with ``batch_replay``, the modules here that load numpy; ``shuffles``
   imports it lazily).
+- ``pysol_numbers``: which PySol FC deal numbers there are, for ``shuffles`` to check one
+  without loading ``pysol``.
 - ``rules``: the referee: :class:`~pipeline.game.rules.Position`, legal moves, ``replay``.
 - ``batch_replay``: the referee for a batch of deals at once, with numpy: board
   text read and solutions judged in a few array operations, each row as ``rules`` judges it.
@@ -32,6 +34,7 @@ __all__ = [
     "games",
     "players",
     "pysol",
+    "pysol_numbers",
     "rules",
     "shuffles",
     "stats",

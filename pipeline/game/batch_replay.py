@@ -42,6 +42,7 @@ import numpy.typing as npt
 
 from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
+from pipeline.game.games import FoundationStart, Game
 from pipeline.game.rules import WINNING_LENGTH
 
 _HEADER = np.frombuffer(b"Foundations: AS\n", np.uint8)
@@ -67,6 +68,24 @@ _EACH_PILE_THRICE = np.repeat(np.arange(NUM_PILES, dtype=np.uint16), PILE_SIZE)
 # The places of Deal.cards() pile by pile, each pile top first: the order a pile's plays take its cards.
 _TOP_FIRST = np.arange(WINNING_LENGTH).reshape(NUM_PILES, PILE_SIZE)[:, ::-1].ravel()
 _START_RANK = rank_of(ACE_OF_SPADES)
+
+
+def batch_replayed(game: Game) -> bool:
+    """Whether ``game``'s deals are checked here: the games of Black Hole's layout (17 piles of 3 under the
+    A♠, no talon, K and A neighbours), which this module's arrays are built for; the others' deals one at
+    a time by the plain referee.
+
+    >>> from pipeline.game.games import GAMES
+    >>> [game.name for game in GAMES if batch_replayed(game)]
+    ['black_hole']
+    """
+    return (
+        (game.num_piles, game.pile_size, game.talon_size) == (NUM_PILES, PILE_SIZE, 0)
+        and game.foundation_start is FoundationStart.ACE_OF_SPADES
+        and game.wrap
+        and not game.dead_king
+    )
+
 
 Cards = npt.NDArray[np.int8]
 Mask = npt.NDArray[np.bool_]

@@ -17,14 +17,14 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ArgumentError, BlackholeError, located, of_type, shown_value, whole_number
 from pipeline.game.cards import ACE_OF_SPADES, CARD_NAMES, NUM_CARDS, CardError, card_name, parse_card
-from pipeline.game.games import BLACK_HOLE, GAMES, FoundationStart, Game
+from pipeline.game.games import BLACK_HOLE, DEFAULT_GAME, GAMES, FoundationStart, Game
 
 NUM_PILES = BLACK_HOLE.num_piles  # Black Hole's layout, which the compiled engine is built for
 PILE_SIZE = BLACK_HOLE.pile_size
@@ -82,13 +82,17 @@ def check_game(game: Any, name: str = "game") -> None:
             f"{name} must be a Game, got str {shown_value(game)} (game_named({shown_value(game)}) is the game of a name)"
         )
     of_type(game, Game, name)
-    if not any(game is known for known in GAMES):
+    if id(game) not in _KNOWN:
         raise ArgumentError(
             located(
                 f"{game.name!r} is a Game made by hand: game_named(NAME) gives each of the family's",
                 source=name,
             )
         )
+
+
+_KNOWN = frozenset(map(id, GAMES))
+"""The family's games, told by identity: a game made by hand is none of them, whatever it holds."""
 
 
 def _tupled(value: Any, name: str, what: str) -> tuple[Any, ...]:
@@ -105,7 +109,7 @@ def board_lines(game: Game) -> int:
     >>> board_lines(BLACK_HOLE), board_lines(game_named("golf"))
     (18, 9)
     """
-    return int(game.has_talon) + 1 + game.num_piles
+    return len(_headers(game)) + game.num_piles
 
 
 @dataclass(frozen=True)
@@ -131,7 +135,7 @@ class Deal:
     deal_id: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if self.game is not BLACK_HOLE:
+        if id(self.game) not in _KNOWN:
             check_game(self.game)
         if self.deal_id is not None and type(self.deal_id) is not str:
             of_type(self.deal_id, str, "deal_id", "a str or None")
@@ -145,8 +149,10 @@ class Deal:
         if type(talon) is not tuple:
             object.__setattr__(self, "talon", _tupled(talon, "talon", "a tuple of cards"))
         problem = (
-            deal_problem(self.piles)
-            if self.game is BLACK_HOLE and self.foundation == ACE_OF_SPADES and not self.talon
+            deal_problem(self.piles, self.game)
+            if self.game.foundation_start is FoundationStart.ACE_OF_SPADES
+            and self.foundation == ACE_OF_SPADES
+            and not self.talon
             else family_deal_problem(self)
         )
         if problem:
@@ -154,9 +160,9 @@ class Deal:
 
     def __repr__(self) -> str:
         if self.deal_id is not None:  # the call that deals it again
-            game = "" if self.game is BLACK_HOLE else f", {self.game!r}"
+            game = "" if self.game is DEFAULT_GAME else f", {self.game!r}"
             return f"deal_of_id({self.deal_id!r}{game})"
-        if self.game is BLACK_HOLE:
+        if self.game is DEFAULT_GAME:
             return f"Deal.from_board_text({self.to_board_text()!r})"
         # a Game's repr is the call that finds it: game_named('golf')
         return f"Deal.from_board_text({self.to_board_text()!r}, game={self.game!r})"
@@ -179,8 +185,6 @@ class Deal:
         """Board text, one trailing newline."""
         # the cards were checked when the deal was made: no card_name check per card
         piles = [" ".join([CARD_NAMES[card] for card in pile]) for pile in self.piles]
-        if self.game is BLACK_HOLE:
-            return "\n".join(["Foundations: AS", *piles]) + "\n"
         foundation = EMPTY_FOUNDATION if self.foundation is None else CARD_NAMES[self.foundation]
         lines = (
             ["Talon: " + " ".join([CARD_NAMES[card] for card in self.talon])] if self.game.has_talon else []
@@ -204,12 +208,10 @@ class Deal:
             raise TypeError(f"cards must be a sequence of cards, got {type(given).__name__}")
         check_game(game)
         size, piled = game.pile_size, game.pile_cards
-        if game is BLACK_HOLE:  # every card in a pile: a 52nd card is an error the deal names
+        if game.foundation_start is not FoundationStart.DEALT:  # every card in a pile: one too many is named
             piled_all = tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
-            return cls(piled_all, deal_id=deal_id)
-        if game.foundation_start is FoundationStart.EMPTY:
-            piled_all = tuple(tuple(cards[i : i + size]) for i in range(0, len(cards), size))
-            return cls(piled_all, game, None, deal_id=deal_id)
+            start = ACE_OF_SPADES if game.foundation_start is FoundationStart.ACE_OF_SPADES else None
+            return cls(piled_all, game, start, deal_id=deal_id)
         piles = tuple(tuple(cards[i : i + size]) for i in range(0, min(len(cards), piled), size))
         rest = tuple(cards[piled:])
         return cls(piles, game, rest[0] if rest else None, rest[1:], deal_id=deal_id)
@@ -230,14 +232,16 @@ class Deal:
         return deals[0]
 
 
-def deal_problem(piles: tuple[tuple[int, ...], ...]) -> str | None:
-    """Why ``piles`` is not a deal, or None when it is one."""
-    if len(piles) != NUM_PILES:
-        return f"expected {NUM_PILES} piles, found {len(piles)}"
+def deal_problem(piles: tuple[tuple[int, ...], ...], game: Game = BLACK_HOLE) -> str | None:
+    """Why ``piles`` under the A♠ are not a deal of ``game`` (whose foundation starts with it), or None
+    when they are one: a pile is checked whole before the next (:func:`family_deal_problem` checks any
+    deal, the piles' sizes first)."""
+    if len(piles) != game.num_piles:
+        return f"expected {game.num_piles} piles, found {len(piles)}"
     seen: set[int] = set()
     for number, pile in enumerate(piles):
-        if len(pile) != PILE_SIZE:
-            return f"pile {number} has {len(pile)} cards, expected {PILE_SIZE}"
+        if len(pile) != game.pile_size:
+            return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
         for card in pile:
             if type(card) is not int or not 0 <= card < NUM_CARDS:  # a bool or a NumPy integer is no card
                 return f"pile {number} holds {shown_value(card)}, which is not a card"
@@ -326,7 +330,6 @@ def boards_or_errors(
     [(1, 'BoardError'), (4, 'Deal')]
     """
     whole = board_lines(game)
-    parse = _parse_block if game is BLACK_HOLE else _parse_family_block
     block: list[tuple[int, str]] = []
     skipping = False
     for number, raw in enumerate(lines, start=1):
@@ -345,19 +348,17 @@ def boards_or_errors(
                 continue
         elif not block:
             continue
-        found = _parsed(block, source, game, parse)
+        found = _parsed(block, source, game)
         yield block[0][0], found
         skipping = isinstance(found, BoardError) and len(block) > whole
         block = []
     if block:
-        yield block[0][0], _parsed(block, source, game, parse)
+        yield block[0][0], _parsed(block, source, game)
 
 
-def _parsed(
-    block: list[tuple[int, str]], source: str, game: Game, parse: Callable[..., Deal]
-) -> Deal | BoardError:
+def _parsed(block: list[tuple[int, str]], source: str, game: Game) -> Deal | BoardError:
     try:
-        return parse(block, source, game)
+        return _parse_block(block, source, game)
     except BoardError as error:
         return error
 
@@ -371,43 +372,100 @@ def read_boards(path: Path, game: Game = BLACK_HOLE) -> list[Deal]:
     return list(iter_boards(text, source=str(path), game=game))
 
 
-def _parse_block(block: list[tuple[int, str]], source: str, game: Game = BLACK_HOLE) -> Deal:
-    first_number, first = block[0]
-    label, _, rest = first.partition(":")
-    if label.strip().lower() == "talon":
-        raise BoardError(
-            "a Talon line, as in Golf: Black Hole has no talon (give the board's game)",
-            source=source,
-            line=first_number,
-        )
-    if label.strip().lower() not in ("foundations", "foundation"):
-        raise BoardError(f"expected 'Foundations: AS', found {first!r}", source=source, line=first_number)
-    foundation_words = rest.split()
-    if foundation_words == [EMPTY_FOUNDATION]:
-        raise BoardError(
-            "an empty foundation, as in All in a Row: a Black Hole deal starts with AS (give the board's game)",
-            source=source,
-            line=first_number,
-        )
-    if len(foundation_words) != 1:
-        raise BoardError("the foundation line must name exactly one card", source=source, line=first_number)
-    foundation = _card_at(foundation_words[0], source, first_number)
-    if foundation != ACE_OF_SPADES:
-        raise BoardError(
-            f"foundation is {card_name(foundation)}, a deal starts with AS", source=source, line=first_number
-        )
-    pile_lines = block[1:]
-    if len(pile_lines) != NUM_PILES:
-        last = pile_lines[-1][0] if pile_lines else first_number
+_HEADER_NAMES = {"talon": "talon", "foundations": "foundations", "foundation": "foundations"}
+"""The labels of a board's header lines, read in any case, and the header each names."""
+
+
+def _headers(game: Game) -> tuple[str, ...]:
+    """The header lines a board of ``game`` starts with: its talon's (if it has one), its foundation's."""
+    return ("talon", "foundations") if game.has_talon else ("foundations",)
+
+
+def _parse_block(block: list[tuple[int, str]], source: str, game: Game) -> Deal:
+    """One board of ``game``: its header lines (talon, foundation), then its piles, as the game's layout says.
+
+    A reader of a game whose header lines may stand anywhere (:attr:`~pipeline.game.games.Game.headers_anywhere`)
+    names one among the piles as one too many; Black Hole's reads its first line for the foundation's (with or
+    without a colon) and every line after it as a pile, as it did before the other games came.
+    """
+    headers = _headers(game)
+    labelled = _header_lines(block, source, game, headers)
+    if any(key not in labelled for key in headers):  # a block too short to hold every header line
+        missing = " or ".join(f"'{key.title()}:'" for key in headers if key not in labelled)
+        raise BoardError(f"no {missing} line: the board ends first", source=source, line=block[-1][0])
+    where: dict[int, int] = {}
+    foundation_number, foundation_words = labelled["foundations"]
+    foundation = _foundation(game, foundation_words, foundation_number, where, source)
+    talon: tuple[int, ...] = ()
+    if "talon" in headers:
+        talon_number, talon_words = labelled["talon"]
+        if len(talon_words) != game.talon_size:
+            raise BoardError(
+                f"the talon has {len(talon_words)} cards, expected {game.talon_size}",
+                source=source,
+                line=talon_number,
+            )
+        talon = tuple(_cards_at(talon_words, talon_number, where, source))
+    pile_lines = block[len(headers) :]
+    if len(pile_lines) != game.num_piles:
+        last = pile_lines[-1][0] if pile_lines else block[-1][0]
         # numbered_boards stops a block at the first line too many: there may be more
-        found = f"{len(pile_lines)} or more" if len(pile_lines) > NUM_PILES else len(pile_lines)
-        raise BoardError(f"expected {NUM_PILES} piles, found {found}", source=source, line=last)
-    where: dict[int, int] = {ACE_OF_SPADES: first_number}
+        found = f"{len(pile_lines)} or more" if len(pile_lines) > game.num_piles else len(pile_lines)
+        raise BoardError(f"expected {game.num_piles} piles, found {found}", source=source, line=last)
     piles = tuple(
-        _pile_at(pile_number, number, line, PILE_SIZE, where, source)
+        _pile_at(pile_number, number, line, game.pile_size, where, source)
         for pile_number, (number, line) in enumerate(pile_lines)
     )
-    return Deal(piles)
+    return Deal(piles, game, foundation, talon)
+
+
+def _header_lines(
+    block: list[tuple[int, str]], source: str, game: Game, headers: tuple[str, ...]
+) -> dict[str, tuple[int, list[str]]]:
+    """The header lines of ``block`` by the header each names: its line's number and the words after the
+    label. The first lines must be the ``headers`` in some order; a game whose header lines may stand anywhere
+    has every line read, and a header line among the piles is an error."""
+    labelled: dict[str, tuple[int, list[str]]] = {}
+    anywhere = game.headers_anywhere
+    for index, (number, line) in enumerate(block if anywhere else block[: len(headers)]):
+        label, colon, rest = line.partition(":")
+        name = _HEADER_NAMES.get(label.strip().lower()) if colon or not anywhere else None
+        if name is None:
+            if index >= len(headers):
+                continue
+            if "talon" not in headers:
+                start = _written_start(game)
+                raise BoardError(
+                    f"expected 'Foundations: {start}', found {line!r}", source=source, line=number
+                )
+            missing = " or ".join(f"'{key.title()}:'" for key in headers if key not in labelled)
+            raise BoardError(
+                f"no {missing} line before the piles: {game.a_title} board starts with a 'Talon:' and a "
+                f"'Foundations:' line, found {line!r}",
+                source=source,
+                line=number,
+            )
+        if name not in headers:  # a Talon line in a game without one
+            problem = (
+                f"a Talon line, as in Golf: {game.title} has no talon{_GIVE_THE_GAME}"
+                if game is DEFAULT_GAME
+                else f"a Talon line, but {game.title} has no talon"
+            )
+            raise BoardError(problem, source=source, line=number)
+        if name in labelled:
+            raise BoardError(f"a second {label.strip()} line", source=source, line=number)
+        labelled[name] = (number, rest.split())
+    return labelled
+
+
+_GIVE_THE_GAME = " (give the board's game)"
+"""What a message of the default game's reader adds where the board looks like another game's: a board
+read without its game is read as the default's (:data:`~pipeline.game.games.DEFAULT_GAME`)."""
+
+
+def _written_start(game: Game) -> str:
+    """How board text writes the card a game's foundation starts with when the deal does not choose it."""
+    return EMPTY_FOUNDATION if game.foundation_start is FoundationStart.EMPTY else CARD_NAMES[ACE_OF_SPADES]
 
 
 def _pile_at(
@@ -436,65 +494,7 @@ def _cards_at(words: list[str], number: int, where: dict[int, int], source: str)
     return cards
 
 
-def _parse_family_block(block: list[tuple[int, str]], source: str, game: Game) -> Deal:
-    """One board of a game other than Black Hole: its header lines (talon, foundation), then its piles."""
-    headers = 1 + int(game.has_talon)
-    labelled = {}
-    for index, (number, line) in enumerate(block):  # a header line among the piles is one too many
-        label, colon, rest = line.partition(":")
-        name = label.strip().lower()
-        if not colon or name not in ("talon", "foundations", "foundation"):
-            if index >= headers:
-                continue
-            if not game.has_talon:
-                raise BoardError(f"expected 'Foundations: -', found {line!r}", source=source, line=number)
-            missing = " or ".join(
-                f"'{key.title()}:'" for key in ("talon", "foundations") if key not in labelled
-            )
-            raise BoardError(
-                f"no {missing} line before the piles: {game.a_title} board starts with a 'Talon:' and a "
-                f"'Foundations:' line, found {line!r}",
-                source=source,
-                line=number,
-            )
-        name = "talon" if name == "talon" else "foundations"
-        if name == "talon" and not game.has_talon:
-            raise BoardError(f"a Talon line, but {game.title} has no talon", source=source, line=number)
-        if name in labelled:
-            raise BoardError(f"a second {label.strip()} line", source=source, line=number)
-        labelled[name] = (number, rest.split())
-    wanted = ("talon", "foundations") if game.has_talon else ("foundations",)
-    if any(key not in labelled for key in wanted):  # a block too short to hold every header line
-        missing = " or ".join(f"'{key.title()}:'" for key in wanted if key not in labelled)
-        raise BoardError(f"no {missing} line: the board ends first", source=source, line=block[-1][0])
-    where: dict[int, int] = {}
-    foundation_number, foundation_words = labelled["foundations"]
-    foundation = _family_foundation(game, foundation_words, foundation_number, where, source)
-    talon: tuple[int, ...] = ()
-    if game.has_talon:
-        talon_number, talon_words = labelled["talon"]
-        if len(talon_words) != game.talon_size:
-            raise BoardError(
-                f"the talon has {len(talon_words)} cards, expected {game.talon_size}",
-                source=source,
-                line=talon_number,
-            )
-        talon = tuple(_cards_at(talon_words, talon_number, where, source))
-    pile_lines = block[headers:]
-    if len(pile_lines) != game.num_piles:
-        last = pile_lines[-1][0] if pile_lines else block[-1][0]
-        found = f"{len(pile_lines)} or more" if len(pile_lines) > game.num_piles else len(pile_lines)
-        raise BoardError(f"expected {game.num_piles} piles, found {found}", source=source, line=last)
-    piles = tuple(
-        _pile_at(pile_number, number, line, game.pile_size, where, source)
-        for pile_number, (number, line) in enumerate(pile_lines)
-    )
-    return Deal(piles, game, foundation, talon)
-
-
-def _family_foundation(
-    game: Game, words: list[str], number: int, where: dict[int, int], source: str
-) -> int | None:
+def _foundation(game: Game, words: list[str], number: int, where: dict[int, int], source: str) -> int | None:
     """The card the foundation line ``words`` names (None for All in a Row's ``-``), checked against ``game``."""
     if game.foundation_start is FoundationStart.EMPTY:
         if words != [EMPTY_FOUNDATION]:
@@ -505,16 +505,19 @@ def _family_foundation(
                 line=number,
             )
         return None
+    ace = game.foundation_start is FoundationStart.ACE_OF_SPADES
     if words == [EMPTY_FOUNDATION]:
+        starts = "AS" if ace else "a card on the foundation"
+        hint = _GIVE_THE_GAME if game is DEFAULT_GAME else ""
         raise BoardError(
-            f"an empty foundation, as in All in a Row: {game.a_title} deal starts with a card on the foundation",
+            f"an empty foundation, as in All in a Row: {game.a_title} deal starts with {starts}{hint}",
             source=source,
             line=number,
         )
     if len(words) != 1:
         raise BoardError("the foundation line must name exactly one card", source=source, line=number)
     card = _card_at(words[0], source, number)
-    if game.foundation_start is FoundationStart.ACE_OF_SPADES and card != ACE_OF_SPADES:
+    if ace and card != ACE_OF_SPADES:
         raise BoardError(
             f"foundation is {card_name(card)}, a deal starts with AS", source=source, line=number
         )

@@ -43,6 +43,15 @@ class FoundationStart(str, Enum):
     """With a card dealt from the deck after the piles (Golf)."""
 
 
+PUBLISHED_WIN_RATE = 0.8694
+"""Share of the first 1,000,000 Black Hole PySol FC deals that are winnable (docs/rules.md)."""
+
+
+GAME_KEY = "game"
+"""The key that names a game where it is written (:attr:`Game.game_entry`): a pack's schema metadata, its
+manifest, a run's records, a gallery, an export."""
+
+
 class UnknownGame(BlackholeError, ValueError):
     """A game name that names none of this project's games."""
 
@@ -123,7 +132,7 @@ class Game:
         >>> game_named("golf").game_entry, BLACK_HOLE.game_entry
         ({'game': 'golf'}, {})
         """
-        return {"game": self.name} if self.named_in_records else {}
+        return {GAME_KEY: self.name} if self.named_in_records else {}
 
     @property
     def recorded_name(self) -> str | None:
@@ -149,7 +158,7 @@ BLACK_HOLE = Game(
     solver_arguments=("--game", "black_hole"),
     seeded_scheme="blackhole-sha256-v1",
     tiers_file="tiers.toml",
-    published_win_rate=0.8694,
+    published_win_rate=PUBLISHED_WIN_RATE,
     named_in_records=False,
     headers_anywhere=False,
 )

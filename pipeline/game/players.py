@@ -246,8 +246,7 @@ def tip_weights(position: Position) -> dict[int, float]:
 
 def _is_deal(position: Position, move: int) -> bool:
     """Whether ``move`` deals a talon card rather than playing a pile's."""
-    game = position.deal.game
-    return game.has_talon and move == game.talon_move
+    return position.deal.game.is_talon_move(move)
 
 
 def _top_rank(position: Position, pile: int) -> int:

@@ -76,7 +76,7 @@ import numpy.typing as npt
 
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS, NUM_RANKS, SUITS, make_card
 from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
-from pipeline.game.shuffles import MAX_PYSOL_DEAL
+from pipeline.game.pysol_numbers import MAX_PYSOL_DEAL
 
 LAST_MICROSOFT_DEAL = 32000  # PySol FC numbers up to here use Microsoft's rand(); above, the twister
 DEALT = BLACK_HOLE.pile_cards  # Black Hole's 51 cards in the piles
@@ -91,9 +91,7 @@ def _layout(game: Game) -> npt.NDArray[np.intp]:
     """For each card of ``game``'s :meth:`Deal.from_cards` order, its place in the list PySol deals from."""
     piles, size = game.num_piles, game.pile_size
     piled = [pile + piles * height for pile in range(piles) for height in range(size)]
-    return np.array(
-        piled + list(range(len(piled), NUM_CARDS if game is not BLACK_HOLE else DEALT)), dtype=np.intp
-    )
+    return np.array(piled + list(range(len(piled), game.dealt_cards)), dtype=np.intp)
 
 
 # _SPANS[s] = n + 1 at shuffle step s (n = 51 - s): how many positions j may take.
@@ -141,7 +139,7 @@ def pysol_cards_for(numbers: npt.ArrayLike, game: Game = BLACK_HOLE) -> npt.NDAr
     wanted = np.asarray(numbers, dtype=np.int64).reshape(-1)
     if wanted.size and not (wanted.min() >= 1 and wanted.max() <= MAX_PYSOL_DEAL):
         raise ValueError(f"PySol FC deal numbers run from 1 to {MAX_PYSOL_DEAL}")
-    cards = np.empty((wanted.size, DEALT if game is BLACK_HOLE else NUM_CARDS), dtype=np.int8)
+    cards = np.empty((wanted.size, game.dealt_cards), dtype=np.int8)
     microsoft = wanted <= LAST_MICROSOFT_DEAL
     for uses_microsoft, deck, draws in (
         (True, _MICROSOFT_DECK, _microsoft_draws),

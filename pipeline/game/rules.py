@@ -26,11 +26,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.errors import ArgumentError, BlackholeError, of_type, shown_value, whole_number
-from pipeline.game.cards import NUM_RANKS, RANKS, card_name, rank_of, ranks_adjacent
+from pipeline.game.cards import NUM_RANKS, RANKS, card_name, rank_of
 from pipeline.game.deal import NUM_PILES, PILE_SIZE, Deal
-from pipeline.game.games import BLACK_HOLE, fits
+from pipeline.game.games import GAMES, FoundationStart, fits
 
 WINNING_LENGTH = NUM_PILES * PILE_SIZE
+
+
+_FITTING = {
+    game.name: {
+        foundation: tuple(fits(game, rank, foundation) for rank in range(NUM_RANKS))
+        for foundation in (None, *range(NUM_RANKS))
+    }
+    for game in GAMES
+}
+"""For each game, on each foundation rank (None: empty), whether each rank fits (:func:`fits`): looked up
+by :meth:`Position.legal_moves`, which a search asks at every position."""
 
 
 class IllegalMove(BlackholeError, ValueError):
@@ -63,7 +74,7 @@ class Position:
             raise ArgumentError(f"heights must be {piles} numbers from 0 to {size}")
         if self.foundation_rank is None:
             if (
-                game is BLACK_HOLE
+                game.foundation_start is not FoundationStart.EMPTY
                 or self.deal.foundation is not None
                 or self.talon_dealt
                 or self.cards_played
@@ -92,8 +103,6 @@ class Position:
         """The opening position: every pile full, the foundation as the game starts it."""
         of_type(deal, Deal, "deal")
         game = deal.game
-        if game is BLACK_HOLE:
-            return cls(deal, (PILE_SIZE,) * NUM_PILES, 0)
         foundation = None if deal.foundation is None else rank_of(deal.foundation)
         return cls(deal, (game.pile_size,) * game.num_piles, foundation)
 
@@ -134,18 +143,11 @@ class Position:
     def legal_moves(self) -> tuple[int, ...]:
         """Piles whose free card may go on the foundation, in pile order, then the talon deal while cards are left."""
         game = self.deal.game
-        if game is BLACK_HOLE:
-            foundation = self.foundation_rank
-            assert foundation is not None  # Black Hole's foundation is never empty
-            return tuple(
-                pile
-                for pile in range(NUM_PILES)
-                if (card := self._free_card(pile)) is not None and ranks_adjacent(rank_of(card), foundation)
-            )
+        fitting = _FITTING[game.name][self.foundation_rank]
         piles = tuple(
             pile
             for pile in range(game.num_piles)
-            if (card := self._free_card(pile)) is not None and fits(game, rank_of(card), self.foundation_rank)
+            if (card := self._free_card(pile)) is not None and fitting[rank_of(card)]
         )
         return (*piles, game.talon_move) if self.talon_left else piles
 
@@ -157,7 +159,7 @@ class Position:
         if type(pile) is not int:
             pile = whole_number(pile, "pile", where="play")
         game = self.deal.game
-        if game.has_talon and pile == game.talon_move:
+        if game.is_talon_move(pile):
             if not self.talon_left:
                 raise IllegalMove("the talon is empty")
             dealt = self.deal.talon[self.talon_dealt]

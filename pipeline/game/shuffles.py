@@ -45,6 +45,7 @@ from pipeline.errors import ArgumentError, located, of_type, shown_value, whole_
 from pipeline.game.cards import ACE_OF_SPADES, NUM_CARDS
 from pipeline.game.deal import BoardError, Deal, check_game
 from pipeline.game.games import BLACK_HOLE, FoundationStart, Game
+from pipeline.game.pysol_numbers import MAX_PYSOL_DEAL as MAX_PYSOL_DEAL  # for the callers that check one
 
 
 class DealSource(str, Enum):
@@ -57,22 +58,22 @@ class DealSource(str, Enum):
     PYSOL = "pysol"
 
 
-SEEDED_SCHEME = "blackhole-sha256-v1"
+SEEDED_SCHEME = BLACK_HOLE.seeded_scheme
 PYSOL_SCHEME = "pysol-fc"
 MAX_SEED = 2**64 - 1
-MAX_PYSOL_DEAL = 2**33 - 1
 
 _DOMAIN = b"blackhole-deal-v1"
 
 
 def seeded_scheme(game: Game = BLACK_HOLE) -> str:
-    """The name of the seeded dealing scheme of ``game`` (Black Hole's is :data:`SEEDED_SCHEME`).
+    """The name of the seeded dealing scheme of ``game`` (:attr:`~pipeline.game.games.Game.seeded_scheme`;
+    Black Hole's is :data:`SEEDED_SCHEME`).
 
     >>> from pipeline.game.games import game_named
     >>> seeded_scheme(), seeded_scheme(game_named("dead_king_golf"))
     ('blackhole-sha256-v1', 'golf-sha256-v1')
     """
-    return SEEDED_SCHEME if game is BLACK_HOLE else f"{game.layout}-sha256-v1"
+    return game.seeded_scheme
 
 
 def _words(seed: int, index: int, domain: bytes = _DOMAIN) -> Iterator[int]:

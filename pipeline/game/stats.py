@@ -18,24 +18,20 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pipeline.game.games import ALL_IN_A_ROW, BLACK_HOLE, Game
+from pipeline.game.games import PUBLISHED_WIN_RATE as PUBLISHED_WIN_RATE  # Black Hole's, the reports' default
+from pipeline.game.games import Game
 from pipeline.game.verdicts import SolveResult, Verdict
-
-PUBLISHED_WIN_RATE = 0.8694
-"""Share of the first 1,000,000 Black Hole PySol FC deals that are winnable (docs/rules.md)."""
-PUBLISHED_WIN_RATES = {BLACK_HOLE.name: PUBLISHED_WIN_RATE, ALL_IN_A_ROW.name: 0.671}
-"""Each game's published share of winnable PySol FC deals 1 to 1,000,000, where one was found (none for
-the Golfs): black-hole-solver's author's figures."""
 
 
 def published_win_rate(game: Game) -> float | None:
-    """The published win rate of ``game`` (:data:`PUBLISHED_WIN_RATES`), None when none was found.
+    """The published win rate of ``game`` (:attr:`~pipeline.game.games.Game.published_win_rate`), None when
+    none was found.
 
-    >>> from pipeline.game.games import GOLF
+    >>> from pipeline.game.games import BLACK_HOLE, GOLF
     >>> published_win_rate(BLACK_HOLE), published_win_rate(GOLF)
     (0.8694, None)
     """
-    return PUBLISHED_WIN_RATES.get(game.name)
+    return game.published_win_rate
 
 
 Z_95 = 1.959963984540054

@@ -251,8 +251,7 @@ def deal_document(
     except IllegalMove as error:
         raise IllegalMove(f"{row['deal_id']}: {error}") from None
     document = {"deal_id": row["deal_id"]}
-    if game is not BLACK_HOLE:
-        document["game"] = game.name
+    document |= game.game_entry
     document |= {"tier": _tier(row), "difficulty": row.get("difficulty")}
     if has_level:
         document[_LEVEL] = row[_LEVEL]
@@ -336,7 +335,7 @@ def played_cards(deal: Deal, solution: list[int]) -> list[str]:
             after = position.play(pile)
         except IllegalMove as error:
             raise IllegalMove(f"move {step}: {error}") from None
-        dealt = game.has_talon and pile == game.talon_move
+        dealt = game.is_talon_move(pile)
         card = deal.talon[position.talon_dealt] if dealt else position.top_card(pile)
         assert card is not None  # play() raised IllegalMove for an empty pile
         names.append(card_name(card))

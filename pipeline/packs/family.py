@@ -6,7 +6,7 @@ name (:data:`GAME_KEY`). Every reader asks :func:`pack_game`, which refuses a
 name it does not know in one line naming the file; a stage given a pack of
 another game than the one it was asked for refuses it (:func:`same_game`).
 
->>> from pipeline.game.games import game_named
+>>> from pipeline.game.games import BLACK_HOLE, game_named
 >>> game_entries(game_named("golf")), game_entries(BLACK_HOLE)
 ({'game': 'golf'}, {})
 >>> pack_game(pa.schema([]).with_metadata({"game": "golf"}), source="p.parquet").title
@@ -25,10 +25,14 @@ import pyarrow as pa
 
 from pipeline.errors import BlackholeError
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, GAME_NAMES, Game, UnknownGame, game_named
-
-GAME_KEY = "game"
-"""The schema metadata key that names a pack's game; absent in a Black Hole pack."""
+from pipeline.game.games import (
+    DEFAULT_GAME,
+    GAME_KEY,
+    GAME_NAMES,
+    Game,
+    UnknownGame,
+    recorded_game,
+)
 
 
 class GameMixError(BlackholeError, ValueError):
@@ -36,8 +40,9 @@ class GameMixError(BlackholeError, ValueError):
 
 
 def game_entries(game: Game) -> dict[str, str]:
-    """The schema metadata that says ``game``: none for Black Hole, ``{"game": NAME}`` for the others."""
-    return {} if game is BLACK_HOLE else {GAME_KEY: game.name}
+    """The schema metadata that says ``game``: none for Black Hole, ``{"game": NAME}`` for the others
+    (:attr:`~pipeline.game.games.Game.game_entry`)."""
+    return game.game_entry
 
 
 def pack_game(table: pa.Table | pa.Schema, *, source: str) -> Game:
@@ -47,11 +52,9 @@ def pack_game(table: pa.Table | pa.Schema, *, source: str) -> Game:
     """
     schema = table if isinstance(table, pa.Schema) else table.schema
     name = (schema.metadata or {}).get(GAME_KEY.encode())
-    if name is None:
-        return BLACK_HOLE
-    text = name.decode(errors="replace")
+    text = None if name is None else name.decode(errors="replace")
     try:
-        return game_named(text)
+        return recorded_game(text)
     except UnknownGame:
         games = ", ".join(GAME_NAMES)
         raise GameMixError(
@@ -79,6 +82,7 @@ def same_game(found: Game, wanted: Game | None, *, source: str) -> Game:
 def one_game(deals: Iterable[Deal]) -> Game:
     """The game every one of ``deals`` is of (Black Hole when there are none); ValueError when they mix games.
 
+    >>> from pipeline.game.games import game_named
     >>> from pipeline.game.shuffles import seeded_deal
     >>> one_game([seeded_deal(1, 0, game_named("golf")), seeded_deal(1, 1, game_named("golf"))]).name
     'golf'
@@ -86,4 +90,4 @@ def one_game(deals: Iterable[Deal]) -> Game:
     games = {deal.game for deal in deals}
     if len(games) > 1:
         raise ValueError(f"deals of {len(games)} games: give the deals of one game at a time")
-    return games.pop() if games else BLACK_HOLE
+    return games.pop() if games else DEFAULT_GAME

@@ -60,8 +60,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import strict_json
-from pipeline.free_text import folder_name_problem
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.free_text import folder_name_problem, one_line
+from pipeline.game.games import Game, recorded_game
 from pipeline.game.players import PLAYERS
 from pipeline.packs.labels import PackKind
 from pipeline.packs.parquet import PackError
@@ -98,7 +98,7 @@ class Origin:
     @property
     def played(self) -> Game:
         """The game of the pack's deals: Black Hole when the manifest names none."""
-        return BLACK_HOLE if self.game is None else game_named(self.game)
+        return recorded_game(self.game)
 
 
 @dataclass(frozen=True)
@@ -329,7 +329,7 @@ def _refused(value: strict_json.Refused) -> str:
     if value.kind == "constant":
         return f"{value.text} (a manifest's numbers are finite)"
     if value.kind == "float":
-        return f"{_one_line(value.text)} is out of range"
+        return f"{one_line(value.text, ascii=True)} is out of range"
     if value.kind == "integer":
         return f"an integer of {len(value.text)} digits"
     return f"the key {_short(value.text)} twice"
@@ -380,7 +380,7 @@ def _explained(error: Any, found: Any) -> tuple[tuple[str | int, ...], str]:
         return path, f"not a key of a {found['kind']} manifest"
     if keyword == "type":
         names = [expected] if isinstance(expected, str) else expected
-        return path, f"expected {' or '.join(names)}, found {_json_type(value)}"
+        return path, f"expected {' or '.join(names)}, found {strict_json.json_type(value)}"
     if keyword == "enum":
         return path, f"{_short(value)} is not one of {', '.join(map(str, expected))}"
     if keyword == "minimum":
@@ -391,7 +391,7 @@ def _explained(error: Any, found: Any) -> tuple[tuple[str | int, ...], str]:
         return path, f"{_short(value)} is not {description}"
     if keyword == "minLength" and value == "":
         return path, "empty"
-    return path, _one_line(error.message, 80)
+    return path, one_line(error.message, 80, ascii=True)
 
 
 def _check_counts(found: dict[str, Any]) -> None:
@@ -446,35 +446,14 @@ def _where(path: tuple[str | int, ...]) -> str:
             text += f".{key}" if text else key
         else:
             text += f"[{_short(key)}]"
-    return _one_line(text, 120) if text else "top level"
+    return one_line(text, 120, ascii=True) if text else "top level"
 
 
 def _short(value: Any) -> str:
     """``value`` in one short line: JSON for a string or a number, else its JSON type."""
     if isinstance(value, dict | list):
-        return f"an {_json_type(value)}"
-    return _one_line(json.dumps(value))
-
-
-def _one_line(text: str, limit: int = 40) -> str:
-    """``text`` in ASCII on one line, cut at ``limit`` characters."""
-    text = " ".join(text.encode("ascii", "backslashreplace").decode().splitlines())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _json_type(value: Any) -> str:
-    """The JSON type of the parsed value ``value``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+        return f"an {strict_json.json_type(value)}"
+    return one_line(json.dumps(value), ascii=True)
 
 
 def manifest_path(folder: Path) -> Path:

@@ -32,7 +32,6 @@ from typing import BinaryIO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import __version__
 from pipeline.errors import BlackholeError
 from pipeline.files import check_writable, discard, naming_write_errors, replacing
 from pipeline.game.deal import Deal
@@ -40,6 +39,7 @@ from pipeline.game.games import Game
 from pipeline.packs.family import pack_game
 from pipeline.packs.rows import row_problem
 from pipeline.packs.schema import DEALS_SCHEMA, FORMAT_1_TYPES, GRADE_FIELDS
+from pipeline.version import VERSION
 
 
 class PackError(BlackholeError, ValueError):
@@ -190,7 +190,7 @@ def with_columns(
 
 def with_metadata(table: pa.Table, **entries: str) -> pa.Table:
     """``table`` with ``blackhole_version`` and ``entries`` merged into its schema metadata."""
-    merged = metadata(table) | {"blackhole_version": __version__} | entries
+    merged = metadata(table) | {"blackhole_version": VERSION} | entries
     return table.replace_schema_metadata(merged)
 
 

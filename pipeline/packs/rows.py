@@ -32,6 +32,7 @@ PackError (:func:`pipeline.packs.parquet.check_rows`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -41,7 +42,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline.game.batch_replay import board_cards, failed_replays
+from pipeline.game.batch_replay import batch_replayed, board_cards, failed_replays
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.players import PLAYERS
@@ -82,6 +83,7 @@ RANGES: dict[str, tuple[int, int | None]] = {
 counts or measures (:func:`ranges_of` for every game)."""
 
 
+@functools.cache
 def ranges_of(game: Game) -> dict[str, tuple[int, int | None]]:
     """:data:`RANGES` for a pack of ``game``: its card counts up to the cards its piles hold, the counts along
     a line up to the moves a line can make (a talon deal is a move), its moves and branching up to one a pile
@@ -92,7 +94,7 @@ def ranges_of(game: Game) -> dict[str, tuple[int, int | None]]:
     >>> golf["max_cards_played"], golf["decisions"], golf["first_moves"], ranges_of(BLACK_HOLE)["decisions"]
     ((0, 35), (0, 51), (0, 8), (0, 51))
     """
-    moves = game.num_piles + int(game.has_talon)
+    moves = game.num_moves
     return (
         RANGES
         | dict.fromkeys(LINE_COUNTS, (0, game.pile_cards + game.talon_size))
@@ -269,7 +271,7 @@ class _Rows:
 
     def __init__(self, table: pa.Table, source: str, start: int, game: Game = BLACK_HOLE) -> None:
         self.table, self.source, self.start, self.game = table, source, start, game
-        self.ranges = RANGES if game is BLACK_HOLE else ranges_of(game)
+        self.ranges = ranges_of(game)
 
     def label(self, row: int) -> str:
         """``file[row]: deal ID``: the row counted in the file, and its deal when the table has deal ids."""
@@ -326,8 +328,8 @@ class _Rows:
         """Every board read (BoardError naming the row); every ``solved`` row's solution replayed."""
         if "board" not in self.table.column_names:
             return
-        if self.game is not BLACK_HOLE:
-            self.check_family_solutions()
+        if not batch_replayed(self.game):
+            self.check_solutions_one_by_one()
             return
         data, offsets = _string_buffers(self.table.column("board"))
         cards = board_cards(data, offsets, source=self.label)
@@ -348,9 +350,10 @@ class _Rows:
                 row, _replay_problem(Deal.from_cards(cards[row].tolist()), self.value("solution", row))
             )
 
-    def check_family_solutions(self) -> None:
-        """:meth:`check_solutions` for a game other than Black Hole: each board parsed as the game's, each
-        ``solved`` row's solution replayed by the plain referee (no batch path for these games)."""
+    def check_solutions_one_by_one(self) -> None:
+        """:meth:`check_solutions` for a game the batch referee is not built for
+        (:func:`~pipeline.game.batch_replay.batch_replayed`): each board parsed as the game's, each ``solved``
+        row's solution replayed by the plain referee."""
         boards = self.table.column("board").to_pylist()
         deals = [
             Deal.from_board_text(board, source=self.label(row), game=self.game)

@@ -23,6 +23,7 @@ default); a pack of another game says so in its schema metadata
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +34,7 @@ import pyarrow as pa
 
 from pipeline.files import STDIN_SOURCE, check_writable, copied_stdin, is_standard_stream
 from pipeline.game.cards import NUM_CARDS, card_name
-from pipeline.game.deal import LONGEST_LINE, NUM_PILES, PILE_SIZE, BoardError, Deal, numbered_boards
+from pipeline.game.deal import LONGEST_LINE, BoardError, Deal, numbered_boards
 from pipeline.game.games import BLACK_HOLE, Game
 from pipeline.game.pysol import pysol_cards_of
 from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, pysol_deal, seeded_deal, seeded_scheme
@@ -52,48 +53,73 @@ def seeded_deals(*, seed: int, count: int, start: int = 0, game: Game = BLACK_HO
 def pysol_deals(*, first: int, count: int, game: Game = BLACK_HOLE) -> pa.Table:
     """PySol FC deals ``first .. first + count - 1`` of ``game``.
 
-    All dealt in one call (:func:`pysol_cards_of`); Black Hole's boards are written straight
-    into one byte buffer: the same table as ``pysol_deal(number).to_board_text()``
-    number by number, far faster. The other games' boards are written deal by deal
-    (``Deal.from_cards``), some 45,000 a second.
+    All dealt in one call (:func:`pysol_cards_of`). The boards of a game whose cards all go in its piles
+    (Black Hole, All in a Row) are written straight into one byte buffer: the same table as
+    ``pysol_deal(number).to_board_text()`` number by number, far faster. Golf's, whose foundation and
+    talon lines differ deal by deal, are written deal by deal (``Deal.from_cards``), some 45,000 a second.
     """
     count = max(count, 0)  # as range(first, first + count) would: no deals
     span = DealSpan(DealSource.PYSOL, 0, first, count, game)
     cards = pysol_cards_of(first, count, game)
-    if game is BLACK_HOLE:
-        return deals_table(span, _board_texts(cards))
+    if game.dealt_cards == game.pile_cards:
+        return deals_table(span, _board_texts(cards, game))
     return deals_table(span, [Deal.from_cards(row, game).to_board_text() for row in cards.tolist()])
 
 
 # Board text as Deal.to_board_text writes it, for a whole array of deals at once: the
 # foundation line, then card by card (Deal.from_cards order) three bytes, its two letters and
 # a space, or a newline after the top card of a pile.
-_FOUNDATION_LINE = np.frombuffer(b"Foundations: AS\n", dtype=np.uint8)
-_BOARD_BYTES = _FOUNDATION_LINE.size + 3 * NUM_PILES * PILE_SIZE
 # _CARD_TEXT[card] is card_name(card) and a space, _CARD_TEXT[NUM_CARDS + card] the name and a newline
 _CARD_TEXT = np.frombuffer(
     b"".join(card_name(card).encode() + end for end in (b" ", b"\n") for card in range(NUM_CARDS)), dtype="V3"
 )
-# what to add to a card to index _CARD_TEXT at each place: NUM_CARDS for the top of a pile
-_ENDING = np.tile(np.array([0] * (PILE_SIZE - 1) + [NUM_CARDS], dtype=np.int16), NUM_PILES)
 _BOARDS_AT_ONCE = 16384  # boards written per numpy step: the temporaries stay in cache
-_BOARDS_PER_ARRAY = (2**31 - 1) // _BOARD_BYTES  # a string array's offsets are 32-bit
+_OFFSETS_LIMIT = 2**31 - 1  # a string array's offsets are 32-bit
 
 
-def _board_texts(cards: npt.NDArray[np.int8]) -> pa.Array:
-    """The board text of each row of ``cards`` (Deal.from_cards order), as Arrow strings."""
+@dataclass(frozen=True)
+class _BoardLayout:
+    """The bytes every board of a game whose cards all go in its piles shares: its foundation line, and
+    what to add to a card to index :data:`_CARD_TEXT` at each place (NUM_CARDS for the top of a pile)."""
+
+    foundation_line: npt.NDArray[np.uint8]
+    ending: npt.NDArray[np.int16]
+
+    @property
+    def board_bytes(self) -> int:
+        return self.foundation_line.size + 3 * self.ending.size
+
+
+@functools.cache
+def _board_layout(game: Game) -> _BoardLayout:
+    deal = Deal.from_cards(pysol_cards_of(1, 1, game)[0].tolist(), game)  # any deal: its first line
+    foundation = deal.to_board_text().partition("\n")[0]
+    top = [0] * (game.pile_size - 1) + [NUM_CARDS]
+    return _BoardLayout(
+        np.frombuffer(f"{foundation}\n".encode(), dtype=np.uint8),
+        np.tile(np.array(top, dtype=np.int16), game.num_piles),
+    )
+
+
+def _board_texts(cards: npt.NDArray[np.int8], game: Game) -> pa.Array:
+    """The board text of each row of ``cards`` (Deal.from_cards order) of ``game``, as Arrow strings."""
+    layout = _board_layout(game)
+    size = layout.board_bytes
     count = len(cards)
-    if count > _BOARDS_PER_ARRAY:  # past a string array's 32-bit offsets: in pieces
-        size = _BOARDS_PER_ARRAY
-        return pa.chunked_array([_board_texts(cards[at : at + size]) for at in range(0, count, size)])
-    text = np.empty((count, _BOARD_BYTES), dtype=np.uint8)
-    text[:, : _FOUNDATION_LINE.size] = _FOUNDATION_LINE
-    # the piles' bytes of each row as 51 three-byte items (a view: each row's bytes are contiguous)
-    items = text[:, _FOUNDATION_LINE.size :].view("V3")
+    per_array = _OFFSETS_LIMIT // size
+    if count > per_array:  # past a string array's 32-bit offsets: in pieces
+        return pa.chunked_array(
+            [_board_texts(cards[at : at + per_array], game) for at in range(0, count, per_array)]
+        )
+    text = np.empty((count, size), dtype=np.uint8)
+    header = layout.foundation_line.size
+    text[:, :header] = layout.foundation_line
+    # the piles' bytes of each row as three-byte items, one a card (a view: each row's bytes are contiguous)
+    items = text[:, header:].view("V3")
     for start in range(0, count, _BOARDS_AT_ONCE):
         batch = slice(start, start + _BOARDS_AT_ONCE)
-        items[batch] = _CARD_TEXT[cards[batch].astype(np.int16) + _ENDING]
-    offsets = np.arange(count + 1, dtype=np.int32) * _BOARD_BYTES
+        items[batch] = _CARD_TEXT[cards[batch].astype(np.int16) + layout.ending]
+    offsets = np.arange(count + 1, dtype=np.int32) * size
     return pa.StringArray.from_buffers(count, pa.py_buffer(offsets), pa.py_buffer(text))
 
 

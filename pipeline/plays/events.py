@@ -214,7 +214,7 @@ def _played(here: _Stop, pile: int, number: int) -> _Stop:
     """The stop after playing the free card of ``pile`` (or dealing the talon's next card) from ``here``;
     ReplayError when the rules forbid it."""
     game = here.position.deal.game
-    if game.has_talon and pile == game.talon_move and not isinstance(pile, bool):
+    if game.is_talon_move(pile) and not isinstance(pile, bool):
         position = here.position
         if not position.talon_left:
             raise ReplayError(f"event {number} deals from the talon, which is empty")

@@ -44,8 +44,8 @@ from typing import Any, BinaryIO, Protocol
 from pipeline import strict_json
 from pipeline.errors import BlackholeError
 from pipeline.files import STDIN_SOURCE, is_standard_stream
-from pipeline.free_text import printable
-from pipeline.game.games import BLACK_HOLE, Game, game_named
+from pipeline.free_text import one_line, printable
+from pipeline.game.games import Game, recorded_game
 from pipeline.plays.events import COUNT_FIELDS, Event
 
 EXPORT_FORMAT = "blackhole-plays"
@@ -256,7 +256,7 @@ def _refused(value: strict_json.Refused) -> str:
     if value.kind == "constant":
         return f"{value.text}, which is no JSON number"
     if value.kind == "float":
-        return f"{_one_line(value.text, 20)} is out of range"
+        return f"{one_line(value.text, 20)} is out of range"
     if value.kind == "integer":
         return f"an integer of {len(value.text)} digits, out of range"
     return f"the key {_short(value.text)} is given twice"
@@ -287,7 +287,7 @@ def _problem(error: Any) -> str:
         return f"{_short(next(key for key in value if key not in known))} is no key of a plays export{older}"
     if keyword == "type":
         names = [expected] if isinstance(expected, str) else expected
-        return f"expected {' or '.join(names)}, found {_json_type(value)}"
+        return f"expected {' or '.join(names)}, found {strict_json.json_type(value)}"
     if keyword == "enum":
         return f"{_short(value)} is not one of {', '.join(json.dumps(name) for name in expected)}"
     if keyword == "const":
@@ -302,50 +302,30 @@ def _problem(error: Any) -> str:
         return f"{_short(value)} is not {described}"
     if keyword == "minLength" and value == "":
         return "empty"
-    return _one_line(error.message, 80)
+    return one_line(error.message, 80)
 
 
 def _text_of(record: Any, key: str) -> str | None:
     """``record[key]`` when it is a short string a label can show, else None."""
     value = record.get(key) if isinstance(record, dict) else None
-    return _one_line(value, 70) if isinstance(value, str) and value else None
+    return one_line(value, 70) if isinstance(value, str) and value else None
 
 
 def _path_text(path: tuple[str | int, ...]) -> str:
     text = ""
     for key in path:
         text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
-    return _one_line(text, 120)
+    return one_line(text, 120)
 
 
 def _short(value: Any) -> str:
     if isinstance(value, strict_json.Refused):
-        return _one_line(value.text) if value.kind != "integer" else f"an integer of {len(value.text)} digits"
+        return one_line(value.text) if value.kind != "integer" else f"an integer of {len(value.text)} digits"
     if isinstance(value, dict | list):
-        return f"an {_json_type(value)}"
+        return f"an {strict_json.json_type(value)}"
     if type(value) is int and abs(value) >= 10**20:
         return f"an integer of {len(str(abs(value)))} digits"
-    return _one_line(json.dumps(value))
-
-
-def _one_line(text: str, limit: int = 40) -> str:
-    """``text`` on one line, control characters escaped, cut at ``limit`` characters."""
-    text = printable(text)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return one_line(json.dumps(value))
 
 
 def _time(text: str, where: str, field: str) -> datetime:
@@ -355,10 +335,10 @@ def _time(text: str, where: str, field: str) -> datetime:
         moment = datetime.fromisoformat(text)
         moment.astimezone(UTC)
     except ValueError as error:
-        raise PlaysError(f"{where}: {field} {_one_line(repr(text), 80)} is not a time ({error})") from None
+        raise PlaysError(f"{where}: {field} {one_line(repr(text), 80)} is not a time ({error})") from None
     except OverflowError:
         raise PlaysError(
-            f"{where}: {field} {_one_line(repr(text), 80)} is out of range (a time from year 1 to 9999 in UTC)"
+            f"{where}: {field} {one_line(repr(text), 80)} is out of range (a time from year 1 to 9999 in UTC)"
         ) from None
     return moment
 
@@ -769,7 +749,7 @@ def _export_of(head: dict[str, Any], source: str, sha256: str) -> PlayExport:
         source=source,
         sha256=sha256,
         pack=head["pack"],
-        game=game_named(head.get("game", BLACK_HOLE.name)),
+        game=recorded_game(head.get("game")),  # the schema allows no null
         gallery=head["gallery"],
         title=head["title"],
         exported=_time(head["exported"], source, "exported"),

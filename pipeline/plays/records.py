@@ -38,10 +38,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from pipeline import __version__
 from pipeline.files import check_writable, replacing
 from pipeline.free_text import printable
-from pipeline.game.games import BLACK_HOLE, Game, UnknownGame, game_named
+from pipeline.game.games import BLACK_HOLE, Game, UnknownGame, recorded_game
 from pipeline.plays.events import COUNT_FIELDS, event_codes, events_of_codes
 from pipeline.plays.exports import (
     MOVE_LIMITS,
@@ -55,6 +54,7 @@ from pipeline.plays.exports import (
     contradiction,
     export_schema,
 )
+from pipeline.version import VERSION
 
 COUNT_TYPE = pa.int32()
 ATTEMPT_TYPE = pa.struct(
@@ -199,13 +199,13 @@ def write_plays_batches(
     row group each, as they come: atomically, all of it or, on any error, nothing."""
     path = check_writable(path)
     entries = {
-        "blackhole_version": __version__,
+        "blackhole_version": VERSION,
         PACK_KEY: pack,
         SOURCES_KEY: json.dumps([source.__dict__ for source in sources]),
     }
     if curated_from is not None:
         entries[CURATED_FROM_KEY] = curated_from
-    if game is not BLACK_HOLE:
+    if game.named_in_records:
         entries[PLAYED_GAME_KEY] = game.name
     schema = PLAYS_SCHEMA.with_metadata(entries)
     with replacing(path) as sink, pq.ParquetWriter(sink, schema, compression="zstd") as writer:
@@ -259,7 +259,7 @@ def read_plays(path: Path) -> PlayRecords:
             f"{path}: its {SOURCES_KEY} metadata is not the list of exports it was made from"
         ) from None
     try:
-        game = game_named(entries.get(PLAYED_GAME_KEY, BLACK_HOLE.name))
+        game = recorded_game(entries.get(PLAYED_GAME_KEY))
     except UnknownGame:
         raise PlaysError(
             f"{path}: its {PLAYED_GAME_KEY} metadata {entries[PLAYED_GAME_KEY]!r} names no game"

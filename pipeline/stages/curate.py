@@ -28,7 +28,6 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from pipeline import __version__
 from pipeline.files import (
     WriteError,
     as_write_error,
@@ -54,6 +53,7 @@ from pipeline.stages.curation_rules import CurationError, PlayChoices, Selection
 from pipeline.stages.difficulty_sort import RANGE_ROWS, sorted_by_difficulty
 from pipeline.stages.quotas import checked_quotas
 from pipeline.stages.settings import CurateOrder
+from pipeline.version import VERSION
 
 
 def checked_order(order: CurateOrder | str) -> CurateOrder:
@@ -137,7 +137,7 @@ def curate_folder(
         origin = Origin(
             name=target.name,
             kind=PackKind.CURATED,
-            blackhole_version=__version__,
+            blackhole_version=VERSION,
             dealing_scheme=source_origin.dealing_scheme,
             game=source_origin.game,
             curated_from=source_origin.name,

@@ -240,7 +240,7 @@ def test_pysol_deals_gives_the_table_of_the_reference_path(first, count):
 def test_pysol_deals_past_one_string_array_gives_the_same_table(monkeypatch):
     # more boards than one Arrow string array holds (12.7 million) are built in pieces
     expected = pysol_deals(first=31_990, count=25)
-    monkeypatch.setattr(sources, "_BOARDS_PER_ARRAY", 7)
+    monkeypatch.setattr(sources, "_OFFSETS_LIMIT", 7 * 169)  # 7 boards of 169 bytes an array
     assert sources.pysol_deals(first=31_990, count=25).equals(expected, check_metadata=True)
 
 
