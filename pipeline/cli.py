@@ -342,9 +342,9 @@ def _show(*renderables: RenderableType) -> None:
 def _print_version(asked: bool) -> None:
     """Print ``blackhole VERSION`` and exit, when ``--version`` is given."""
     if asked:
-        from pipeline import __version__
+        from pipeline.version import VERSION
 
-        typer.echo(f"blackhole {__version__}")
+        typer.echo(f"blackhole {VERSION}")
         raise typer.Exit()
 
 
