@@ -546,17 +546,17 @@ def _a_file(folder: Path) -> Path:
 # name): replaced by a function that fails the test, so the error seen is the destination's.
 DESTINATION_FIRST = {
     "report-charts-under-a-file": (
-        ("pipeline.reports.charts", "pack_folder_batches"),
+        ("pipeline.tally", "pack_folder_batches"),
         lambda d: ["report", d / "pack", "--charts", _a_file(d) / "charts"],
         r"file/charts: cannot make the folder, '.*file' is not a folder",
     ),
     "report-charts-read-only": (
-        ("pipeline.reports.charts", "pack_folder_batches"),
+        ("pipeline.tally", "pack_folder_batches"),
         lambda d: ["report", d / "pack", "--charts", d / "new" / "charts"],
         r"new/charts: cannot write in '.*' \(permission denied\)",
     ),
     "report-a-folder-where-a-chart-goes": (
-        ("pipeline.reports.charts", "pack_folder_batches"),
+        ("pipeline.tally", "pack_folder_batches"),
         lambda d: ["report", d / "pack", "--charts", _chart_as_folder(d)],
         r"difficulty\.png: not a regular file",
     ),
