@@ -9,10 +9,8 @@
   the transposition table, move generation and position keys.
 - ``conditions``: necessary conditions for a win, used to prune (each a proof
   that no win is lost by pruning; see docs/solver.md).
-- ``search`` and ``solver``: the solver's depth-first search and its Python face,
+- ``search`` and ``solver``: the solver's depth-first search (for every game) and its Python face,
   :func:`~pipeline.engine.solver.solve`.
-- ``family_search``: the depth-first search for the other games of the family (All in a Row and the
-  Golfs), which :func:`~pipeline.engine.solver.solve` routes their deals to.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
   every player model's win chance and dead ends, traps) for the grader.
 - ``family_tree`` and ``family_policies``: the same walk and the player models' policies for the other
@@ -35,7 +33,6 @@ __all__ = [
     "conditions",
     "cpsat",
     "family_policies",
-    "family_search",
     "family_tree",
     "gametree",
     "kernel",

@@ -1,4 +1,4 @@
-"""Necessary conditions for a position to be winnable, compiled for the search.
+"""Necessary conditions for a position to be winnable (or to play a target of cards), compiled for the search.
 
 A position is summed up here by ``counts[r]``, the number of cards of rank
 ``r`` still in the piles, and ``foundation``, the rank on the foundation. Both
@@ -46,6 +46,61 @@ level 0. A card above another in a pile is played first, so it may not have
 a higher level than the card under it. A win needs an end rank for which
 no pile holds such a pair.
 
+**In the other games of the family** (:func:`rules_out`; the Euler walk
+and reachability are :data:`Reduction.EULER`, the rank order condition
+:data:`Reduction.ORDER`). The conditions above assume that the cards left are played as
+one ±1 walk on the 13-cycle from the foundation rank, with no wildcard.
+That holds only once the foundation holds a card, no talon card is left,
+and ranks wrap: in All in a Row after its first card (before it, any card
+may start the walk, a wildcard), and in Relaxed Golf once the talon is
+spent. There a position is exactly a Black Hole position on other piles,
+and the proofs above apply word for word: for a target that plays
+every pile card, the Euler walk condition with the last card a pile's
+bottom card, and the rank order condition; for a target that spares
+``s`` cards, the cards outside the ranks reachable from the foundation
+must not outnumber ``s``. They do **not** carry over while a talon card is
+left (a deal resets the foundation to any rank: the walk may break there),
+nor to Golf and Dead King Golf at all (the ranks form a line, not a cycle,
+and a King may end every walk).
+
+**Runs** (:data:`Reduction.RUNS`, Golf's own). With a talon, the
+cards played form runs: the current foundation then pile cards, and each
+talon card dealt then pile cards, each run a ±1 walk. Without wrap the
+ranks alternate in parity along a run, so a run whose start card has even
+rank plays at most one more odd card than even ones, and one with an odd
+start at most one more even card. With ``E`` (``O``) the even (odd) ranks
+among the current foundation and the talon cards left, and ``D`` the
+even-rank pile cards left minus the odd-rank ones, a line that plays every
+pile card needs ``-E <= D <= O``. Likewise (no wrap) every Ace played
+follows a 2 in its run, a pile 2 or a run's start, each 2 followed by one
+card: the Aces left are at most the 2s left plus the 2s among the starts;
+the same holds for Kings and Queens. A line that leaves ``u`` pile cards
+unplayed changes each side of these inequalities by at most ``u``, so a
+position whose worst shortfall exceeds the spare cards
+``s`` (pile cards left minus those still to play) cannot reach the target.
+
+**Predecessors** (:data:`Reduction.PREDECESSORS`, any game, where
+the Euler walk condition does not apply). In every game of the family each
+pile card played goes on the card played or dealt just before it: its
+*predecessor*, a card of a neighbouring rank (K and A are neighbours when
+ranks wrap; in Dead King Golf a King is no one's predecessor) that is a
+pile card, the foundation, or a talon card still to be dealt, and no card
+is the predecessor of two. So the pile cards a line plays are matched to
+distinct predecessors, and by Hall's theorem (applied to the cards of a set
+``R`` of ranks, whose possible predecessors are the cards of the ranks
+next to ``R``) the pile cards of ranks ``R`` number at most the pile,
+foundation and talon cards left of the ranks next to ``R``. A line that
+leaves ``u`` pile cards unplayed lowers the left side by at most ``u`` and
+never raises the right, so a position where some ``R`` falls short by more
+than the spare cards ``s`` cannot reach the target. Only the sets
+``R = {r, r + 2, ..., r + 2k}`` need checking: two ranks share a neighbour
+only when they are two apart, so any ``R`` splits into such runs whose
+neighbours are disjoint, and its shortfall is the sum of theirs; the
+search asks each such run alone (weaker when cards are spared, still
+sound), all of them in one pass (:func:`predecessor_shortfall`). Golf's
+Ace and King conditions above are the case ``R = {A}`` and ``R = {K}``.
+Where the Euler walk condition applies it is not asked: a walk meets it.
+
 >>> import numpy as np
 >>> counts = np.zeros(13, dtype=np.int64)
 >>> counts[1] = 2            # two 2s left, foundation on an A
@@ -63,7 +118,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import lowest_bit
+from pipeline.engine.kernel import POWERS_OF_5, code_of_counts, lowest_bit, slot_for
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 
 
@@ -327,3 +383,134 @@ def orders_allow(orders: np.ndarray, ends: int, first: int, second: int, third: 
         if not (first & orders[end, 0] or second & orders[end, 1] or third & orders[end, 2]):
             return True
     return False
+
+
+NO_SHORTFALL = -(1 << 20)  # a shortfall below any spare: the predecessors condition is not asked
+WALK_MEMO_SIZE = 1 << 12  # slots of the direct-mapped memo of walk conditions (:func:`rules_out`)
+
+
+@numba.njit(cache=True)
+def talon_starts(talon: np.ndarray) -> np.ndarray:
+    """``starts[d, r]``: the talon cards of rank ``r`` among those from the ``d``-th on; ``starts[d, 13]`` the
+    even-ranked ones."""
+    talon_size = talon.shape[0]
+    starts = np.zeros((talon_size + 1, NUM_RANKS + 1), dtype=np.int64)
+    for dealt in range(talon_size - 1, -1, -1):
+        starts[dealt] = starts[dealt + 1]
+        starts[dealt, talon[dealt]] += 1
+        starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
+    return starts
+
+
+@numba.njit(cache=True, _nrt=False)
+def rules_out(
+    ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, spare, even_minus_odd, flags, orders,
+    walk_keys, walk_ends,
+) -> bool:  # fmt: skip
+    """Whether a target-dependent reduction shows that every line from here leaves more than ``spare`` pile cards.
+
+    The walk conditions' answers are kept in a direct-mapped memo (``walk_keys``, ``walk_ends`` and
+    ``orders``, a slot each), keyed by the rank counts, the foundation and the end ranks, which is all
+    they read; the piles are looked at only when some order is ruled out. The predecessors condition is
+    asked apart (:func:`predecessor_shortfall`).
+    """
+    if foundation < 0:
+        return False  # any card may start the walk
+    talon_left = dealt < starts.shape[0] - 1
+    if flags & Reduction.EULER.value and wrap and not talon_left:
+        if spare > 0:
+            total = 0
+            for rank in range(NUM_RANKS):
+                total += counts[rank]
+            return total - reachable_cards(counts, foundation) > spare
+        end_ranks = 0
+        for rank in range(NUM_RANKS):
+            if bottoms[rank] > 0:
+                end_ranks |= 1 << rank
+        code = (foundation * POWERS_OF_5[NUM_RANKS] + code_of_counts(counts)) << NUM_RANKS | end_ranks
+        slot = slot_for(code, WALK_MEMO_SIZE - 1)
+        if walk_keys[slot] != code:
+            walk_keys[slot] = code
+            if flags & Reduction.ORDER.value:
+                walk_ends[slot] = walk_orders(counts, foundation, end_ranks, orders[slot])
+            else:
+                walk_ends[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
+        ends = walk_ends[slot]
+        if ends <= 0:
+            return ends < 0
+        first, second, third = pile_orders(ranks, heights)
+        return not orders_allow(orders[slot], ends, first, second, third)
+    if flags & Reduction.RUNS.value and not wrap:
+        even_talon = starts[dealt, NUM_RANKS]
+        odd_starts = (foundation & 1) + starts.shape[0] - 1 - dealt - even_talon
+        even_starts = 1 - (foundation & 1) + even_talon
+        if even_minus_odd - odd_starts > spare or -even_minus_odd - even_starts > spare:
+            return True
+        twos = counts[1] + starts[dealt, 1] + (foundation == 1)
+        queens = counts[NUM_RANKS - 2] + starts[dealt, NUM_RANKS - 2] + (foundation == NUM_RANKS - 2)
+        return counts[0] - twos > spare or counts[NUM_RANKS - 1] - queens > spare
+    return False
+
+
+@numba.njit(cache=True, _nrt=False)
+def predecessor_shortfall(
+    counts: np.ndarray,
+    starts: np.ndarray,
+    dealt: int,
+    foundation: int,
+    wrap: bool,
+    dead_king: bool,
+    flags: int,
+) -> int:
+    """The most by which some ranks ``R`` have more pile cards than cards that may precede them (predecessors).
+
+    ``R`` runs over the ranks ``r, r + 2, ..., r + 2k``, whose neighbours
+    are ``r - 1, r + 1, ..., r + 2k + 1``; a card that may precede is a pile
+    card, the foundation or a talon card left, of a neighbouring rank (not a
+    King in Dead King Golf). The ranks are taken two apart, ``0, 2, ...``
+    (one cycle of 13 with wrap, else the even ranks and the odd ranks), and
+    the shortfall of the best ``R`` that ends at each is found in one pass
+    (Kadane's): with ``w = cards - offered`` for the neighbour above, it is
+    ``w`` plus the best of the shortfall ending two ranks below and of minus
+    what the neighbour below offers. Two laps of the cycle cover every
+    ``R`` of up to 12 ranks; a longer one falls short by no more, as a
+    whole lap offers at least the cards it holds.
+
+    While the foundation is empty (All in a Row) the first card played needs
+    no predecessor, so the shortfall given is one less. A move takes one
+    card that may precede (the foundation it covers; with an empty one, the
+    first card's free pass) and adds none (the card played or dealt becomes
+    the foundation, having been counted as a pile or talon card), so the
+    shortfall rises by at most one a move: the search asks this only when
+    that bound exceeds the spare cards, and keeps the bound otherwise.
+    Where the condition is not asked (its flag off, or where the Euler walk
+    condition applies, which a walk meets: the predecessors condition cut
+    no more there, measured on All in a Row) the shortfall is given as far
+    below any spare.
+    """
+    if not flags & Reduction.PREDECESSORS.value:
+        return NO_SHORTFALL
+    if wrap and flags & Reduction.EULER.value and dealt == starts.shape[0] - 1:
+        return NO_SHORTFALL
+    most = NO_SHORTFALL
+    if wrap:
+        rank, best = 0, NO_SHORTFALL
+        below = counts[12] + starts[dealt, 12] + (foundation == 12)  # what rank - 1 offers
+        for _ in range(2 * NUM_RANKS):
+            above = rank + 1 if rank < 12 else 0
+            offered = counts[above] + starts[dealt, above] + (foundation == above)
+            best = counts[rank] - offered + max(best, -below)
+            most = max(most, best)
+            rank, below = (rank + 2 if rank < 11 else rank - 11), offered  # rank + 1 is below rank + 2
+        return most if foundation >= 0 else most - 1  # the first card needs no predecessor
+    for first in range(2):
+        best = NO_SHORTFALL
+        below = 0 if first == 0 else counts[0] + starts[dealt, 0] + (foundation == 0)
+        for rank in range(first, NUM_RANKS, 2):
+            offered = 0
+            if rank < NUM_RANKS - 1 and not (dead_king and rank == NUM_RANKS - 2):
+                offered = counts[rank + 1] + starts[dealt, rank + 1] + (foundation == rank + 1)
+            best = counts[rank] - offered + max(best, -below)
+            most = max(most, best)
+            below = offered
+    return most if foundation >= 0 else most - 1

@@ -143,7 +143,7 @@ def build_model(deal: Deal) -> PlayModel:
     for step in range(steps):
         model.add_element(card_at[step], ranks, rank_at[step])
     start = None if deal.foundation is None else rank_of(deal.foundation)  # None: All in a Row's, empty
-    if game.has_talon:
+    if deal.talon:
         assert start is not None  # Golf's foundation starts with a dealt card
         _add_talon_steps(model, game, card_at, rank_at, pairs, start)
     else:

@@ -22,12 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.family_search import (
-    fill_moves_of,
-    fitting_piles,
-    neighbour_piles,
-    take_free_card,
-)
+from pipeline.engine.kernel import fill_moves_of, fitting_piles, neighbour_piles
+from pipeline.engine.kernel import take as take_free_card
 from pipeline.engine.policies import (
     DEEPEST,
     FIRST_LOOKAHEAD_ROW,

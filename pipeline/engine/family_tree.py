@@ -59,25 +59,29 @@ from numba import types
 from numba.typed import Dict
 
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
-from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS
-from pipeline.engine.family_policies import fill_chances, new_scratch
-from pipeline.engine.family_search import (
+from pipeline.engine.conditions import (
+    MAX_ORDERED_ENDS,
+    ORDER_WORDS,
     WALK_MEMO_SIZE,
+    predecessor_shortfall,
+    rules_out,
+    talon_starts,
+)
+from pipeline.engine.family_policies import fill_chances, new_scratch
+from pipeline.engine.gametree import COUNT_LIMIT, Tree, WalkOptions, WalkStatus
+from pipeline.engine.kernel import (
     fill_moves_of,
     layout_of,
     layout_steps,
+    lowest_bit,
     pile_tallies,
-    position_arrays,
-    predecessor_shortfall,
     put_back_card,
-    rules_out,
-    take_free_card,
-    talon_starts,
+    stands_in_for,
 )
-from pipeline.engine.gametree import COUNT_LIMIT, Tree, WalkOptions, WalkStatus
-from pipeline.engine.kernel import lowest_bit, stands_in_for
+from pipeline.engine.kernel import take as take_free_card
 from pipeline.engine.policies import FIGURES, PLAYER_COUNT
 from pipeline.engine.reductions import Reduction
+from pipeline.engine.search import position_arrays
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.players import PlayerFigures

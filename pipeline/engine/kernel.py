@@ -34,8 +34,8 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pipeline.engine import compiled_cache
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
-from pipeline.game.deal import NUM_PILES, PILE_SIZE
 
 compiled_cache.prepare()  # every compiled module imports this one: nothing is defined or loaded before it
 
@@ -351,24 +351,45 @@ def layout_weights(ranks: np.ndarray) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def layout_steps(ranks: np.ndarray) -> np.ndarray:
-    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the key."""
-    weights = layout_weights(ranks)
-    steps = np.zeros((NUM_PILES, PILE_SIZE + 1), dtype=np.int64)
-    for pile in range(NUM_PILES):
-        for height in range(1, PILE_SIZE + 1):
+def layout_steps(ranks: np.ndarray, merge: bool = True) -> np.ndarray:
+    """``steps[p, h]``: what playing from pile ``p`` when it holds ``h`` cards adds to the layout number.
+
+    With ``merge`` (the default), piles whose ``h`` bottom cards have the same
+    ranks share a weight (:func:`layout_weights`), so the number depends only
+    on the multiset of remaining piles. Without it the layout number is the
+    heights in mixed radix ``pile_size + 1`` (a dense number, for a bit array).
+    """
+    piles, size = ranks.shape
+    if merge:
+        weights = layout_weights(ranks)
+    else:
+        weights = np.zeros((piles, size + 1), dtype=np.int64)
+        radix = 1
+        for pile in range(piles):
+            for height in range(size + 1):
+                weights[pile, height] = height * radix
+            radix *= size + 1
+    steps = np.zeros((piles, size + 1), dtype=np.int64)
+    for pile in range(piles):
+        for height in range(1, size + 1):
             steps[pile, height] = weights[pile, height - 1] - weights[pile, height]
     return steps
 
 
 @numba.njit(cache=True, _nrt=False)
+def layout_of(steps: np.ndarray, heights: np.ndarray) -> int:
+    """The layout number of ``heights``, by :func:`layout_steps`' ``steps`` (0 when every pile is empty)."""
+    layout = 0
+    for pile in range(heights.shape[0]):
+        for height in range(1, heights[pile] + 1):
+            layout -= steps[pile, height]
+    return layout
+
+
+@numba.njit(cache=True, _nrt=False)
 def key_of(steps: np.ndarray, heights: np.ndarray, foundation: int) -> int:
     """The key of a position: each pile's weight is what playing it down to empty would take away."""
-    key = 0
-    for pile in range(NUM_PILES):
-        for height in range(1, heights[pile] + 1):
-            key -= steps[pile, height]
-    return key | foundation << FOUNDATION_SHIFT
+    return layout_of(steps, heights) | foundation << FOUNDATION_SHIFT
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -395,7 +416,7 @@ def child_key(ranks: np.ndarray, steps: np.ndarray, heights: np.ndarray, key: in
 def free_cards(ranks: np.ndarray, heights: np.ndarray) -> np.ndarray:
     """``tops[r]``: the bit set of piles whose free card has rank ``r``."""
     tops = np.zeros(NUM_RANKS, dtype=np.int64)
-    for pile in range(NUM_PILES):
+    for pile in range(heights.shape[0]):
         if heights[pile] > 0:
             tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
     return tops
@@ -484,3 +505,126 @@ def stands_in_for(ranks: np.ndarray, heights: np.ndarray, b: int, a: int) -> boo
         if ranks[a, level] != ranks[b, level + offset]:
             return False
     return True
+
+
+@numba.njit(cache=True)
+def pile_tallies(ranks: np.ndarray, heights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """What the searches keep of the piles, by rank: the piles by the rank of their free card, the cards of
+    each rank, the piles whose bottom card has each rank, and the even-ranked cards less the odd-ranked."""
+    tops = np.zeros(NUM_RANKS, dtype=np.int64)
+    counts = np.zeros(NUM_RANKS, dtype=np.int64)
+    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
+    even_minus_odd = 0
+    for pile in range(ranks.shape[0]):
+        if heights[pile] > 0:
+            bottoms[ranks[pile, 0]] += 1
+            tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
+        for level in range(heights[pile]):
+            counts[ranks[pile, level]] += 1
+            even_minus_odd += 1 - 2 * (ranks[pile, level] & 1)
+    return tops, counts, bottoms, even_minus_odd
+
+
+@numba.njit(cache=True, _nrt=False)
+def put_back_card(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    counts: np.ndarray,
+    bottoms: np.ndarray,
+    pile: int,
+) -> int:
+    """Put the card taken from ``pile`` back; return its rank."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    rank = ranks[pile, height]
+    tops[rank] |= 1 << pile
+    heights[pile] = height + 1
+    counts[rank] += 1
+    if height == 0:
+        bottoms[rank] += 1
+    return rank
+
+
+@numba.njit(cache=True, _nrt=False)
+def fitting_piles(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
+    """The bit set of piles whose free card fits on ``foundation`` (-1: empty, any card)."""
+    if foundation < 0:
+        every = 0
+        for rank in range(NUM_RANKS):
+            every |= tops[rank]
+        return every
+    if dead_king and foundation == NUM_RANKS - 1:
+        return 0
+    return neighbour_piles(tops, foundation, wrap)
+
+
+@numba.njit(cache=True, _nrt=False)
+def neighbour_piles(tops: np.ndarray, rank: int, wrap: bool) -> int:
+    """The piles whose free card is one rank from ``rank`` (K and A only where ranks wrap)."""
+    piles = 0
+    if rank < NUM_RANKS - 1:
+        piles |= tops[rank + 1]
+    elif wrap:
+        piles |= tops[0]
+    if rank > 0:
+        piles |= tops[rank - 1]
+    elif wrap:
+        piles |= tops[NUM_RANKS - 1]
+    return piles
+
+
+@numba.njit(cache=True, _nrt=False)
+def fill_moves_of(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    talon_left: bool,
+    wrap: bool,
+    dead_king: bool,
+    flags: int,
+    moves: np.ndarray,
+    row: int,
+) -> int:
+    """Fill ``moves[row]`` with the moves worth trying, in the order to try them; return how many.
+
+    Pile moves, taller piles first (ties in pile order), leaving out those
+    same-rank dominance shows another stands in for; then the talon deal
+    (the number of piles) while talon cards are left.
+    """
+    fitting = fitting_piles(tops, foundation, wrap, dead_king)
+    count = 0
+    while fitting:
+        pile = lowest_bit(fitting)
+        fitting &= fitting - 1
+        if flags & Reduction.DOMINANCE.value and _dominated(ranks, heights, tops, pile):
+            continue
+        at = count
+        while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
+            moves[row, at] = moves[row, at - 1]
+            at -= 1
+        moves[row, at] = pile
+        count += 1
+    if talon_left:
+        moves[row, count] = ranks.shape[0]
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, _nrt=False)
+def _dominated(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> bool:
+    """Whether another pile whose free card has the rank of ``pile``'s stands in for it (taller, or as tall
+    with the same ranks and a lower number)."""
+    height = heights[pile]
+    others = tops[ranks[pile, height - 1]] & ~(1 << pile)
+    while others:
+        other = lowest_bit(others)
+        others &= others - 1
+        other_height = heights[other]
+        if other_height < height or (other_height == height and other > pile):
+            continue
+        if stands_in_for(ranks, heights, other, pile):
+            return True
+    return False

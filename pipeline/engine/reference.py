@@ -1,17 +1,14 @@
-"""A plain reference search: every legal move in pile order, nothing pruned.
+"""A plain reference search: every legal move in order (piles, then the talon), nothing pruned.
 
 It remembers the positions it has already explored (so a position reached by
 two move orders is searched once, which changes no verdict) and nothing else:
 no necessary conditions, no dominance, no move ordering. It shares no search
 code with ``pipeline.engine.solver`` (only the hash set of packed positions,
-from :mod:`pipeline.engine.kernel`) and exists to check it. It is compiled so
-that tests can run it on hundreds of deals.
-
-:func:`family_reference` does the same for any game of the family (All in a
-Row and the Golfs) in plain Python on the referee's positions, to check
-:mod:`pipeline.engine.family_search` on small positions; :func:`reference_solve`
-calls it, under its node budget, for a deal of those games (the cross-check's
-last word when CP-SAT cannot tell).
+from :mod:`pipeline.engine.kernel`) and exists to check it: the tests run it
+on hundreds of deals, and the cross-check asks it when CP-SAT cannot tell.
+One compiled search serves every game, from the numbers of its layout: the
+piles, the talon, the foundation (-1 while empty) and the rank steps allowed
+(``wrap``: K and A are neighbours; ``dead_king``: nothing goes on a King).
 """
 
 from __future__ import annotations
@@ -22,10 +19,10 @@ import numba
 import numpy as np
 
 from pipeline.engine import kernel
-from pipeline.game.cards import NUM_RANKS, rank_of
-from pipeline.game.deal import NUM_PILES, Deal
-from pipeline.game.games import BLACK_HOLE
-from pipeline.game.rules import WINNING_LENGTH, Position, replay
+from pipeline.engine.search import position_arrays
+from pipeline.game.cards import NUM_RANKS
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position, replay
 from pipeline.game.verdicts import SolveResult, Verdict
 
 
@@ -35,150 +32,109 @@ def reference_solve(
     """Solve ``deal`` (from ``start``, default its opening) by exhaustive search.
 
     ``max_cards_played`` is exact for a loss: the search visits every
-    reachable position of an unsolvable deal.
+    reachable position of an unsolvable deal. It counts pile cards only.
 
     >>> from pipeline.game.deal import Deal, EXAMPLE_BOARD
     >>> reference_solve(Deal.from_board_text(EXAMPLE_BOARD)).max_cards_played
     3
+    >>> from pipeline.game.games import game_named
+    >>> from pipeline.game.shuffles import pysol_deal
+    >>> reference_solve(pysol_deal(1, game_named("all_in_a_row"))).max_cards_played
+    6
     """
     began = time.perf_counter()
     position = start or Position.start(deal)
-    if deal.game is not BLACK_HOLE:
-        return _family_solve(deal, position, max_nodes, began)
-    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-    heights = np.array(position.heights, dtype=np.int64)
-    found, nodes, most, path = _explore(ranks, heights, position.foundation_rank, max_nodes)
+    game = deal.game
+    ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
+    found, nodes, most, path = _explore(
+        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, max_nodes
+    )
     seconds = time.perf_counter() - began
-    base = position.cards_played
     if found == 1:
-        solution = tuple(int(pile) for pile in path)
+        solution = tuple(int(move) for move in path)
         replay(deal, solution, start=position)
-        return SolveResult(Verdict.SOLVED, solution, int(nodes), seconds, WINNING_LENGTH)
+        return SolveResult(Verdict.SOLVED, solution, int(nodes), seconds, game.pile_cards)
     if found < 0:
         return SolveResult(Verdict.UNKNOWN, (), int(nodes), seconds, None)
-    return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), seconds, base + int(most))
+    return SolveResult(Verdict.UNSOLVABLE, (), int(nodes), seconds, position.cards_played + int(most))
 
 
 @numba.njit(cache=True)
-def _explore(ranks, heights, foundation, max_nodes):
-    """Returns (1 won / 0 lost / -1 out of budget, nodes, most cards played, path)."""
+def _explore(ranks, heights, talon, dealt, foundation, wrap, dead_king, max_nodes):
+    """Returns (1 won / 0 lost / -1 out of budget, nodes, most pile cards played, moves of a win).
+
+    A move is a pile's number, or the number of piles for a talon deal. A
+    position's key is its heights in mixed radix, the talon cards dealt and the
+    foundation (plus one, so that an empty one is 0).
+    """
+    piles, size = ranks.shape
+    talon_size = talon.shape[0]
     remaining = 0
-    for pile in range(NUM_PILES):
+    for pile in range(piles):
         remaining += heights[pile]
-    path = np.zeros(remaining + 1, dtype=np.int64)
-    foundations = np.zeros(remaining + 1, dtype=np.int64)
-    next_pile = np.zeros(remaining + 1, dtype=np.int64)
+    depth_limit = remaining + talon_size - dealt + 1
+    path = np.zeros(depth_limit, dtype=np.int64)
+    foundations = np.zeros(depth_limit, dtype=np.int64)
+    dealts = np.zeros(depth_limit, dtype=np.int64)
+    played = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
     explored = kernel.new_set(1 << 12)
     explored_count = 0
-    foundations[0] = foundation
-    nodes = 1
-    most = 0
-    depth = 0
+    foundations[0], dealts[0] = foundation, dealt
+    nodes, most, depth = 1, 0, 0
     if remaining == 0:
         return 1, nodes, 0, path[:0]
-    key = foundation
-    for pile in range(NUM_PILES):
-        key = key * 4 + heights[pile]
-    explored, explored_count = kernel.set_insert(explored, explored_count, key)
+    explored, explored_count = kernel.set_insert(
+        explored, explored_count, _key(heights, size, dealt, foundation, talon_size)
+    )
     while True:
-        pile = next_pile[depth]
-        if pile == NUM_PILES:
+        move = next_move[depth]
+        if move > piles or (move == piles and dealts[depth] == talon_size):
             if depth == 0:
                 return 0, nodes, most, path[:0]
             depth -= 1
-            heights[path[depth]] += 1
+            if path[depth] < piles:
+                heights[path[depth]] += 1
             continue
-        next_pile[depth] = pile + 1
-        if heights[pile] == 0:
-            continue
-        rank = ranks[pile, heights[pile] - 1]
-        step = (rank - foundations[depth]) % NUM_RANKS
-        if step != 1 and step != 12:
-            continue
-        heights[pile] -= 1
-        key = rank
-        for other in range(NUM_PILES):
-            key = key * 4 + heights[other]
+        next_move[depth] = move + 1
+        on, now_dealt, cards = foundations[depth], dealts[depth], played[depth]
+        if move == piles:
+            rank, now_dealt = talon[now_dealt], now_dealt + 1
+        else:
+            if heights[move] == 0:
+                continue
+            rank = ranks[move, heights[move] - 1]
+            if on >= 0:
+                if dead_king and on == NUM_RANKS - 1:
+                    continue
+                step = (rank - on) % NUM_RANKS
+                if not (step == 1 or step == NUM_RANKS - 1) or (
+                    not wrap and (rank - on == NUM_RANKS - 1 or on - rank == NUM_RANKS - 1)
+                ):
+                    continue
+            heights[move] -= 1
+            cards += 1
+        key = _key(heights, size, now_dealt, rank, talon_size)
         if kernel.set_contains(explored, key):
-            heights[pile] += 1
+            if move < piles:
+                heights[move] += 1
             continue
         explored, explored_count = kernel.set_insert(explored, explored_count, key)
         nodes += 1
         if nodes > max_nodes:
             return -1, nodes, most, path[:0]
-        path[depth] = pile
+        path[depth] = move
         depth += 1
-        if depth > most:
-            most = depth
-        if depth == remaining:
-            return 1, nodes, most, path[:remaining]
-        foundations[depth] = rank
-        next_pile[depth] = 0
+        most = max(most, cards)
+        if cards == remaining:
+            return 1, nodes, most, path[:depth]
+        foundations[depth], dealts[depth], played[depth], next_move[depth] = rank, now_dealt, cards, 0
 
 
-class OutOfNodes(Exception):
-    """:func:`family_reference` entered more positions than its budget allowed."""
-
-
-def _family_solve(deal: Deal, position: Position, max_nodes: int, began: float) -> SolveResult:
-    """:func:`reference_solve` for All in a Row and the Golfs, by :func:`family_reference`."""
-    try:
-        most, win, nodes = _family_explore(position, max_nodes)
-    except OutOfNodes:
-        return SolveResult(Verdict.UNKNOWN, (), max_nodes, time.perf_counter() - began, None)
-    seconds = time.perf_counter() - began
-    if win is not None:
-        replay(deal, win, start=position)
-        return SolveResult(Verdict.SOLVED, win, nodes, seconds, deal.game.pile_cards)
-    return SolveResult(Verdict.UNSOLVABLE, (), nodes, seconds, position.cards_played + most)
-
-
-def family_reference(
-    deal: Deal, start: Position | None = None, *, max_nodes: int | None = None
-) -> tuple[int, tuple[int, ...] | None]:
-    """The most pile cards playable from ``start`` (default the opening) of a deal of any game, and a win's moves.
-
-    Plain Python on the referee's :class:`~pipeline.game.rules.Position`:
-    every legal move, nothing pruned, each position's answer remembered.
-    Returns (most pile cards played from ``start``, the moves of a win or
-    None); slow (a few microseconds a position), so for small positions or
-    as a last word. Raises :class:`OutOfNodes` past ``max_nodes`` positions
-    entered (None: no limit).
-
-    >>> from pipeline.game.games import game_named
-    >>> from pipeline.game.shuffles import pysol_deal
-    >>> deal = pysol_deal(1, game_named("all_in_a_row"))
-    >>> family_reference(deal)[0]
-    6
-    """
-    most, win, _ = _family_explore(start or Position.start(deal), max_nodes)
-    return most, win
-
-
-def _family_explore(position: Position, max_nodes: int | None) -> tuple[int, tuple[int, ...] | None, int]:
-    """:func:`family_reference`'s search: (most pile cards, a win's moves or None, positions entered)."""
-    known: dict[tuple[tuple[int, ...], int | None, int], tuple[int, tuple[int, ...] | None]] = {}
-
-    def most(here: Position) -> tuple[int, tuple[int, ...] | None]:
-        """(most pile cards from ``here``, a win's moves from ``here`` or None)."""
-        if here.is_won:
-            return 0, ()
-        key = (here.heights, here.foundation_rank, here.talon_dealt)
-        if key in known:
-            return known[key]
-        if max_nodes is not None and len(known) >= max_nodes:
-            raise OutOfNodes
-        best: tuple[int, tuple[int, ...] | None] = (0, None)
-        for move in here.legal_moves():
-            child = here.play(move)
-            cards, win = most(child)
-            cards += child.cards_played - here.cards_played
-            if win is not None:
-                best = (cards, (move, *win))
-                break
-            best = max(best, (cards, None), key=lambda answer: answer[0])
-        known[key] = best
-        return best
-
-    cards, win = most(position)
-    return cards, win, len(known)
+@numba.njit(cache=True, _nrt=False)
+def _key(heights, size, dealt, foundation, talon_size):
+    """The explored set's key of a position."""
+    key = (foundation + 1) * (talon_size + 1) + dealt
+    for pile in range(heights.shape[0]):
+        key = key * (size + 1) + heights[pile]
+    return key

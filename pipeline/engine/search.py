@@ -1,11 +1,22 @@
-"""The compiled depth-first search behind :mod:`pipeline.engine.solver`.
+"""The compiled depth-first search behind :mod:`pipeline.engine.solver`, for every game of the family.
 
-One search answers one question: can ``target`` more cards be played from a
-position? With ``target`` = every card left that is "can it be won"; with
-fewer, it serves the longest-play question for lost deals.
+One search answers one question: can ``target`` more pile cards be played
+from a position (talon deals are moves, not cards played)? With ``target``
+= every card left that is "can it be won"; with fewer, it serves the
+longest-play question for lost deals. It takes a game as plain numbers: the
+ranks of the piles (a row per pile, bottom first, padded), their heights,
+the talon's ranks in the order they are dealt and how many are dealt, the
+foundation rank (-1 while it is empty), ``wrap`` and ``dead_king``
+(:func:`position_arrays`).
 
-A position is its pile heights and the foundation rank; suits never
-matter. A transposition table remembers positions already searched in full
+Its memo is chosen by the layout (the solver's
+:func:`~pipeline.engine.solver.keyed_by_heights`). Where there is no talon
+and the foundation holds a card from the start (Black Hole), every move
+plays a card and a position is its pile heights and the foundation rank,
+suits never mattering: :func:`search` keeps a transposition table. Elsewhere
+:func:`marked_search` marks positions (**Marks**, below).
+
+**The transposition table** (:func:`search`). A transposition table remembers positions already searched in full
 without reaching the target, so they are seldom searched twice. Its key
 (:func:`pipeline.engine.kernel.layout_weights`) is an exact number for the multiset of remaining
 piles, as rank sequences, with the foundation rank above bit 51: positions
@@ -31,14 +42,70 @@ long as ``L``. So playing
 same ranks, the one with the lower number is tried. The rule keeps the
 line's length, so it holds for any target.
 
-**Necessary conditions** (:mod:`pipeline.engine.conditions`) cut positions from which
-the target cannot be reached: for a win, the Euler walk condition with the
+The proof needs only that whether a move is
+legal, and the foundation it leaves, depend on the ranks of the card played
+and of the foundation. That holds in every game of the family: :func:`~pipeline.game.games.fits`
+reads two ranks (an empty foundation takes any card, a King in Dead King
+Golf none, wrap or not), and a talon deal neither reads nor changes a pile,
+so the twin line ``L'`` deals the talon exactly when ``L`` does. The twin
+plays as many pile cards, so the rule keeps every line's length: it holds
+for any target, and the deepest line stays exact.
+
+**Necessary conditions** (:mod:`pipeline.engine.conditions`, which proves
+where each applies: the walk conditions, Golf's runs, the predecessors) cut
+positions from which the target cannot be reached. With the transposition table: for a win, the Euler walk condition with the
 last card a bottom card (or rank reachability alone), and the rank order
 condition, which checks the piles against the order the walk's edge counts
 impose (docs/benchmarks.md gives what it cut on the slowest deal known); for
 a target that spares cards, the cards outside reachable
 ranks must not outnumber the spares, and with one spare card the rest must
 make an Euler walk.
+
+**Marks** (:func:`marked_search`). Where the foundation may be empty or a
+talon is left, a position is the pile heights, the talon
+cards dealt and the foundation rank; suits never matter. Every move plays
+a pile card or deals a talon card, so no position repeats on a line: the
+positions form a DAG, and a position is marked when it is first entered. A
+marked position has been (or is being) searched in full without reaching
+the target, so it never needs a second visit; that changes no verdict, and
+it keeps the deepest line seen exact (the position's own deepest line was
+counted the first time). The key is ``(layout * (talon + 1) + dealt) * 14 +
+foundation + 1``. When every key fits in 2**27 bits (Golf: 6**7 layouts of
+heights in mixed radix, times 17 talon counts, times 14 foundations, about
+67 million) the memo is a bit array; otherwise (All in a Row's 5**13 * 14)
+it is a table of 2**16 slots in buckets of 8 (one 64-byte line), and the
+layout number merges piles with the same rank sequence left, as the
+transposition table's key does (:func:`~pipeline.engine.kernel.layout_steps`): those positions are one game. The
+table is lossy: when a bucket is full a key is overwritten, and its
+position may be entered again later. That is sound too: a position entered
+again is searched again, in full, and a line through it plays as many cards
+as before; only the node count grows. A small table that stays in the
+cache was faster than an exact hash set that grows (measured on All in a
+Row's PySol FC deals 1..1000: 8 % less time for 1 % more positions). Each
+kind is left ready for the next search when a search ends (the bit array's
+lines set are noted as it goes and cleared; a table's slots carry the
+stamp of the search that filled them, and the next search takes a new
+stamp), so a process keeps its memos from deal to deal.
+
+**Move order.** With marks, pile moves come before the talon deal, which throws the
+foundation away; pile moves from the taller pile first (ties in pile
+order), since the tall piles are the ones a win must dig through.
+
+**The longest play, with marks** (:func:`marked_solve`). When no reduction that depends on the target cut
+anything while a win was sought, that search saw every line (up to
+dominance, which keeps lengths), and the deepest is the most pile cards
+that can be played. Otherwise, where ranks wrap
+(:data:`Reduction.TOP_FIRST`, an order, not a reduction), a search
+first asks whether all pile cards but one can be played, which seldom
+takes long when it is so; if so that is the most (a win was refuted).
+Otherwise the deepest line seen is only a lower bound ``b``, and a search
+finds the most by branch and bound: its target starts at ``b + 1`` and
+rises by one each time a line reaches it, the reductions cutting against
+the target of the moment. A position's marks and cuts hold for
+every later, higher target, so when the search ends the target is ``most +
+1`` and no line reaches it. (Where ranks do not wrap, asking first for all
+cards but one cost more than it saved: the Golfs' longest plays spread
+over several values.)
 
 Speed notes, each measured (``make bench``; docs/benchmarks.md has the
 figures for the first two): the helpers are compiled with ``_nrt=False`` and the loop never
@@ -60,11 +127,15 @@ import numpy as np
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
     ORDER_WORDS,
+    WALK_MEMO_SIZE,
     euler_walkable,
     orders_allow,
     pile_orders,
+    predecessor_shortfall,
     ranks_reachable,
     reachable_cards,
+    rules_out,
+    talon_starts,
     walk_orders,
 )
 from pipeline.engine.kernel import (
@@ -76,19 +147,28 @@ from pipeline.engine.kernel import (
     code_of_counts,
     doubled,
     fill_moves,
+    fill_moves_of,
     free_cards,
     key_of,
+    layout_of,
     layout_steps,
+    lowest_bit,
+    new_table,
     outgrown,
+    pile_tallies,
     prefetch,
+    prefetch_at,
     put_back,
+    put_back_card,
     recalls,
     remember,
+    slot_for,
     take,
 )
 from pipeline.engine.reductions import Reduction
-from pipeline.game.cards import NUM_RANKS
-from pipeline.game.deal import NUM_PILES
+from pipeline.game.cards import NUM_RANKS, rank_of
+from pipeline.game.deal import Deal
+from pipeline.game.rules import Position
 
 
 class SearchStatus(IntEnum):
@@ -105,9 +185,56 @@ class SearchStatus(IntEnum):
     """The node budget ran out first: nothing is claimed."""
 
 
-_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS = range(6)  # the loop's kept scalars
+_DEPTH, _NODES, _DEEPEST, _STORED = range(4)  # the loops' kept scalars
+_COUNTS_CODE, _BOTTOM_RANKS = 4, 5  # search's kept scalars after the first four
 MEMO_SIZE = 1 << 15
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
+
+
+def transposition_solve(
+    deal: Deal, position: Position, max_nodes: int, flags: int, longest_play: bool = True
+) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
+    """Search ``position`` of ``deal`` for a win by :func:`search`; returns (status, moves, nodes, most cards
+    playable), as :func:`marked_solve` does.
+
+    For a lost position the most cards that can be played is found by asking
+    the same search for rising targets, from the deepest line the verdict
+    search saw, until one is missed (:func:`_rising_targets`).
+    """
+    ranks, heights, _, _, foundation = position_arrays(deal, position)
+    left = int(heights.sum())
+    status, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
+    found = SearchStatus(int(status))
+    if found is SearchStatus.REACHED:
+        return found, tuple(int(pile) for pile in path), int(nodes), left
+    if found is SearchStatus.OUT_OF_NODES or not longest_play:
+        return found, (), int(nodes), None
+    most, more = _rising_targets(ranks, heights, foundation, int(deepest), max_nodes - int(nodes), flags)
+    return found, (), int(nodes) + more, most
+
+
+def _rising_targets(
+    ranks: np.ndarray, heights: np.ndarray, foundation: int, known: int, max_nodes: int, flags: int
+) -> tuple[int | None, int]:
+    """The most cards playable from a lost position, at least ``known``; returns (cards or None, nodes).
+
+    Targets rise from ``known + 1`` until one is missed; they share one table
+    of positions that missed, which stay missed for any higher target. All
+    cards but one is the most there can be, a win having been refuted.
+    """
+    nodes, table, left = 0, new_table(), int(heights.sum())
+    for target in range(known + 1, left):
+        if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
+            return None, nodes
+        status, searched, _, _, table = search(
+            ranks, heights, foundation, target, max_nodes - nodes, flags, table
+        )
+        nodes += int(searched)
+        if status == SearchStatus.MISSED:
+            return target - 1, nodes
+        if status == SearchStatus.OUT_OF_NODES:
+            return None, nodes
+    return left - 1, nodes
 
 
 @numba.njit(cache=True)
@@ -131,14 +258,14 @@ def search(ranks, start_heights, start_foundation, target, max_nodes, flags, tab
     heights = start_heights.copy()
     counts = np.zeros(NUM_RANKS, dtype=np.int64)
     bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
-    remaining = 0
-    for pile in range(NUM_PILES):
+    remaining, piles = 0, ranks.shape[0]
+    for pile in range(piles):
         if heights[pile] > 0:
             bottoms[ranks[pile, 0]] += 1
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
         remaining += heights[pile]
-    moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
+    moves = np.zeros((remaining + 1, piles), dtype=np.int64)
     move_count = np.zeros(remaining + 1, dtype=np.int64)
     next_move = np.zeros(remaining + 1, dtype=np.int64)
     keys = np.zeros(remaining + 1, dtype=np.int64)
@@ -377,3 +504,384 @@ def _one_spare_walkable(
     memo_keys[slot] = code
     memo[slot] = 1 if possible else 0
     return possible
+
+
+# searches with marks (:func:`marked_search`)
+TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
+STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
+BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a table
+# a bit array's first words say which of its 64-byte lines a search set bits in (a bit a line), so that
+# the search can clear just those before it returns and the array can serve the next search
+LINE_SHIFT = 9  # a key's line: key >> 9 (8 words of 64 bits)
+DIRTY_WORDS = BITMAP_BITS >> (LINE_SHIFT + 6)
+FOUNDATIONS = NUM_RANKS + 1  # -1 (empty) and the 13 ranks, stored as foundation + 1
+_PRUNED, _EVEN_MINUS_ODD, _TARGET = 4, 5, 6  # marked_search's kept scalars after the first four
+
+
+def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The search's numbers for ``position``: (ranks, heights, talon ranks, talon dealt, foundation or -1)."""
+    game = deal.game
+    ranks = np.zeros((game.num_piles, game.pile_size), dtype=np.int64)
+    for pile, cards in enumerate(deal.piles):
+        ranks[pile, : len(cards)] = [rank_of(card) for card in cards]
+    heights = np.array(position.heights, dtype=np.int64)
+    talon = np.array([rank_of(card) for card in deal.talon], dtype=np.int64)
+    foundation = -1 if position.foundation_rank is None else position.foundation_rank
+    return ranks, heights, talon, position.talon_dealt, foundation
+
+
+def new_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a table.
+
+    A bit array starts with DIRTY_WORDS words of the lines set, which
+    :func:`marked_search` clears again before it returns. A table (see
+    :func:`_mark`) holds TABLE_SLOTS keys stamped with the search that put
+    them there, its stamp in the last word, so a new search forgets the
+    keys of the last one without clearing them. Either way the memo serves
+    the next search as it is, and :func:`marked_solve` keeps one for the
+    next deal rather than zeroing megabytes a deal.
+    """
+    return np.zeros(_memo_words(ranks, talon), dtype=np.int64)
+
+
+def _memo_words(ranks: np.ndarray, talon: np.ndarray) -> int:
+    """The length of :func:`new_memo`: a bit array's DIRTY_WORDS then whole lines of 8 words, or a table's."""
+    if not uses_bitmap(ranks, talon):
+        return TABLE_SLOTS + 1
+    piles, size = ranks.shape
+    bits = (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS
+    return DIRTY_WORDS + ((bits + (1 << LINE_SHIFT) - 1) >> LINE_SHIFT << 3)
+
+
+_SPARE_MEMOS: dict[int, list[np.ndarray]] = {}  # memos ready for a search, by length
+
+
+def _borrow_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """A memo ready for a search (:func:`new_memo`), one kept from an earlier search when there is one."""
+    spare = _SPARE_MEMOS.get(_memo_words(ranks, talon))
+    return spare.pop() if spare else new_memo(ranks, talon)  # pop is atomic: threads never share one
+
+
+def _give_back(memo: np.ndarray) -> None:
+    """Keep a memo that :func:`marked_search` has left ready, for the next search."""
+    _SPARE_MEMOS.setdefault(memo.shape[0], []).append(memo)
+
+
+def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
+    """Whether :func:`new_memo` gives this layout a bit array."""
+    piles, size = ranks.shape
+    return (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS <= BITMAP_BITS
+
+
+def marked_solve(
+    deal: Deal, position: Position, max_nodes: int, flags: int, longest_play: bool = True
+) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
+    """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
+
+    ``flags`` are the :class:`Reduction` bits switched on
+    (:attr:`~pipeline.engine.solver.SearchOptions.flags`: all of them
+    unless a test switches one off). The most pile cards playable is counted from ``position`` and
+    is known (not None) only when the status is REACHED (all of them) or
+    MISSED (and, without ``longest_play``, only when REACHED: a miss seeks no longest play).
+    """
+    ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
+    game = deal.game
+    left = int(heights.sum())
+    bitmap = uses_bitmap(ranks, talon)
+    memo = _borrow_memo(ranks, talon)
+    status, nodes, deepest, path, pruned = marked_search(
+        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left, False, max_nodes, flags,
+        bitmap, memo,
+    )  # fmt: skip
+    found = SearchStatus(int(status))
+    moves = tuple(int(move) for move in path)
+    if found is SearchStatus.REACHED:
+        _give_back(memo)
+        return found, moves, int(nodes), left
+    if found is SearchStatus.OUT_OF_NODES or not longest_play:
+        _give_back(memo)
+        return found, (), int(nodes), None
+    if not pruned or deepest == left - 1:
+        _give_back(memo)  # every line was seen, or all cards but the last were played
+        return found, (), int(nodes), int(deepest)
+    if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
+        _give_back(memo)
+        return found, (), int(nodes), None
+    if flags & Reduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
+        status, more, below, _, _ = marked_search(
+            ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left - 1, False,
+            max_nodes - int(nodes), flags, bitmap, memo,
+        )  # fmt: skip
+        nodes += more
+        if status != SearchStatus.MISSED.value:
+            _give_back(memo)
+            return found, (), int(nodes), None if status == SearchStatus.OUT_OF_NODES.value else left - 1
+        deepest = max(deepest, below)
+        if nodes >= max_nodes:  # as above: no budget left for the longest play's search
+            _give_back(memo)
+            return found, (), int(nodes), None
+    status, more, deepest, _, _ = marked_search(
+        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, int(deepest) + 1, True,
+        max_nodes - int(nodes), flags, bitmap, memo,
+    )  # fmt: skip
+    _give_back(memo)
+    total = int(nodes + more)
+    return found, (), total, None if status == SearchStatus.OUT_OF_NODES.value else int(deepest)
+
+
+@numba.njit(cache=True)
+def marked_search(
+    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, target, maximise, max_nodes,
+    flags, bitmap, memo,
+):  # fmt: skip
+    """Whether ``target`` more pile cards can be played; returns (status, nodes, deepest, path, pruned).
+
+    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``
+    and ``start_heights[p]`` how many cards it holds; ``talon`` the talon's
+    ranks, first dealt first, ``start_dealt`` of them dealt;
+    ``start_foundation`` the foundation's rank, -1 when empty. ``status`` is
+    a :class:`SearchStatus` value: REACHED (``path`` holds the moves, a pile
+    number or ``num_piles`` for a talon deal), MISSED, or OUT_OF_NODES after
+    ``max_nodes`` positions. ``deepest`` is the most pile cards a line
+    explored played, and ``pruned`` how many positions a target-dependent
+    reduction cut (when 0 after a miss, ``deepest`` is the most there is).
+
+    With ``maximise``, reaching the target raises it by one and the search
+    goes on (a branch and bound for the longest play): it ends MISSED, with
+    ``deepest`` the most pile cards any line plays (given that ``target``
+    - 1 are known to be playable), or REACHED if every pile card is played.
+    A position is marked in the memo when it is entered, and it is searched
+    in full for a target that only rises, so skipping it later loses
+    nothing.
+
+    ``memo`` is an empty :func:`new_memo`, of the kind ``bitmap`` says.
+    """
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    remaining = 0
+    for pile in range(piles):
+        remaining += start_heights[pile]
+    depth_limit = remaining + talon_size - start_dealt + 1
+    path = np.zeros(depth_limit, dtype=np.int64)
+    if target <= 0:
+        return SearchStatus.REACHED.value, 1, 0, path[:0], 0
+    heights = start_heights.copy()
+    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
+    starts = talon_starts(talon)
+    steps = layout_steps(ranks, not bitmap)
+    layout = layout_of(steps, heights)
+    moves = np.zeros((depth_limit, piles + 1), dtype=np.int64)
+    move_count = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
+    layouts = np.zeros(depth_limit, dtype=np.int64)
+    dealts = np.zeros(depth_limit, dtype=np.int64)
+    foundations = np.zeros(depth_limit, dtype=np.int64)
+    played = np.zeros(depth_limit, dtype=np.int64)
+    # the walk conditions depend on the rank counts, foundation and end ranks only: a direct-mapped memo
+    orders = np.zeros((WALK_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    walk_keys = np.full(WALK_MEMO_SIZE, -1, dtype=np.int64)
+    walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
+    layouts[0], dealts[0], foundations[0] = layout, start_dealt, start_foundation
+    scalars = np.array([0, 1, max(target - 1, 0) if maximise else 0, 0, 0, even_minus_odd, target])
+    if rules_out(
+        ranks, heights, counts, bottoms, starts, start_dealt, start_foundation, wrap, remaining - target,
+        even_minus_odd, flags, orders, walk_keys, walk_ends,
+    ):  # fmt: skip
+        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
+    shortfalls = np.zeros(depth_limit, dtype=np.int64)
+    shortfalls[0] = predecessor_shortfall(
+        counts, starts, start_dealt, start_foundation, wrap, dead_king, flags
+    )
+    if shortfalls[0] > remaining - target:
+        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
+    move_count[0] = fill_moves_of(
+        ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
+    )
+    _mark(memo, bitmap, _key(layout, start_dealt, start_foundation, talon_size))
+    status = _run_marked(
+        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
+        wrap, dead_king, remaining, maximise, max_nodes, flags,
+    )  # fmt: skip
+    nodes, deepest, pruned = scalars[_NODES], scalars[_DEEPEST], scalars[_PRUNED]
+    reached = status == SearchStatus.REACHED.value
+    return status, nodes, deepest, path[: scalars[_DEPTH] + 1] if reached else path[:0], pruned
+
+
+@numba.njit(cache=True)
+def _run_marked(
+    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
+    dead_king, remaining, maximise, max_nodes, flags,
+):  # fmt: skip
+    """:func:`_descend_marked` with the memo made ready; a bit array is cleared again at the end."""
+    if not bitmap:  # a new stamp forgets the last search's keys; when the stamps run out, clear the table
+        stamp = memo[TABLE_SLOTS] % (STAMPS - 1) + 1
+        if stamp == 1:
+            memo[:] = 0
+        memo[TABLE_SLOTS] = stamp
+    status = _descend_marked(
+        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
+        wrap, dead_king, remaining, maximise, max_nodes, flags,
+    )  # fmt: skip
+    if bitmap:
+        _clear(memo)
+    return status
+
+
+@numba.njit(cache=True, _nrt=False)
+def _clear(memo: np.ndarray) -> None:
+    """Zero the lines of a bit array that its first words say were set, and those words."""
+    for word in range(DIRTY_WORDS):
+        lines = memo[word]
+        while lines:
+            line = (word << 6) + lowest_bit(lines)
+            lines &= lines - 1
+            for at in range(DIRTY_WORDS + (line << 3), DIRTY_WORDS + (line << 3) + 8):
+                memo[at] = 0
+        memo[word] = 0
+
+
+@numba.njit(cache=True, _nrt=False)
+def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
+    """The memo's key of a position."""
+    return (layout * (talon_size + 1) + dealt) * FOUNDATIONS + foundation + 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def _mark(memo: np.ndarray, bitmap: bool, key: int) -> bool:
+    """Put ``key`` in the memo; True when it was not there (or a table had forgotten it).
+
+    A table's bucket is the 8 slots from ``8 * slot_for(key)``; a slot holds ``key << 7 | stamp`` (keys
+    are below 2**56: a layout number below 2**52, times 14), so the last search's keys never match.
+    """
+    if bitmap:
+        word, bit = DIRTY_WORDS + (key >> 6), np.int64(1) << (key & 63)
+        if memo[word] & bit:
+            return False
+        memo[word] |= bit
+        memo[key >> (LINE_SHIFT + 6)] |= np.int64(1) << ((key >> LINE_SHIFT) & 63)
+        return True
+    stamp = memo[TABLE_SLOTS]
+    bucket = slot_for(key, TABLE_SLOTS // 8 - 1) << 3
+    entry = key << 7 | stamp
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] == entry:
+            return False
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] & (STAMPS - 1) != stamp:
+            memo[slot] = entry
+            return True
+    memo[bucket + (key & 7)] = entry  # a full bucket forgets a key: that position may be searched again
+    return True
+
+
+@numba.njit(cache=True, _nrt=False)
+def _descend_marked(
+    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
+    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
+    dead_king, remaining, maximise, max_nodes, flags,
+):  # fmt: skip
+    """The loop of :func:`marked_search`, from the state in its arguments; returns a status."""
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
+    stored, pruned, even_minus_odd = scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD]
+    target = scalars[_TARGET]
+    status = SearchStatus.MISSED.value
+    while True:
+        if next_move[depth] < move_count[depth]:
+            move = moves[depth, next_move[depth]]
+            next_move[depth] += 1
+            dealt, cards = dealts[depth], played[depth]
+            if move == piles:
+                layout, dealt, foundation = layouts[depth], dealt + 1, talon[dealt]
+            else:
+                height = heights[move]
+                layout, foundation, cards = (
+                    layouts[depth] + steps[move, height],
+                    ranks[move, height - 1],
+                    cards + 1,
+                )
+            if not _mark(memo, bitmap, _key(layout, dealt, foundation, talon_size)):
+                continue  # searched before, by another order of the same moves
+            if nodes >= max_nodes:  # the budget is spent: the child is not entered, so nodes never pass it
+                status = SearchStatus.OUT_OF_NODES.value
+                break
+            stored += 1
+            nodes += 1
+            if move < piles:
+                take(ranks, heights, tops, move)
+                counts[foundation] -= 1
+                even_minus_odd -= 1 - 2 * (foundation & 1)
+                if heights[move] == 0:
+                    bottoms[foundation] -= 1
+            path[depth] = move
+            deepest = max(deepest, cards)
+            if cards == target:
+                if not maximise or target == remaining:
+                    status = SearchStatus.REACHED.value
+                    break
+                target += 1
+            found = 0
+            short = shortfalls[depth] + 1  # a move raises it by one at most (see predecessor_shortfall)
+            if short > remaining - target:
+                short = predecessor_shortfall(counts, starts, dealt, foundation, wrap, dead_king, flags)
+            if short > remaining - target or rules_out(
+                ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, remaining - target,
+                even_minus_odd, flags, orders, walk_keys, walk_ends,
+            ):  # fmt: skip
+                pruned += 1
+            else:
+                found = fill_moves_of(
+                    ranks,
+                    heights,
+                    tops,
+                    foundation,
+                    dealt < talon_size,
+                    wrap,
+                    dead_king,
+                    flags,
+                    moves,
+                    depth + 1,
+                )
+            if found > 0:
+                depth += 1
+                layouts[depth], dealts[depth], foundations[depth], played[depth] = (
+                    layout,
+                    dealt,
+                    foundation,
+                    cards,
+                )
+                move_count[depth] = found
+                next_move[depth] = 0
+                shortfalls[depth] = short
+                for index in range(found):  # start loading the children's memo entries meanwhile
+                    move = moves[depth, index]
+                    if move == piles:
+                        child = _key(layout, dealt + 1, talon[dealt], talon_size)
+                    else:
+                        height = heights[move]
+                        child = _key(layout + steps[move, height], dealt, ranks[move, height - 1], talon_size)
+                    if bitmap:
+                        prefetch_at(memo, DIRTY_WORDS + (child >> 6))
+                    else:
+                        prefetch_at(memo, slot_for(child, TABLE_SLOTS // 8 - 1) << 3)
+                continue
+            if move < piles:
+                put_back_card(ranks, heights, tops, counts, bottoms, move)
+                even_minus_odd += 1 - 2 * (foundation & 1)
+        else:
+            if depth == 0:
+                status = SearchStatus.MISSED.value
+                break
+            depth -= 1
+            move = path[depth]
+            if move < piles:
+                rank = put_back_card(ranks, heights, tops, counts, bottoms, move)
+                even_minus_odd += 1 - 2 * (rank & 1)
+    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
+    scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD] = stored, pruned, even_minus_odd
+    scalars[_TARGET] = target
+    return status

@@ -1,6 +1,6 @@
 """The family's solver (All in a Row and the Golfs) against the plain reference search, black-hole-solver's
 verdicts, and itself with each reduction switched off (those of SearchOptions through solve, the family search's
-own through family_solve)."""
+own through marked_solve)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
-from pipeline.engine.family_search import family_solve, predecessor_shortfall
+from pipeline.engine.conditions import predecessor_shortfall
 from pipeline.engine.reductions import Reduction
-from pipeline.engine.reference import family_reference
-from pipeline.engine.search import SearchStatus
+from pipeline.engine.reference import reference_solve
+from pipeline.engine.search import SearchStatus, marked_solve
 from pipeline.engine.solver import SearchOptions, solve
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
@@ -82,6 +82,14 @@ def played_down(deal: Deal, seed: int, left: int = SMALL_LEFT, *, guided: bool =
         else:
             position = position.play(talon_move)
     return position
+
+
+def family_reference(deal: Deal, position: Position) -> tuple[int, tuple[int, ...] | None]:
+    """The reference search's most pile cards playable from ``position``, and a win's moves (None: no win)."""
+    settled = reference_solve(deal, start=position)
+    assert settled.max_cards_played is not None
+    win = settled.solution if settled.verdict is Verdict.SOLVED else None
+    return settled.max_cards_played - position.cards_played, win
 
 
 def check_against_reference(deal: Deal, position: Position, options: SearchOptions = FULL) -> Verdict:
@@ -196,7 +204,7 @@ def test_a_golf_win_may_leave_talon_cards():
     assert end.is_won and end.talon_left > 0 and result.max_cards_played == 35
 
 
-# this search's own reductions (and its TOP_FIRST order), switched off one at a time through family_solve
+# this search's own reductions (and its TOP_FIRST order), switched off one at a time through marked_solve
 OWN_OFF = {
     "predecessors": FULL.flags & ~Reduction.PREDECESSORS,
     "top_first": FULL.flags & ~Reduction.TOP_FIRST,
@@ -205,7 +213,7 @@ OWN_OFF = {
 
 
 def family_result(deal: Deal, position: Position, flags: int) -> tuple[SearchStatus, int | None]:
-    status, moves, _, most = family_solve(deal, position, DEFAULT_MAX_NODES, flags)
+    status, moves, _, most = marked_solve(deal, position, DEFAULT_MAX_NODES, flags)
     if status is SearchStatus.REACHED:
         replay(deal, moves, start=position)
     return status, most

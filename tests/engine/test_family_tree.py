@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from pipeline.engine.family_policies import fill_chances, new_scratch
-from pipeline.engine.family_search import fill_moves_of, position_arrays
 from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import WalkOptions, WalkStatus
+from pipeline.engine.kernel import fill_moves_of
 from pipeline.engine.policies import PLAYER_COUNT
+from pipeline.engine.search import position_arrays
 from pipeline.engine.solver import solve
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal

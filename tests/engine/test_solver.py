@@ -168,11 +168,11 @@ def _searching_badly(path: tuple[int, ...]):
 @pytest.mark.parametrize("path", [(0,) * 51, tuple(range(17)) * 3, ()])
 def test_a_win_the_rules_reject_is_a_solver_bug_naming_the_deal_and_the_move(monkeypatch, path):
     """Replayed once, in the solver: a solution that does not replay is an InternalError, never bad input."""
-    from pipeline.engine import solver
+    from pipeline.engine import search, solver
     from pipeline.errors import BlackholeError, InternalError
 
     deal = seeded_deal(REFERENCE_SEED, 0)
-    monkeypatch.setattr(solver, "search", _searching_badly(path))
+    monkeypatch.setattr(search, "search", _searching_badly(path))
     with pytest.raises(solver.SolverBug) as raised:
         solve(deal)
     bug = raised.value
