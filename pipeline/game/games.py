@@ -250,8 +250,8 @@ def recorded_game(name: str | None) -> Game:
     """The game a record names (a pack's, a manifest's, a play record's ``game``): the game called ``name``,
     or, when it names none (None), the game whose records go unnamed (:attr:`Game.named_in_records`).
 
-    >>> recorded_game(None) is BLACK_HOLE, recorded_game("golf").title
-    (True, 'Golf')
+    >>> recorded_game(None).title, recorded_game("golf").title
+    ('Black Hole', 'Golf')
     """
     return _UNNAMED_GAME if name is None else game_named(name)
 
