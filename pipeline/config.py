@@ -74,7 +74,7 @@ from typing import Any
 
 from pipeline.errors import TYPE_NAMES, ExitCode, not_finite, shown_value, type_name
 from pipeline.free_text import folder_name_problem
-from pipeline.game.games import BLACK_HOLE, Game, GameName, game_named
+from pipeline.game.games import Game, GameName, game_named
 from pipeline.game.shuffles import MAX_PYSOL_DEAL, MAX_SEED, DealSource
 from pipeline.limits import MAX_INT64
 from pipeline.packs.labels import SOLVABLE_TIERS
@@ -130,10 +130,6 @@ class RunConfig:
     def played(self) -> Game:
         """The game of ``game``: :data:`~pipeline.game.games.BLACK_HOLE` unless the config says another."""
         return game_named(self.game)
-
-    @property
-    def is_black_hole(self) -> bool:
-        return self.played is BLACK_HOLE
 
     @property
     def pack_directory(self) -> Path:
