@@ -7,7 +7,7 @@ static host, with no network request of any kind::
     DIR/gallery.css     its styles
     DIR/solver.js       the rules and the exact in-browser solver behind the hints
     DIR/deals.js        the selected deals: window.BLACKHOLE_GALLERY = {...}
-    DIR/words.js        cards and figures in words        (no DOM)
+    DIR/words.js        cards and figures in words, words.json's table in it (no DOM)
     DIR/game.js         a game: moves, undo, redo, restart, status (no DOM)
     DIR/records.js      play records: every attempt, kept in local storage (no DOM)
     DIR/pack.js         deals.js's object read: the deals, sorted   (no DOM)
@@ -27,7 +27,9 @@ static host, with no network request of any kind::
 The page, styles and scripts are copied from ``gallery_site/`` beside this
 module (plain scripts loaded in :data:`ASSETS` order, each registering on
 ``window.Blackhole``, so the page needs no build step and works from
-``file://``); only ``deals.js`` and the page's title depend on the pack. Deals
+``file://``); only ``deals.js`` and the page's title depend on the pack.
+``words.js`` gets the player's words written in (:func:`words_script`): the
+table the reports' :mod:`pipeline.reports.words` reads too. Deals
 come in level order for a curated pack, pack order otherwise, optionally
 one tier only and at most ``limit`` of them. Every solution is replayed by
 the referee (:mod:`pipeline.game.rules`) before it is written, so the page
@@ -83,6 +85,7 @@ from pipeline.packs.folders import read_pack_folder
 from pipeline.packs.labels import PACK_TIERS, UNGRADED
 from pipeline.packs.manifest import read_manifest
 from pipeline.packs.parquet import metadata
+from pipeline.reports.words import WORDS_FILE
 from pipeline.stages.tiers import DIFFICULTY_KEYS, THRESHOLDS
 
 SITE = Path(__file__).with_name("gallery_site")
@@ -114,6 +117,9 @@ ASSETS = (
 )
 """The files copied from ``gallery_site/``; the scripts in the order index.html loads them (deals.js after solver.js)."""
 DATA = "deals.js"
+WORDS_SCRIPT = "words.js"
+WORDS_MARK = "/* words.json */ null"
+"""What ``words.js`` holds in place of its table of words until a gallery is written (under Node it reads the file)."""
 DATA_GLOBAL = "BLACKHOLE_GALLERY"
 TITLE_MARK = "{{title}}"
 
@@ -168,6 +174,7 @@ def write_gallery(
         (staging / PAGE).write_text(page, encoding="utf-8")
         for asset in ASSETS:
             shutil.copyfile(SITE / asset, staging / asset)
+        (staging / WORDS_SCRIPT).write_text(words_script(), encoding="utf-8")
         (staging / DATA).write_text(data_script(data), encoding="utf-8")
     size = sum(path.stat().st_size for path in out.iterdir())
     return Gallery(out, len(rows), size)
@@ -270,6 +277,18 @@ def cards_text(deal: Deal) -> str:
     (52, 'TH', '8H')
     """
     return "".join(card_name(card) for card in deal.cards())
+
+
+def words_script() -> str:
+    """``words.js`` with the player's words (``words.json``, :data:`pipeline.reports.words.WORDS`) written in.
+
+    >>> "quintillion" in words_script() and WORDS_MARK not in words_script()
+    True
+    """
+    text = (SITE / WORDS_SCRIPT).read_text(encoding="utf-8")
+    if text.count(WORDS_MARK) != 1:
+        raise GalleryError(f"{WORDS_SCRIPT} must hold {WORDS_MARK!r} once, where its table of words goes")
+    return text.replace(WORDS_MARK, WORDS_FILE.read_text(encoding="utf-8").strip())
 
 
 def data_script(data: dict[str, Any]) -> str:

@@ -7,6 +7,11 @@ moves ahead, with undo"). Counts keep two significant figures: the figures
 are averages over a player model, not promises. No formula, logarithm or
 exponent shows.
 
+The words themselves (the scale names, the thresholds of "almost", the units and the
+phrases) are one table, ``words.json`` beside this module (:data:`WORDS`), which the
+gallery's ``words.js`` reads too: a phrase changed there changes in the reports and the
+gallery alike. How a number is rounded stays each side's own (Python's and JavaScript's).
+
 >>> chance_words(0.025), chance_words(0.000132), chance_words(0.7)
 ('about 1 game in 40', 'about 1 game in 7,600', 'about 7 games in 10')
 >>> dead_ends_words(5.8), dead_ends_words(1.04), dead_ends_words(None)
@@ -23,24 +28,24 @@ exponent shows.
 
 from __future__ import annotations
 
+import json
 import math
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pipeline.stages.tiers import Figure
 
 if TYPE_CHECKING:
     from pipeline.stages.tiers import Difficulty, Tiers
 
-SCALES = (
-    (1e18, "quintillion"),
-    (1e15, "quadrillion"),
-    (1e12, "trillion"),
-    (1e9, "billion"),
-    (1e6, "million"),
-)
+WORDS_FILE = Path(__file__).with_name("words.json")
+WORDS: dict[str, Any] = json.loads(WORDS_FILE.read_text(encoding="utf-8"))
+"""The player's words, shared with the gallery (see the module's docstring)."""
+SCALES = tuple((float(scale), name) for scale, name in WORDS["scales"])
 """The names of large numbers, largest first: 2,300,000 reads "2.3 million"."""
-NOTHING = 0.05  # fewer dead ends than this read "almost no dead ends"
-NEARLY_ALWAYS = 0.95  # a win chance from this up reads "almost every game"
+NOTHING = float(WORDS["nothing"])  # fewer dead ends than this read "almost no dead ends"
+NEARLY_ALWAYS = float(WORDS["nearly_always"])  # a win chance from this up reads "almost every game"
+_PHRASES: dict[str, str] = WORDS["phrases"]
 
 
 def rounded(value: float, digits: int = 2) -> float:
@@ -85,12 +90,12 @@ def chance_words(chance: float | None) -> str:
     if chance is None or math.isnan(chance):
         return "n/a"
     if chance <= 0:
-        return "never"
+        return _PHRASES["never"]
     if chance >= NEARLY_ALWAYS:
-        return "almost every game"
+        return _PHRASES["almost_every_game"]
     if chance >= 0.5:
-        return f"about {round(chance * 10)} games in 10"
-    return f"about 1 game in {count_text(1 / chance)}"
+        return _PHRASES["games_in_ten"].format(tenths=round(chance * 10))
+    return _PHRASES["one_game_in"].format(count=count_text(1 / chance))
 
 
 def odds_text(chance: float) -> str:
@@ -100,7 +105,7 @@ def odds_text(chance: float) -> str:
     ('1 in 7,600', '1 in 2.5')
     """
     against = 1 / chance
-    return f"1 in {count_text(against) if against >= 10 else _figures(rounded(against))}"
+    return _PHRASES["odds"].format(count=count_text(against) if against >= 10 else _figures(rounded(against)))
 
 
 def dead_ends_words(dead_ends: float | None) -> str:
@@ -108,8 +113,8 @@ def dead_ends_words(dead_ends: float | None) -> str:
     if dead_ends is None or not math.isfinite(dead_ends):
         return "no win"
     if dead_ends < NOTHING:
-        return "almost no dead ends"
-    return _about(dead_ends, "dead end", "dead ends")
+        return _PHRASES["almost_no_dead_ends"]
+    return _about(dead_ends, Figure.DEAD_ENDS)
 
 
 def attempts_words(attempts: float | None) -> str:
@@ -120,14 +125,15 @@ def attempts_words(attempts: float | None) -> str:
     """
     if attempts is None or not math.isfinite(attempts):
         return "no win"
-    return _about(attempts, "attempt", "attempts")
+    return _about(attempts, Figure.ATTEMPTS)
 
 
-def _about(value: float, one: str, many: str) -> str:
+def _about(value: float, figure: Figure) -> str:
+    one, many = WORDS["units"][figure.value]
     if rounded(value, 1) < 1:
-        return f"about {rounded(value, 1):g} {many}"
+        return _PHRASES["about"].format(amount=f"{rounded(value, 1):g} {many}")
     shown = count_text(value)
-    return f"about {shown} {one if shown == '1' else many}"
+    return _PHRASES["about"].format(amount=f"{shown} {one if shown == '1' else many}")
 
 
 def figure_label(difficulty: Difficulty) -> str:
@@ -137,14 +143,12 @@ def figure_label(difficulty: Difficulty) -> str:
 
 def _unit(difficulty: Difficulty, amount: float | None = None) -> str:
     """What the figure counts, singular for an ``amount`` of 1: ``dead ends``, ``attempt``..."""
-    one, many = (
-        ("dead end", "dead ends") if difficulty.figure is Figure.DEAD_ENDS else ("attempt", "attempts")
-    )
+    one, many = WORDS["units"][difficulty.figure.value]
     return one if amount == 1 else many
 
 
 def _undo(difficulty: Difficulty) -> str:
-    return "with undo" if difficulty.figure is Figure.DEAD_ENDS else "without undo"
+    return str(WORDS["undo"][difficulty.figure.value])
 
 
 def amount_text(value: float) -> str:
@@ -169,17 +173,11 @@ def tier_meanings(tiers: Tiers) -> dict[str, str]:
     """
     reference = tiers.difficulty
     who = f"for {reference.player.words}, {_undo(reference)}"
-
-    def count(value: float) -> str:
-        return f"{amount_text(value)} {_unit(reference, value)}"
-
-    def between(low: float, high: float) -> str:
-        return f"at least {amount_text(low)} and fewer than {count(high)} {who}"
-
-    return {
-        "easy": f"fewer than {count(tiers.medium)} {who}",
-        "medium": between(tiers.medium, tiers.hard),
-        "hard": between(tiers.hard, tiers.expert),
-        "expert": f"{amount_text(tiers.expert)} {_unit(reference)} or more {who}",
-        "unsolvable": "no win exists",
+    thresholds = {"medium": tiers.medium, "hard": tiers.hard, "expert": tiers.expert}
+    said = {name: amount_text(value) for name, value in thresholds.items()}
+    units = {f"{name}_unit": _unit(reference, value) for name, value in thresholds.items()}
+    spans = {
+        tier: span.format(**said, **units, units=_unit(reference))
+        for tier, span in WORDS["tier_spans"].items()
     }
+    return {**{tier: f"{span} {who}" for tier, span in spans.items()}, "unsolvable": "no win exists"}

@@ -23,7 +23,18 @@ from pipeline.packs.folders import read_pack_folder, write_pack_folder
 from pipeline.packs.manifest import Origin
 from pipeline.packs.parquet import PackError, metadata
 from pipeline.reports import gallery as site
-from pipeline.reports.gallery import ASSETS, COLUMNS, DATA, PAGE, PLAYER_COLUMNS, GalleryError, write_gallery
+from pipeline.reports.gallery import (
+    ASSETS,
+    COLUMNS,
+    DATA,
+    PAGE,
+    PLAYER_COLUMNS,
+    WORDS_MARK,
+    WORDS_SCRIPT,
+    GalleryError,
+    write_gallery,
+)
+from pipeline.reports.words import WORDS_FILE
 
 
 def data_of(folder: Path) -> dict:
@@ -274,3 +285,11 @@ def test_the_command_names_a_missing_pack(tmp_path):
     assert result.exit_code == 1
     [line] = result.stderr.splitlines()
     assert line.startswith("error: ") and "none" in line
+
+
+def test_the_words_script_carries_the_words_table_the_reports_read(gallery):
+    """The gallery's words.js is the site's with words.json written in, so the page says what the reports say."""
+    written = (gallery.folder / WORDS_SCRIPT).read_text(encoding="utf-8")
+    source = (site.SITE / WORDS_SCRIPT).read_text(encoding="utf-8")
+    assert source.count(WORDS_MARK) == 1 and WORDS_MARK not in written
+    assert written == source.replace(WORDS_MARK, WORDS_FILE.read_text(encoding="utf-8").strip())

@@ -18,7 +18,6 @@
   const tierBadge = dom.tierBadge;
   const plural = words.plural;
   const sentenceCase = words.sentenceCase;
-  const thresholdText = words.thresholdText;
   const attemptsText = words.attemptsText;
   const deadEndsText = words.deadEndsText;
   const winsText = words.winsText;
@@ -35,6 +34,7 @@
     const talon = pack.game.talonSize > 0;
     const cards = pack.game.pileCards; // a win plays them all
     const move = talon ? { one: "move", many: "moves", verb: "made" } : { one: "card", many: "cards", verb: "played" };
+    const figure = pack.byAttempts ? "attempts" : "dead_ends"; // what the difficulty counts, as words.json names it
 
     // Fill the grade panel for `deal`; its traps are searched with `rules` (the deal's
     // BlackholeSolver.Game) once the board is drawn.
@@ -74,18 +74,9 @@
     // What a tier spans, from the pack's thresholds (each the fewest of its tier): "(at least 8
     // and fewer than 20 dead ends in this pack)."
     function tierRange(tier) {
-      const t = pack.tiers;
-      if (!t || !pack.difficulty) return "";
-      const [one, many] = pack.byAttempts ? [" attempt", " attempts"] : [" dead end", " dead ends"];
-      const count = (value) => thresholdText(value) + (value === 1 ? one : many);
-      const between = (low, high) => "at least " + thresholdText(low) + " and fewer than " + count(high);
-      const ranges = {
-        easy: "fewer than " + count(t.medium),
-        medium: between(t.medium, t.hard),
-        hard: between(t.hard, t.expert),
-        expert: thresholdText(t.expert) + many + " or more",
-      };
-      return ranges[tier] ? "(" + ranges[tier] + " in this pack)." : "";
+      if (!pack.tiers || !pack.difficulty) return "";
+      const span = words.tierSpan(tier, pack.tiers, figure);
+      return span ? "(" + span + " in this pack)." : "";
     }
 
     // "Hard: a player who follows the tips and looks 2 moves ahead meets about 15 dead ends
@@ -94,8 +85,9 @@
       const tier = sentenceCase(deal.tier);
       if (!pack.reference) return tier;
       const who = tier + ": " + pack.reference.words;
-      if (pack.byAttempts) return who + " needs " + attemptsText(deal.difficulty, true) + " to win, without undo";
-      return who + " meets " + deadEndsText(deal.difficulty, true) + " before the win, with undo";
+      const undo = words.undoText(figure);
+      if (pack.byAttempts) return who + " needs " + attemptsText(deal.difficulty, true) + " to win, " + undo;
+      return who + " meets " + deadEndsText(deal.difficulty, true) + " before the win, " + undo;
     }
 
     function deadEndsMeaning() {

@@ -6,6 +6,11 @@
 // figures are averages over a player model, not promises); the exact values stay under
 // "All the numbers". tests/reports/gallery_words.py holds the same rules in Python.
 //
+// The words themselves (the scale names, the thresholds of "almost", the units, the phrases
+// and what a tier spans) are pipeline/reports/words.json, the table the reports' words.py
+// reads too: Node reads the file, and the gallery's build (gallery.py) writes the table into
+// this script in its place, since a page opened from file:// may not fetch a file.
+//
 // Registers window.Blackhole.words (module.exports under Node).
 (function (root) {
   "use strict";
@@ -22,12 +27,16 @@
   const SUIT_SYMBOLS = ["♥", "♣", "♦", "♠"];
   const SUIT_WORDS = ["hearts", "clubs", "diamonds", "spades"];
 
-  // The names of large numbers, largest first: 2,300,000 reads "2.3 million".
-  const SCALES = [
-    [1e18, "quintillion"], [1e15, "quadrillion"], [1e12, "trillion"], [1e9, "billion"], [1e6, "million"],
-  ];
-  const NOTHING = 0.05; // fewer dead ends than this read "almost no dead ends"
-  const NEARLY_ALWAYS = 0.95; // a win chance from this up reads "almost every game"
+  const WORDS = inNode ? require("../words.json") : /* words.json */ null;
+  const PHRASES = WORDS.phrases;
+  const SCALES = WORDS.scales; // the names of large numbers, largest first: 2,300,000 reads "2.3 million"
+  const NOTHING = WORDS.nothing; // fewer dead ends than this read "almost no dead ends"
+  const NEARLY_ALWAYS = WORDS.nearly_always; // a win chance from this up reads "almost every game"
+
+  // A phrase of the table with its {names} filled in: say("1 in {count}", {count: "40"}).
+  function say(phrase, values) {
+    return phrase.replace(/\{(\w+)\}/g, (whole, name) => String(values[name]));
+  }
 
   // ---------------------------------------------------------------- cards
 
@@ -118,19 +127,18 @@
   // "1 in 3,400" for a probability, short for the index; null when there is no chance to print.
   function oddsText(probability) {
     if (probability === null || probability === undefined) return null;
-    if (probability <= 0) return "never";
+    if (probability <= 0) return PHRASES.never;
     const n = 1 / probability;
-    if (n < 10) return "1 in " + trimNumber(n);
-    return "1 in " + roundedCount(n);
+    return say(PHRASES.odds, { count: n < 10 ? trimNumber(n) : roundedCount(n) });
   }
 
   // How often one attempt without undo wins (a chance above 0): "about 1 game in 1,600",
   // "about 7 games in 10", "almost every game", "every game".
   function gamesText(probability) {
     if (probability >= 1) return "every game";
-    if (probability >= NEARLY_ALWAYS) return "almost every game";
-    if (probability >= 0.5) return "about " + Math.round(probability * 10) + " games in 10";
-    return "about 1 game in " + roundedCount(1 / probability);
+    if (probability >= NEARLY_ALWAYS) return PHRASES.almost_every_game;
+    if (probability >= 0.5) return say(PHRASES.games_in_ten, { tenths: Math.round(probability * 10) });
+    return say(PHRASES.one_game_in, { count: roundedCount(1 / probability) });
   }
 
   // "wins about 1 game in 1,600 without undo", "never wins without undo".
@@ -142,22 +150,43 @@
   // "about 15 dead ends" with `about` (they are an average); null when not known.
   function deadEndsText(value, about) {
     if (value === null || value === undefined || !isFinite(value)) return null;
-    if (value < NOTHING) return "almost no dead ends";
-    return amountText(value, about, "dead end", "dead ends");
+    if (value < NOTHING) return PHRASES.almost_no_dead_ends;
+    return amountText(value, about, "dead_ends");
   }
 
   // Attempts without undo a win takes: "about 1,600 attempts"; null when not known.
   function attemptsText(value, about) {
     if (value === null || value === undefined || !isFinite(value)) return null;
-    return amountText(value, about, "attempt", "attempts");
+    return amountText(value, about, "attempts");
   }
 
-  function amountText(value, about, one, many) {
-    const prefix = about ? "about " : "";
+  // An amount of a figure ("dead_ends" or "attempts") with its unit, "about" it with `about`.
+  function amountText(value, about, figure) {
+    const [one, many] = WORDS.units[figure];
     const tenths = Number(value.toPrecision(1));
-    if (tenths < 1) return prefix + tenths + " " + many;
-    const shown = roundedCount(value);
-    return prefix + shown + " " + (shown === "1" ? one : many);
+    const shown = tenths < 1 ? tenths : roundedCount(value);
+    const amount = shown + " " + (shown === "1" ? one : many);
+    return about ? say(PHRASES.about, { amount: amount }) : amount;
+  }
+
+  // What a tier of a pack spans in its difficulty figure ("dead_ends" or "attempts"), from its
+  // thresholds {medium, hard, expert} (each the fewest of its tier): "at least 8 and fewer
+  // than 20 dead ends"; null for a tier without a span (unsolvable).
+  function tierSpan(tier, thresholds, figure) {
+    const span = WORDS.tier_spans[tier];
+    if (!span) return null;
+    const [one, many] = WORDS.units[figure];
+    const values = { units: many };
+    for (const name of ["medium", "hard", "expert"]) {
+      values[name] = thresholdText(thresholds[name]);
+      values[name + "_unit"] = thresholds[name] === 1 ? one : many;
+    }
+    return say(span, values);
+  }
+
+  // "with undo" for dead ends, "without undo" for attempts.
+  function undoText(figure) {
+    return WORDS.undo[figure];
   }
 
   // A pack's difficulty figure: attempts (`byAttempts`) or dead ends, as above.
@@ -221,6 +250,8 @@
     deadEndsText: deadEndsText,
     attemptsText: attemptsText,
     difficultyText: difficultyText,
+    tierSpan: tierSpan,
+    undoText: undoText,
     countText: countText,
     percentText: percentText,
     shareText: shareText,
