@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import math
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
 from pipeline.game.players import PLAYERS, Player
 from pipeline.reports.words import (
+    WORDS,
+    WORDS_FILE,
     attempts_words,
     chance_words,
     count_text,
@@ -92,3 +96,11 @@ def test_tiers_mean_what_their_reference_player_meets():
 def test_every_player_of_the_ladder_can_be_the_reference(player):
     meanings = tier_meanings(Tiers(3, 8, 20, Difficulty(player, Figure.DEAD_ENDS)))
     assert all(player.words in text for tier, text in meanings.items() if tier != "unsolvable")
+
+
+def test_the_words_table_ships_with_the_package_and_holds_every_tier_span():
+    """words.json is package data beside words.py (the gallery's words.js reads the same table)."""
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert WORDS_FILE.name in pyproject["tool"]["setuptools"]["package-data"]["pipeline.reports"]
+    assert list(WORDS["tier_spans"]) == ["easy", "medium", "hard", "expert"]
+    assert set(WORDS["units"]) == set(WORDS["undo"]) == {figure.value for figure in Figure}
