@@ -34,15 +34,13 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from pipeline import __version__
 from pipeline.config import RunConfig
 from pipeline.engine.compiled_cache import quiet_compiling
 from pipeline.engine.warm import warm_before_workers
 from pipeline.errors import BlackholeError
 from pipeline.files import check_replaceable_folder, replacing
-from pipeline.game.shuffles import PYSOL_SCHEME, DealSource, seeded_scheme
+from pipeline.game.shuffles import PYSOL_SCHEME, DealSource
 from pipeline.locks import Holder, holding
-from pipeline.packs.family import game_entries
 from pipeline.packs.folders import pack_folder_batches, write_pack_folder
 from pipeline.packs.labels import PackKind
 from pipeline.packs.manifest import Manifest, Origin, manifest_path
@@ -50,9 +48,10 @@ from pipeline.packs.parquet import read_pack_file, write_pack_file
 from pipeline.packs.sources import DealSpan, deals_table
 from pipeline.stages.chain import STAGES, DealOutcome, StageSettings, outcome_table, process_span
 from pipeline.stages.curate import curate_folder
-from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings, tiers_for
-from pipeline.stages.tiers import load_tiers
+from pipeline.stages.grade import tiers_of_game
+from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings
 from pipeline.toml_files import ConfigError
+from pipeline.version import VERSION
 from pipeline.workers import Backend, dask_cluster, progress_bar, unordered
 
 DEALS_PER_TASK = 2  # deals sent to a worker at a time: small, so that slow deals spread evenly
@@ -89,7 +88,7 @@ def stage_settings(config: RunConfig) -> StageSettings:
         solve=config.solve,
         crosscheck=config.crosscheck,
         grade=config.grade,
-        tiers=load_tiers(tiers_for(config.grade.tiers, config.played)),
+        tiers=tiers_of_game(config.grade, config.played),
     )
 
 
@@ -154,7 +153,8 @@ def _run_locked(
 ) -> RunOutcome:
     """The run itself, its lock held: claim the work folder, do the missing shards, write both packs."""
     work = config.work_directory
-    _claim(work, _record(config, settings))
+    records = run_records(config, settings)
+    _claim(work, records.work)
     shards = _shard_count(config)
     finished = _finished_shards(work, shards)
     todo = (shard for shard in range(shards) if shard not in finished)  # lazy: a count may be huge
@@ -176,12 +176,14 @@ def _run_locked(
                     stage_seconds[stage] += seconds
             advance(len(outcomes))
     finishing = time.perf_counter()
-    provenance = _provenance(config, settings)
     manifest = write_pack_folder(
-        config.pack_directory, _shard_tables(work, shards), origin=_origin(config), provenance=provenance
+        config.pack_directory,
+        _shard_tables(work, shards),
+        origin=records.origin,
+        provenance=records.provenance,
     )
     curating = config.curate.within(config.count)  # quotas that fit in the pack
-    curated_manifest = _curate(config, curating, provenance)
+    curated_manifest = _curate(config, curating, records.provenance)
     disagreements = _disagreements(config.pack_directory)
     ended = time.perf_counter()
     return RunOutcome(
@@ -276,22 +278,6 @@ def _shard_tables(work: Path, shards: int) -> Iterator[pa.Table]:
         yield read_pack_file(_shard_path(work, shard))
 
 
-def _record(config: RunConfig, settings: StageSettings) -> dict[str, Any]:
-    """What decides a shard's rows: the work folder is only reused for the same record."""
-    game = {} if config.is_black_hole else {"game": config.played.name}  # a Black Hole run's record as before
-    return {
-        "blackhole_version": __version__,
-        **game,
-        "source": config.source.value,
-        "seed": config.seed,
-        "first": config.first,
-        "count": config.count,
-        "shard_size": config.shard_size,
-        "timings": config.timings,
-        "stages": settings.metadata(),
-    }
-
-
 def _claim(work: Path, record: dict[str, Any]) -> None:
     """Make ``work`` this run's work folder, or check that it already is; RunError when it is another's."""
     path = work / WORK_RECORD
@@ -313,6 +299,49 @@ def _claim(work: Path, record: dict[str, Any]) -> None:
         sink.write(text.encode())
 
 
+@dataclass(frozen=True)
+class RunRecords:
+    """What a run writes of itself, made once from its config: the work folder's record of what decides
+    a shard's rows (``run.json``), the pack's origin (its manifest) and the provenance every file of
+    the pack repeats in its schema metadata."""
+
+    work: dict[str, Any]
+    origin: Origin
+    provenance: dict[str, str]
+
+
+def run_records(config: RunConfig, settings: StageSettings) -> RunRecords:
+    """The records of a run of ``config`` whose stages are ``settings``.
+
+    A Black Hole run's records say no game, as before games were a setting
+    (:attr:`~pipeline.game.games.Game.named_in_records`).
+    """
+    game = config.played
+    scheme = PYSOL_SCHEME if config.source is DealSource.PYSOL else game.seeded_scheme
+    stages = settings.metadata()
+    chosen = _config_record(config)
+    work = {
+        "blackhole_version": VERSION,
+        **game.game_entry,
+        "source": config.source.value,
+        "seed": config.seed,
+        "first": config.first,
+        "count": config.count,
+        "shard_size": config.shard_size,
+        "timings": config.timings,
+        "stages": stages,
+    }
+    provenance = stages | {
+        "blackhole_version": VERSION,
+        "dealing_scheme": scheme,
+        **game.game_entry,
+        "blackhole_pack": config.name,
+        "blackhole_config": json.dumps(chosen, sort_keys=True),
+    }
+    origin = Origin(config.name, PackKind.PACK, VERSION, scheme, config=chosen, game=game.recorded_name)
+    return RunRecords(work, origin, provenance)
+
+
 def _config_record(config: RunConfig) -> dict[str, Any]:
     """The config as the pack records it: every key that decides the rows (not jobs, backend, paths).
 
@@ -325,7 +354,7 @@ def _config_record(config: RunConfig) -> dict[str, Any]:
     unused = "first" if config.source is DealSource.SEED else "seed"
     for key in ("jobs", "backend", "scheduler", "output", "shard_size", unused):
         settings["run"].pop(key)
-    if config.is_black_hole:  # a Black Hole pack's config as before games were a setting
+    if not config.played.named_in_records:  # a Black Hole pack's config as before games were a setting
         settings["run"].pop("game")
     # longest_play is recorded only when off, so a default pack's config is as before it was a setting
     if config.solve.longest_play:
@@ -333,28 +362,6 @@ def _config_record(config: RunConfig) -> dict[str, Any]:
     if config.grade.tiers == DEFAULT_TIERS:
         settings["grade"]["tiers"] = None
     return settings
-
-
-def _scheme(config: RunConfig) -> str:
-    return PYSOL_SCHEME if config.source is DealSource.PYSOL else seeded_scheme(config.played)
-
-
-def _origin(config: RunConfig) -> Origin:
-    game = None if config.is_black_hole else config.played.name
-    return Origin(
-        config.name, PackKind.PACK, __version__, _scheme(config), config=_config_record(config), game=game
-    )
-
-
-def _provenance(config: RunConfig, settings: StageSettings) -> dict[str, str]:
-    """Schema metadata for every file of the pack: the stage settings and the config, as JSON."""
-    return settings.metadata() | {
-        "blackhole_version": __version__,
-        "dealing_scheme": _scheme(config),
-        **game_entries(config.played),
-        "blackhole_pack": config.name,
-        "blackhole_config": json.dumps(_config_record(config), sort_keys=True),
-    }
 
 
 def _curate(config: RunConfig, curating: CurateSettings, provenance: dict[str, str]) -> Manifest:
