@@ -36,8 +36,9 @@ the referee (:mod:`pipeline.game.rules`) before it is written, so the page
 never shows a move the rules refuse.
 
 ``deals.js`` holds one object (:func:`gallery_data`): the title, the pack's
-name and kind, its game (``game``, the game's name, only for a pack of another game than Black
-Hole, so that a Black Hole gallery is the bytes it was before the family came), the gallery's
+name and kind, its game (``game``, the game's name, only where the game is named in what is written of
+it, :attr:`~pipeline.game.games.Game.game_entry`: not for Black Hole, so that a Black Hole gallery is the
+bytes it was before the family came), the gallery's
 build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
 and the tier thresholds in that figure (from the pack's metadata; null for a
 pack that was never graded), the budgets the solver and the grader ran with
@@ -77,7 +78,7 @@ from pipeline.files import (
 )
 from pipeline.game.cards import card_name
 from pipeline.game.deal import Deal
-from pipeline.game.games import BLACK_HOLE, Game
+from pipeline.game.games import DEFAULT_GAME, Game
 from pipeline.game.players import PLAYER_COLUMNS, PLAYERS
 from pipeline.game.rules import IllegalMove, replay
 from pipeline.packs.exports import EXPORTED_METRICS, count_text, selected_rows
@@ -192,13 +193,19 @@ def _check_replaceable(out: Path) -> None:
 
 
 def gallery_data(
-    rows: list[dict[str, Any]], table: pa.Table, *, title: str, pack: str, kind: str, game: Game = BLACK_HOLE
+    rows: list[dict[str, Any]],
+    table: pa.Table,
+    *,
+    title: str,
+    pack: str,
+    kind: str,
+    game: Game = DEFAULT_GAME,
 ) -> dict[str, Any]:
     """The object ``deals.js`` holds for ``rows`` of the pack ``table`` of ``game`` (see the module's docstring)."""
     provenance = metadata(table)
     reference = {key: provenance.get(f"difficulty_{key}") for key in DIFFICULTY_KEYS}
     graded = None not in reference.values() and all(f"tier_{name}" in provenance for name in THRESHOLDS)
-    played = {} if game is BLACK_HOLE else {"game": game.name}  # a Black Hole gallery as before the family
+    played = game.game_entry  # none where records leave the game unnamed: Black Hole's, its old bytes
     data = {
         "title": title,
         "pack": pack,
@@ -245,7 +252,7 @@ def build_id(data: dict[str, Any]) -> str:
     return hashlib.sha256(data_script(data).encode("utf-8")).hexdigest()[:16]
 
 
-def deal_values(row: dict[str, Any], game: Game = BLACK_HOLE) -> list[Any]:
+def deal_values(row: dict[str, Any], game: Game = DEFAULT_GAME) -> list[Any]:
     """One pack row of ``game`` as the values of :data:`COLUMNS`, its solution replayed by the referee first."""
     deal = Deal.from_board_text(row["board"], source=str(row["deal_id"]), game=game)
     solution = [int(pile) for pile in row.get("solution") or ()]

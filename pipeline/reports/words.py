@@ -144,7 +144,7 @@ def figure_label(difficulty: Difficulty) -> str:
 def _unit(difficulty: Difficulty, amount: float | None = None) -> str:
     """What the figure counts, singular for an ``amount`` of 1: ``dead ends``, ``attempt``..."""
     one, many = WORDS["units"][difficulty.figure.value]
-    return one if amount == 1 else many
+    return str(one if amount == 1 else many)
 
 
 def _undo(difficulty: Difficulty) -> str:
