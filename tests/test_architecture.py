@@ -1,5 +1,9 @@
 """The package's layout holds: imports point down the layers, no private names cross modules,
-every constant is defined once, and every subpackage shows its face."""
+every constant is defined once, every subpackage shows its face, and a game is one entry in the game
+table (:mod:`pipeline.game.games`): no module outside it decides by a game's name, and no module is a
+game's twin of another (``family_search`` beside ``search``). Code that plays every game asks what a
+game *is* (its layout, its talon, how its foundation starts, whether its records name it), so that a
+rule fixed or a game added is one entry of the table."""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+
+from pipeline.game.games import GAME_NAMES, GAMES, GameName
 
 PACKAGE = Path(__file__).resolve().parents[1] / "pipeline"
 
@@ -77,8 +83,6 @@ def test_imports_point_down(module):
     for target, names, line in _imports(MODULES[module]):
         targets = [f"{target}.{name}" for name in names] if target == "pipeline" else [target]
         for imported in targets:
-            if imported == "pipeline.__version__":
-                continue
             floor = _floor(imported)
             if here is not None and floor is not None and floor > here:
                 upward.append(f"line {line}: {imported} (floor {floor} above {here})")
@@ -114,7 +118,7 @@ def test_no_private_name_crosses_a_module(module):
         f"line {line}: {target}.{name}"
         for target, names, line in _imports(MODULES[module])
         for name in names
-        if name.startswith("_") and name != "__version__"
+        if name.startswith("_")
     ]
     assert not crossing, crossing
 
@@ -177,3 +181,78 @@ def test_subpackage_faces_import_nothing():
     for subpackage in SUBPACKAGES:
         body = MODULES[f"pipeline.{subpackage}"].body
         assert not [node for node in body if isinstance(node, ast.Import | ast.ImportFrom)], subpackage
+
+
+# A game is one entry in the game table: the rule and its test.
+TABLE = "pipeline.game.games"
+GAME_CONSTANTS = {name.upper() for name in GAME_NAMES} | {member.name for member in GameName}
+"""The names the table gives its games: ``BLACK_HOLE``, ``GOLF``... (and ``GameName``'s members)."""
+NAME_QUESTIONS = {"is_black_hole"}
+"""Properties that ask a game's name under another name."""
+TWIN_PREFIXES = ("family_", *(f"{name}_" for name in GAME_NAMES))
+"""How a module that is a game's (or the family's) twin of another is named."""
+
+
+def _names_a_game(node: ast.expr) -> bool:
+    """Whether ``node`` is a game of the table (``BLACK_HOLE``, ``games.GOLF``, ``GameName.GOLF``), a game's
+    name (``"golf"``, ``BLACK_HOLE.name``) or a tuple of such."""
+    if isinstance(node, ast.Name):
+        return node.id in GAME_CONSTANTS
+    if isinstance(node, ast.Attribute):
+        return node.attr in GAME_CONSTANTS or (node.attr in ("name", "value") and _names_a_game(node.value))
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value in GAME_NAMES
+    if isinstance(node, ast.Tuple | ast.List | ast.Set):
+        return any(_names_a_game(element) for element in node.elts)
+    return False
+
+
+def _game_branches(tree: ast.Module) -> list[str]:
+    """Each place ``tree`` compares something with a game or a game's name, or asks a name question."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and any(
+            _names_a_game(operand) for operand in (node.left, *node.comparators)
+        ):
+            found.append(f"line {node.lineno}: {ast.unparse(node)}")
+        elif isinstance(node, ast.Attribute) and node.attr in NAME_QUESTIONS:
+            found.append(f"line {node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.FunctionDef) and node.name in NAME_QUESTIONS:
+            found.append(f"line {node.lineno}: def {node.name}")
+        elif isinstance(node, ast.MatchValue) and _names_a_game(node.value):
+            found.append(f"line {node.lineno}: case {ast.unparse(node.value)}")
+    return found
+
+
+def test_the_rule_sees_every_game():
+    assert {name.upper() for name in GAME_NAMES} == {game.name.upper() for game in GAMES}
+    samples = [
+        "game is BLACK_HOLE",
+        "deal.game is not games.GOLF",
+        "name == 'relaxed_golf'",
+        "game.name == BLACK_HOLE.name",
+        "game in (GOLF, DEAD_KING_GOLF)",
+        "config.game is GameName.ALL_IN_A_ROW",
+        "x if config.is_black_hole else y",
+    ]
+    assert all(_game_branches(ast.parse(sample)) for sample in samples)
+    allowed = [
+        "game.talon_size > 0",
+        "game.foundation_start is FoundationStart.EMPTY",
+        "game is DEFAULT_GAME",
+    ]
+    assert not any(_game_branches(ast.parse(sample)) for sample in allowed)
+
+
+@pytest.mark.parametrize("module", sorted(name for name in MODULES if name != TABLE))
+def test_no_module_branches_on_a_game(module):
+    """A game's difference is a field of the table (``game.named_in_records``, ``game.has_talon``...)."""
+    found = _game_branches(MODULES[module])
+    assert not found, found
+
+
+def test_no_module_is_a_games_twin():
+    twins = [name for name in MODULES if name.rpartition(".")[2].startswith(TWIN_PREFIXES)]
+    scripts = (PACKAGE / "reports" / "gallery_site").glob("*.js")  # the gallery's modules, named alike
+    twins += [path.name for path in scripts if path.stem.replace("-", "_").startswith(TWIN_PREFIXES)]
+    assert not twins, twins
