@@ -17,6 +17,7 @@
   games of the family, which :func:`~pipeline.stages.grade.grade_deal` routes their deals to.
 - ``policies``: the player models' policies, compiled for the walk and the play-outs.
 - ``playouts``: games played by a player model, to check the walk's figures by simulation.
+- ``status``: how a compiled search or walk ended (one status for both).
 - ``reductions``: the one set of flags that switches the searches' and the walk's sound reductions.
 - ``reference``: a plain search with none of the prunes, the referee of last resort.
 - ``cpsat``: the OR-Tools CP-SAT model of a move sequence (imports OR-Tools).
@@ -42,5 +43,6 @@ __all__ = [
     "reference",
     "search",
     "solver",
+    "status",
     "warm",
 ]

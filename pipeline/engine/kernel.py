@@ -14,7 +14,8 @@ It holds:
   prefetch hints into it and into any flat array;
 * move generation on a position held as rank rows and pile heights
   (:func:`free_cards`, :func:`take`, :func:`put_back`, :func:`fill_moves`, with
-  same-rank dominance), and position keys (:func:`layout_steps`,
+  same-rank dominance, and :func:`fill_moves_of` for any layout: a talon, an
+  empty foundation, ranks that do not wrap), and position keys (:func:`layout_steps`,
   :func:`key_of`, :func:`child_key`, :func:`code_of_counts`);
 * the constants both loops agree on: :data:`FOUNDATION_SHIFT`,
   :data:`UNSTORED`, :data:`POWERS_OF_5`, and :data:`GROW`, the status of a
@@ -326,8 +327,8 @@ def layout_weights(ranks: np.ndarray) -> np.ndarray:
     remaining pile ``c``, held by at most ``m_c`` piles at once, is a digit of
     radix ``m_c + 1``; the radixes multiply to at most 2**51, as
     ``m_c + 1 <= 2**m_c`` and the ``m_c`` add up to the 51 cards. Any layout
-    of piles (a row of ``ranks`` each) has such a number; the family's search
-    (:mod:`pipeline.engine.family_search`) keys All in a Row's positions by it.
+    of piles (a row of ``ranks`` each) has such a number; the search with marks
+    (:mod:`pipeline.engine.search`) keys All in a Row's positions by it.
     """
     piles, size = ranks.shape
     weights = np.zeros((piles, size + 1), dtype=np.int64)

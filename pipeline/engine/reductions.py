@@ -3,9 +3,8 @@
 A search or a walk is given the reductions it may use as the bits of one
 ``flags`` number; tests switch a reduction off to check that no verdict,
 longest play or figure changes. Each is proved where it is used: the
-conditions in :mod:`pipeline.engine.conditions`, dominance and the order
-of the family's conditions in :mod:`pipeline.engine.search` and
-:mod:`pipeline.engine.family_search`, the walk's own in
+conditions in :mod:`pipeline.engine.conditions`, dominance and the
+longest play's order in :mod:`pipeline.engine.search`, the walk's own in
 :mod:`pipeline.engine.gametree`. A reduction that does not apply to a game
 (Golf's runs where ranks wrap, say) is simply not asked there.
 

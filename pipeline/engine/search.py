@@ -9,14 +9,17 @@ the talon's ranks in the order they are dealt and how many are dealt, the
 foundation rank (-1 while it is empty), ``wrap`` and ``dead_king``
 (:func:`position_arrays`).
 
-Its memo is chosen by the layout (the solver's
+One search (:func:`search`, its loop :func:`_descender`) with one move
+generator serves every game; the layout chooses its memo (the solver's
 :func:`~pipeline.engine.solver.keyed_by_heights`). Where there is no talon
 and the foundation holds a card from the start (Black Hole), every move
 plays a card and a position is its pile heights and the foundation rank,
-suits never mattering: :func:`search` keeps a transposition table. Elsewhere
-:func:`marked_search` marks positions (**Marks**, below).
+suits never mattering: the search keeps a transposition table. Elsewhere it
+marks positions (**Marks**, below). The loop is compiled once for each
+memo from the same source, the choice a constant of the compiled code, so
+neither pays for the other's branches.
 
-**The transposition table** (:func:`search`). A transposition table remembers positions already searched in full
+**The transposition table.** A transposition table remembers positions already searched in full
 without reaching the target, so they are seldom searched twice. Its key
 (:func:`pipeline.engine.kernel.layout_weights`) is an exact number for the multiset of remaining
 piles, as rank sequences, with the foundation rank above bit 51: positions
@@ -61,7 +64,7 @@ a target that spares cards, the cards outside reachable
 ranks must not outnumber the spares, and with one spare card the rest must
 make an Euler walk.
 
-**Marks** (:func:`marked_search`). Where the foundation may be empty or a
+**Marks.** Where the foundation may be empty or a
 talon is left, a position is the pile heights, the talon
 cards dealt and the foundation rank; suits never matter. Every move plays
 a pile card or deals a talon card, so no position repeats on a line: the
@@ -91,7 +94,7 @@ stamp), so a process keeps its memos from deal to deal.
 foundation away; pile moves from the taller pile first (ties in pile
 order), since the tall piles are the ones a win must dig through.
 
-**The longest play, with marks** (:func:`marked_solve`). When no reduction that depends on the target cut
+**The longest play, with marks** (:func:`solve_position`). When no reduction that depends on the target cut
 anything while a win was sought, that search saw every line (up to
 dominance, which keeps lengths), and the deepest is the most pile cards
 that can be played. Otherwise, where ranks wrap
@@ -118,8 +121,6 @@ fetched while its elder sibling is searched.
 """
 
 from __future__ import annotations
-
-from enum import IntEnum
 
 import numba
 import numpy as np
@@ -148,7 +149,6 @@ from pipeline.engine.kernel import (
     doubled,
     fill_moves,
     fill_moves_of,
-    free_cards,
     key_of,
     layout_of,
     layout_steps,
@@ -159,236 +159,534 @@ from pipeline.engine.kernel import (
     prefetch,
     prefetch_at,
     put_back,
-    put_back_card,
     recalls,
     remember,
     slot_for,
     take,
 )
 from pipeline.engine.reductions import Reduction
+from pipeline.engine.status import Status
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 
-
-class SearchStatus(IntEnum):
-    """How one search ended (the game-tree walk has its own :class:`~pipeline.engine.gametree.WalkStatus`).
-
-    The compiled code reads each member's ``.value``: Numba does no arithmetic on enums.
-    """
-
-    REACHED = 1
-    """The target was reached; the path holds the piles played."""
-    MISSED = 0
-    """Every line was searched (up to sound reductions) and none reaches the target."""
-    OUT_OF_NODES = -1
-    """The node budget ran out first: nothing is claimed."""
-
-
-_DEPTH, _NODES, _DEEPEST, _STORED = range(4)  # the loops' kept scalars
-_COUNTS_CODE, _BOTTOM_RANKS = 4, 5  # search's kept scalars after the first four
-MEMO_SIZE = 1 << 15
+# the loop's kept scalars, in one array so that the loop can return (to double a table) and carry on
+_DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS, _PRUNED, _EVEN_MINUS_ODD, _TARGET = range(9)
+MEMO_SIZE = 1 << 15  # slots of the walk conditions' memo with a transposition table (:func:`hopeless`)
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
+# with marks (see the module's docstring)
+TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
+STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
+BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a table
+# a bit array's first words say which of its 64-byte lines a search set bits in (a bit a line), so that
+# the search can clear just those before it returns and the array can serve the next search
+LINE_SHIFT = 9  # a key's line: key >> 9 (8 words of 64 bits)
+DIRTY_WORDS = BITMAP_BITS >> (LINE_SHIFT + 6)
+FOUNDATIONS = NUM_RANKS + 1  # -1 (empty) and the 13 ranks, stored as foundation + 1
 
 
-def transposition_solve(
-    deal: Deal, position: Position, max_nodes: int, flags: int, longest_play: bool = True
-) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
-    """Search ``position`` of ``deal`` for a win by :func:`search`; returns (status, moves, nodes, most cards
-    playable), as :func:`marked_solve` does.
+def solve_position(
+    deal: Deal,
+    position: Position,
+    max_nodes: int,
+    flags: int,
+    keyed_by_heights: bool,
+    longest_play: bool = True,
+) -> tuple[Status, tuple[int, ...], int, int | None]:
+    """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
 
-    For a lost position the most cards that can be played is found by asking
-    the same search for rising targets, from the deepest line the verdict
-    search saw, until one is missed (:func:`_rising_targets`).
+    ``keyed_by_heights`` (the solver's :func:`~pipeline.engine.solver.keyed_by_heights` of the game) says
+    which memo the search keeps: a transposition table, or marks. ``flags`` are the :class:`Reduction` bits
+    switched on (:attr:`~pipeline.engine.solver.SearchOptions.flags`: all of them unless a test switches one
+    off). The most pile cards playable is counted from ``position`` and is known (not None) only when the
+    status is REACHED (all of them) or MISSED (and, without ``longest_play``, only when REACHED: a miss
+    seeks no longest play).
     """
-    ranks, heights, _, _, foundation = position_arrays(deal, position)
+    ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
+    game = deal.game
     left = int(heights.sum())
-    status, nodes, deepest, path, _ = search(ranks, heights, foundation, left, max_nodes, flags, new_table())
-    found = SearchStatus(int(status))
-    if found is SearchStatus.REACHED:
-        return found, tuple(int(pile) for pile in path), int(nodes), left
-    if found is SearchStatus.OUT_OF_NODES or not longest_play:
-        return found, (), int(nodes), None
-    most, more = _rising_targets(ranks, heights, foundation, int(deepest), max_nodes - int(nodes), flags)
-    return found, (), int(nodes) + more, most
+    if keyed_by_heights:
+        memo, bitmap = new_table(), False
+    else:
+        memo, bitmap = _borrow_memo(ranks, talon), uses_bitmap(ranks, talon)
+    numbers = (ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king)
+    status, nodes, deepest, path, pruned, _ = search(
+        *numbers, left, False, max_nodes, flags, keyed_by_heights, bitmap, memo
+    )
+    found = Status(int(status))
+    if found is not Status.MISSED or not longest_play:
+        most = left if found is Status.REACHED else None
+    elif keyed_by_heights:
+        most, more = _rising_targets(numbers, int(deepest), max_nodes - int(nodes), flags)
+        nodes += more
+    else:
+        most, more = _longest_with_marks(
+            numbers, int(deepest), int(pruned), int(nodes), max_nodes, flags, memo
+        )
+        nodes += more
+    if not keyed_by_heights:
+        _give_back(memo)
+    moves = tuple(int(move) for move in path) if found is Status.REACHED else ()
+    return found, moves, int(nodes), most
 
 
-def _rising_targets(
-    ranks: np.ndarray, heights: np.ndarray, foundation: int, known: int, max_nodes: int, flags: int
-) -> tuple[int | None, int]:
-    """The most cards playable from a lost position, at least ``known``; returns (cards or None, nodes).
+def _rising_targets(numbers: tuple, known: int, max_nodes: int, flags: int) -> tuple[int | None, int]:
+    """The most cards playable from a lost position, at least ``known``, with a transposition table; returns
+    (cards or None, nodes).
 
     Targets rise from ``known + 1`` until one is missed; they share one table
     of positions that missed, which stay missed for any higher target. All
     cards but one is the most there can be, a win having been refuted.
     """
-    nodes, table, left = 0, new_table(), int(heights.sum())
+    nodes, table, left = 0, new_table(), int(numbers[1].sum())
     for target in range(known + 1, left):
         if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
             return None, nodes
-        status, searched, _, _, table = search(
-            ranks, heights, foundation, target, max_nodes - nodes, flags, table
+        status, searched, _, _, _, table = search(
+            *numbers, target, False, max_nodes - nodes, flags, True, False, table
         )
         nodes += int(searched)
-        if status == SearchStatus.MISSED:
+        if status == Status.MISSED:
             return target - 1, nodes
-        if status == SearchStatus.OUT_OF_NODES:
+        if status == Status.OUT_OF_BUDGET:
             return None, nodes
     return left - 1, nodes
 
 
+def _longest_with_marks(
+    numbers: tuple, deepest: int, pruned: int, nodes: int, max_nodes: int, flags: int, memo: np.ndarray
+) -> tuple[int | None, int]:
+    """The most pile cards playable from a lost position, with marks (the module's docstring says how);
+    returns (cards or None, nodes beyond the ``nodes`` the verdict's search took)."""
+    left, wrap = int(numbers[1].sum()), numbers[5]
+    spent = nodes
+    if not pruned or deepest == left - 1:
+        return deepest, 0  # every line was seen, or all cards but the last were played
+    if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
+        return None, 0
+    if flags & Reduction.TOP_FIRST.value and wrap and deepest < left - 1:
+        status, more, below, _, _, _ = search(
+            *numbers,
+            left - 1,
+            False,
+            max_nodes - nodes,
+            flags,
+            False,
+            uses_bitmap(numbers[0], numbers[2]),
+            memo,
+        )
+        nodes += int(more)
+        if status != Status.MISSED.value:
+            return None if status == Status.OUT_OF_BUDGET.value else left - 1, nodes - spent
+        deepest = max(deepest, int(below))
+        if nodes >= max_nodes:  # as above: no budget left for the longest play's search
+            return None, nodes - spent
+    status, more, most, _, _, _ = search(
+        *numbers,
+        deepest + 1,
+        True,
+        max_nodes - nodes,
+        flags,
+        False,
+        uses_bitmap(numbers[0], numbers[2]),
+        memo,
+    )
+    nodes += int(more)
+    return None if status == Status.OUT_OF_BUDGET.value else int(most), nodes - spent
+
+
 @numba.njit(cache=True)
-def search(ranks, start_heights, start_foundation, target, max_nodes, flags, table):
-    """Whether ``target`` cards can be played from the position; returns (status, nodes, deepest, path, table).
+def search(
+    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, target, maximise, max_nodes,
+    flags, keyed_by_heights, bitmap, memo,
+):  # fmt: skip
+    """Whether ``target`` more pile cards can be played; returns (status, nodes, deepest, path, pruned, memo).
 
-    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``,
-    ``start_heights[p]`` how many cards it holds. ``status`` is a :class:`SearchStatus` value: REACHED (and
-    ``path`` holds the piles played), MISSED, or OUT_OF_NODES after
-    ``max_nodes`` positions; ``deepest`` is the most cards a line explored.
+    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``
+    and ``start_heights[p]`` how many cards it holds; ``talon`` the talon's
+    ranks, first dealt first, ``start_dealt`` of them dealt;
+    ``start_foundation`` the foundation's rank, -1 when empty. ``status`` is
+    a search's :class:`~pipeline.engine.status.Status`: REACHED (``path`` holds the moves, a pile
+    number or ``num_piles`` for a talon deal), MISSED, or OUT_OF_BUDGET after
+    ``max_nodes`` positions. ``deepest`` is the most pile cards a line
+    explored played, and ``pruned`` how many positions a target-dependent
+    reduction cut (with marks; when 0 after a miss, ``deepest`` is the most there is).
 
-    ``table`` (from ``kernel.new_table``; the one returned may be a doubled
-    copy) holds positions searched in full without reaching a target. Those
-    cannot reach a higher target either, so one table may serve searches for
-    the same start with rising targets.
+    With ``keyed_by_heights`` the memo is a transposition table (from
+    ``kernel.new_table``; the one returned may be a doubled copy) of
+    positions searched in full without reaching a target. Those cannot
+    reach a higher target either, so one table may serve searches for the
+    same start with rising targets. Otherwise ``memo`` is an empty
+    :func:`new_memo` of the kind ``bitmap`` says, whose marks it leaves
+    ready for the next search. With ``maximise`` (marks only), reaching the target raises it by one and
+    the search goes on (a branch and bound for the longest play): it ends MISSED, with ``deepest`` the
+    most pile cards any line plays (given that ``target`` - 1 are known to be playable), or REACHED if
+    every pile card is played.
 
-    The loop itself is :func:`_descend`, which never rebinds an array: when
-    the table should double it returns, the table is doubled here, and it
-    carries on from the state kept in the arrays.
+    The loop itself is compiled once for each memo (:func:`_descender`); it never rebinds an array:
+    when the table should double it returns, the table is doubled here, and it carries on from the
+    state kept in the arrays.
     """
+    piles, talon_size = ranks.shape[0], talon.shape[0]
     heights = start_heights.copy()
-    counts = np.zeros(NUM_RANKS, dtype=np.int64)
-    bottoms = np.zeros(NUM_RANKS, dtype=np.int64)
-    remaining, piles = 0, ranks.shape[0]
+    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
+    remaining = 0
     for pile in range(piles):
-        if heights[pile] > 0:
-            bottoms[ranks[pile, 0]] += 1
-        for level in range(heights[pile]):
-            counts[ranks[pile, level]] += 1
         remaining += heights[pile]
-    moves = np.zeros((remaining + 1, piles), dtype=np.int64)
-    move_count = np.zeros(remaining + 1, dtype=np.int64)
-    next_move = np.zeros(remaining + 1, dtype=np.int64)
-    keys = np.zeros(remaining + 1, dtype=np.int64)
-    entered = np.zeros(remaining + 1, dtype=np.int64)  # nodes when the position at each depth was entered
-    path = np.zeros(remaining + 1, dtype=np.int64)
-    memo_keys = np.full(MEMO_SIZE, -1, dtype=np.int64)
-    memo = np.empty(MEMO_SIZE, dtype=np.int64)  # read only where memo_keys says it was written
-    memo_orders = np.empty((MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    depth_limit = remaining + talon_size - start_dealt + 1
+    path = np.zeros(depth_limit, dtype=np.int64)
     if target <= 0:
-        return SearchStatus.REACHED.value, 1, 0, path[:0], table
+        return Status.REACHED.value, 1, 0, path[:0], 0, memo
+    moves = np.zeros((depth_limit, piles + 1), dtype=np.int64)
+    move_count = np.zeros(depth_limit, dtype=np.int64)
+    next_move = np.zeros(depth_limit, dtype=np.int64)
+    keys = np.zeros(depth_limit, dtype=np.int64)  # a transposition table's keys, or the layout numbers
+    dealts = np.zeros(depth_limit, dtype=np.int64)
+    played = np.zeros(depth_limit, dtype=np.int64)
+    entered = np.zeros(depth_limit, dtype=np.int64)  # nodes when the position at each depth was entered
+    shortfalls = np.zeros(depth_limit, dtype=np.int64)
+    # what the walk conditions ask depends on the rank counts, foundation and end ranks only: a direct-mapped
+    # memo of their answers (the keys; the walk's ends, -1 if none; its orders), read only where a key says
+    size = MEMO_SIZE if keyed_by_heights else WALK_MEMO_SIZE
+    memo_keys = np.full(size, -1, dtype=np.int64)
+    memo_ends = np.empty(size, dtype=np.int64)
+    memo_orders = np.empty((size, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
     bottom_ranks = 0
     for rank in range(NUM_RANKS):
         if bottoms[rank] > 0:
             bottom_ranks |= 1 << rank
     counts_code = code_of_counts(counts)
     spare = remaining - target
-    if _lost(
-        ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
-        memo_keys, memo, memo_orders,
-    ):  # fmt: skip
-        return SearchStatus.MISSED.value, 1, 0, path[:0], table
-    steps = layout_steps(ranks)
-    keys[0] = key_of(steps, heights, start_foundation)
-    tops = free_cards(ranks, heights)
-    move_count[0] = fill_moves(
-        ranks, heights, tops, start_foundation, flags & Reduction.DOMINANCE.value, moves, 0
-    )
-    stored = 0
-    for value in table:
-        stored += value != 0
-    scalars = np.array([0, 1, 0, stored, counts_code, bottom_ranks])
+    starts = talon_starts(talon)
+    deepest = max(target - 1, 0) if maximise else 0
+    scalars = np.array([0, 1, deepest, 0, counts_code, bottom_ranks, 0, even_minus_odd, target])
+    if keyed_by_heights:
+        if _lost(
+            ranks, heights, counts, start_foundation, counts_code, bottom_ranks, spare, flags,
+            memo_keys, memo_ends, memo_orders,
+        ):  # fmt: skip
+            return Status.MISSED.value, 1, deepest, path[:0], 1, memo
+        steps = layout_steps(ranks)
+        keys[0] = key_of(steps, heights, start_foundation)
+        move_count[0] = fill_moves(
+            ranks, heights, tops, start_foundation, flags & Reduction.DOMINANCE.value, moves, 0
+        )
+        stored = 0
+        for value in memo:
+            stored += value != 0
+        scalars[_STORED] = stored
+    else:
+        if rules_out(
+            ranks, heights, counts, bottoms, starts, start_dealt, start_foundation, wrap, spare, even_minus_odd,
+            flags, memo_orders, memo_keys, memo_ends,
+        ):  # fmt: skip
+            return Status.MISSED.value, 1, deepest, path[:0], 1, memo
+        shortfalls[0] = predecessor_shortfall(
+            counts, starts, start_dealt, start_foundation, wrap, dead_king, flags
+        )
+        if shortfalls[0] > spare:
+            return Status.MISSED.value, 1, deepest, path[:0], 1, memo
+        steps = layout_steps(ranks, not bitmap)
+        keys[0], dealts[0] = layout_of(steps, heights), start_dealt
+        move_count[0] = fill_moves_of(
+            ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
+        )
+        _mark(memo, bitmap, _key(keys[0], start_dealt, start_foundation, talon_size))  # before the new stamp
+        if not bitmap:  # a new stamp forgets the last search's keys; when the stamps run out, clear the table
+            stamp = memo[TABLE_SLOTS] % (STAMPS - 1) + 1
+            if stamp == 1:
+                memo[:] = 0
+            memo[TABLE_SLOTS] = stamp
     while True:
-        status = _descend(
-            ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
-            keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
-        )  # fmt: skip
+        if keyed_by_heights:
+            status = _descend_by_heights(
+                ranks, steps, heights, tops, counts, bottoms, starts, talon, moves, move_count, next_move, keys,
+                dealts, played, entered, shortfalls, path, memo, bitmap, memo_keys, memo_ends, memo_orders,
+                scalars, wrap, dead_king, remaining, maximise, max_nodes, flags,
+            )  # fmt: skip
+        else:
+            status = _descend_with_marks(
+                ranks, steps, heights, tops, counts, bottoms, starts, talon, moves, move_count, next_move, keys,
+                dealts, played, entered, shortfalls, path, memo, bitmap, memo_keys, memo_ends, memo_orders,
+                scalars, wrap, dead_king, remaining, maximise, max_nodes, flags,
+            )  # fmt: skip
         if status != GROW:
             break
-        table = doubled(table)
-    nodes, deepest = scalars[_NODES], scalars[_DEEPEST]
-    return status, nodes, deepest, path[:target] if status == SearchStatus.REACHED.value else path[:0], table
+        memo = doubled(memo)
+    if not keyed_by_heights and bitmap:
+        _clear(memo)
+    reached = status == Status.REACHED.value
+    path = path[: scalars[_DEPTH] + 1] if reached else path[:0]
+    return status, scalars[_NODES], scalars[_DEEPEST], path, scalars[_PRUNED], memo
 
 
-@numba.njit(cache=True)
-def _descend(
-    ranks, steps, heights, tops, counts, bottoms, moves, move_count, next_move,
-    keys, entered, path, table, memo_keys, memo, memo_orders, scalars, remaining, target, max_nodes, flags,
-):  # fmt: skip
-    """The loop of :func:`search`, from the state in its arguments; returns a status or GROW."""
-    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
-    stored, counts_code, bottom_ranks = scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
-    spare = remaining - target
-    status = GROW
-    while not outgrown(table, stored):
-        if next_move[depth] < move_count[depth]:
-            pile = moves[depth, next_move[depth]]
-            next_move[depth] += 1
-            child = child_key(ranks, steps, heights, keys[depth], pile)
-            if remaining - depth - 1 > UNSTORED:
-                if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
-                    prefetch(
-                        table, child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]])
-                    )
-                if recalls(table, child):
-                    continue  # searched in full before, by another order of the same moves
-            if nodes >= max_nodes:  # the budget is spent: the child is not entered, so nodes never pass it
-                status = SearchStatus.OUT_OF_NODES.value
-                break
-            rank = take(ranks, heights, tops, pile)
-            counts[rank] -= 1
-            counts_code -= POWERS_OF_5[rank]
-            if heights[pile] == 0:
-                bottoms[rank] -= 1
-                if bottoms[rank] == 0:
-                    bottom_ranks &= ~(1 << rank)
-            path[depth] = pile
-            nodes += 1
-            deepest = max(deepest, depth + 1)
-            if depth + 1 == target:
-                status = SearchStatus.REACHED.value
-                break
-            # cheap verdicts (a failed condition, no move) are recomputed, not stored
-            found = 0
-            if not _lost(
-                ranks, heights, counts, rank, counts_code, bottom_ranks, spare, flags,
-                memo_keys, memo, memo_orders,
-            ):  # fmt: skip
-                found = fill_moves(
-                    ranks, heights, tops, rank, flags & Reduction.DOMINANCE.value, moves, depth + 1
-                )
-            if found > 0:
-                depth += 1
-                keys[depth] = child
-                entered[depth] = nodes
-                move_count[depth] = found
-                next_move[depth] = 0
-                if remaining - depth - 1 > UNSTORED:
-                    prefetch(table, child_key(ranks, steps, heights, child, moves[depth, 0]))
-                continue
-            if heights[pile] == 0:
-                bottoms[rank] += 1
-                bottom_ranks |= 1 << rank
-            put_back(ranks, heights, tops, pile)
-            counts[rank] += 1
-            counts_code += POWERS_OF_5[rank]
-        else:
-            if remaining - depth > UNSTORED:
-                remember(table, keys[depth], bit_length(nodes - entered[depth]))
-                stored += 1
-            if depth == 0:
-                status = SearchStatus.MISSED.value
-                break
-            depth -= 1
-            pile = path[depth]
-            if heights[pile] == 0:
-                bottoms[ranks[pile, 0]] += 1
-                bottom_ranks |= 1 << ranks[pile, 0]
-            rank = put_back(ranks, heights, tops, pile)
-            counts[rank] += 1
-            counts_code += POWERS_OF_5[rank]
-    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
-    scalars[_STORED], scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS] = stored, counts_code, bottom_ranks
-    return status
+def _descender(keyed_by_heights: bool):  # returns a compiled function
+    """The loop of :func:`search`, compiled for one memo: a transposition table (``keyed_by_heights``) or
+    marks. One source serves both; the choice is a constant of the compiled code, so each loop keeps only
+    its own branches."""
+
+    @numba.njit(cache=True, _nrt=False)
+    def descend(
+        ranks, steps, heights, tops, counts, bottoms, starts, talon, moves, move_count, next_move, keys,
+        dealts, played, entered, shortfalls, path, memo, bitmap, memo_keys, memo_ends, memo_orders, scalars,
+        wrap, dead_king, remaining, maximise, max_nodes, flags,
+    ):  # fmt: skip
+        """The loop of :func:`search`, from the state in its arguments; returns a status or GROW."""
+        piles, talon_size = ranks.shape[0], talon.shape[0]
+        depth, nodes, deepest, stored = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST], scalars[_STORED]
+        counts_code, bottom_ranks = scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS]
+        pruned, even_minus_odd, target = scalars[_PRUNED], scalars[_EVEN_MINUS_ODD], scalars[_TARGET]
+        spare = remaining - target
+        status = GROW
+        while not (keyed_by_heights and outgrown(memo, stored)):
+            if next_move[depth] < move_count[depth]:
+                move = moves[depth, next_move[depth]]
+                next_move[depth] += 1
+                if keyed_by_heights:
+                    dealt, cards = 0, depth + 1
+                    child = child_key(ranks, steps, heights, keys[depth], move)
+                    if remaining - depth - 1 > UNSTORED:
+                        if next_move[depth] < move_count[depth]:  # warm the next sibling's slot meanwhile
+                            prefetch(
+                                memo,
+                                child_key(ranks, steps, heights, keys[depth], moves[depth, next_move[depth]]),
+                            )
+                        if recalls(memo, child):
+                            continue  # searched in full before, by another order of the same moves
+                else:
+                    dealt, cards = dealts[depth], played[depth]
+                    if move == piles:
+                        child, dealt, foundation = keys[depth], dealt + 1, talon[dealt]
+                    else:
+                        height = heights[move]
+                        child, foundation, cards = (
+                            keys[depth] + steps[move, height],
+                            ranks[move, height - 1],
+                            cards + 1,
+                        )
+                    if not _mark(memo, bitmap, _key(child, dealt, foundation, talon_size)):
+                        continue  # searched before, by another order of the same moves
+                # the budget is spent: the child is not entered, so nodes never pass it
+                if nodes >= max_nodes:
+                    status = Status.OUT_OF_BUDGET.value
+                    break
+                if not keyed_by_heights:
+                    stored += 1
+                nodes += 1
+                if keyed_by_heights or move < piles:
+                    foundation = take(ranks, heights, tops, move)
+                    counts[foundation] -= 1
+                    if keyed_by_heights:
+                        counts_code -= POWERS_OF_5[foundation]
+                    else:
+                        even_minus_odd -= 1 - 2 * (foundation & 1)
+                    if heights[move] == 0:
+                        bottoms[foundation] -= 1
+                        if keyed_by_heights and bottoms[foundation] == 0:
+                            bottom_ranks &= ~(1 << foundation)
+                path[depth] = move
+                deepest = max(deepest, cards)
+                if cards == target:
+                    if not maximise or target == remaining:
+                        status = Status.REACHED.value
+                        break
+                    target += 1
+                    spare -= 1
+                # cheap verdicts (a failed condition, no move) are recomputed, not stored
+                found, short = 0, 0
+                if keyed_by_heights:
+                    if not _lost(
+                        ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags,
+                        memo_keys, memo_ends, memo_orders,
+                    ):  # fmt: skip
+                        found = fill_moves(
+                            ranks,
+                            heights,
+                            tops,
+                            foundation,
+                            flags & Reduction.DOMINANCE.value,
+                            moves,
+                            depth + 1,
+                        )
+                else:
+                    short = (
+                        shortfalls[depth] + 1
+                    )  # a move raises it by one at most (see predecessor_shortfall)
+                    if short > spare:
+                        short = predecessor_shortfall(
+                            counts, starts, dealt, foundation, wrap, dead_king, flags
+                        )
+                    if short > spare or rules_out(
+                        ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, spare,
+                        even_minus_odd, flags, memo_orders, memo_keys, memo_ends,
+                    ):  # fmt: skip
+                        pruned += 1
+                    else:
+                        found = fill_moves_of(
+                            ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, flags, moves,
+                            depth + 1,
+                        )  # fmt: skip
+                if found > 0:
+                    depth += 1
+                    keys[depth] = child
+                    move_count[depth] = found
+                    next_move[depth] = 0
+                    if keyed_by_heights:
+                        entered[depth] = nodes
+                        if remaining - depth - 1 > UNSTORED:
+                            prefetch(memo, child_key(ranks, steps, heights, child, moves[depth, 0]))
+                    else:
+                        dealts[depth], played[depth], shortfalls[depth] = dealt, cards, short
+                        for index in range(found):  # start loading the children's memo entries meanwhile
+                            move = moves[depth, index]
+                            if move == piles:
+                                key = _key(child, dealt + 1, talon[dealt], talon_size)
+                            else:
+                                height = heights[move]
+                                key = _key(
+                                    child + steps[move, height], dealt, ranks[move, height - 1], talon_size
+                                )
+                            if bitmap:
+                                prefetch_at(memo, DIRTY_WORDS + (key >> 6))
+                            else:
+                                prefetch_at(memo, slot_for(key, TABLE_SLOTS // 8 - 1) << 3)
+                    continue
+            else:
+                if keyed_by_heights and remaining - depth > UNSTORED:
+                    remember(memo, keys[depth], bit_length(nodes - entered[depth]))
+                    stored += 1
+                if depth == 0:
+                    status = Status.MISSED.value
+                    break
+                depth -= 1
+                move = path[depth]
+                if not keyed_by_heights and move == piles:
+                    continue
+                foundation = ranks[move, heights[move]]
+            # put the card played from ``move`` (of rank ``foundation``) back
+            if keyed_by_heights or move < piles:
+                if heights[move] == 0:
+                    bottoms[foundation] += 1
+                    if keyed_by_heights:
+                        bottom_ranks |= 1 << foundation
+                put_back(ranks, heights, tops, move)
+                counts[foundation] += 1
+                if keyed_by_heights:
+                    counts_code += POWERS_OF_5[foundation]
+                else:
+                    even_minus_odd += 1 - 2 * (foundation & 1)
+        scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST], scalars[_STORED] = depth, nodes, deepest, stored
+        scalars[_COUNTS_CODE], scalars[_BOTTOM_RANKS] = counts_code, bottom_ranks
+        scalars[_PRUNED], scalars[_EVEN_MINUS_ODD], scalars[_TARGET] = pruned, even_minus_odd, target
+        return status
+
+    return descend
+
+
+_descend_by_heights = _descender(True)
+_descend_with_marks = _descender(False)
+
+
+def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """The search's numbers for ``position``: (ranks, heights, talon ranks, talon dealt, foundation or -1)."""
+    game = deal.game
+    ranks = np.zeros((game.num_piles, game.pile_size), dtype=np.int64)
+    for pile, cards in enumerate(deal.piles):
+        ranks[pile, : len(cards)] = [rank_of(card) for card in cards]
+    heights = np.array(position.heights, dtype=np.int64)
+    talon = np.array([rank_of(card) for card in deal.talon], dtype=np.int64)
+    foundation = -1 if position.foundation_rank is None else position.foundation_rank
+    return ranks, heights, talon, position.talon_dealt, foundation
+
+
+def new_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a table.
+
+    A bit array starts with DIRTY_WORDS words of the lines set, which
+    :func:`search` clears again before it returns. A table (see
+    :func:`_mark`) holds TABLE_SLOTS keys stamped with the search that put
+    them there, its stamp in the last word, so a new search forgets the
+    keys of the last one without clearing them. Either way the memo serves
+    the next search as it is, and :func:`solve_position` keeps one for the
+    next deal rather than zeroing megabytes a deal.
+    """
+    return np.zeros(_memo_words(ranks, talon), dtype=np.int64)
+
+
+def _memo_words(ranks: np.ndarray, talon: np.ndarray) -> int:
+    """The length of :func:`new_memo`: a bit array's DIRTY_WORDS then whole lines of 8 words, or a table's."""
+    if not uses_bitmap(ranks, talon):
+        return TABLE_SLOTS + 1
+    piles, size = ranks.shape
+    bits = (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS
+    return DIRTY_WORDS + ((bits + (1 << LINE_SHIFT) - 1) >> LINE_SHIFT << 3)
+
+
+_SPARE_MEMOS: dict[int, list[np.ndarray]] = {}  # memos ready for a search, by length
+
+
+def _borrow_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
+    """A memo ready for a search (:func:`new_memo`), one kept from an earlier search when there is one."""
+    spare = _SPARE_MEMOS.get(_memo_words(ranks, talon))
+    return spare.pop() if spare else new_memo(ranks, talon)  # pop is atomic: threads never share one
+
+
+def _give_back(memo: np.ndarray) -> None:
+    """Keep a memo that :func:`search` has left ready, for the next search."""
+    _SPARE_MEMOS.setdefault(memo.shape[0], []).append(memo)
+
+
+def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
+    """Whether :func:`new_memo` gives this layout a bit array."""
+    piles, size = ranks.shape
+    return (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS <= BITMAP_BITS
+
+
+@numba.njit(cache=True, _nrt=False)
+def _clear(memo: np.ndarray) -> None:
+    """Zero the lines of a bit array that its first words say were set, and those words."""
+    for word in range(DIRTY_WORDS):
+        lines = memo[word]
+        while lines:
+            line = (word << 6) + lowest_bit(lines)
+            lines &= lines - 1
+            for at in range(DIRTY_WORDS + (line << 3), DIRTY_WORDS + (line << 3) + 8):
+                memo[at] = 0
+        memo[word] = 0
+
+
+@numba.njit(cache=True, _nrt=False)
+def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
+    """The memo's key of a position."""
+    return (layout * (talon_size + 1) + dealt) * FOUNDATIONS + foundation + 1
+
+
+@numba.njit(cache=True, _nrt=False)
+def _mark(memo: np.ndarray, bitmap: bool, key: int) -> bool:
+    """Put ``key`` in the memo; True when it was not there (or a table had forgotten it).
+
+    A table's bucket is the 8 slots from ``8 * slot_for(key)``; a slot holds ``key << 7 | stamp`` (keys
+    are below 2**56: a layout number below 2**52, times 14), so the last search's keys never match.
+    """
+    if bitmap:
+        word, bit = DIRTY_WORDS + (key >> 6), np.int64(1) << (key & 63)
+        if memo[word] & bit:
+            return False
+        memo[word] |= bit
+        memo[key >> (LINE_SHIFT + 6)] |= np.int64(1) << ((key >> LINE_SHIFT) & 63)
+        return True
+    stamp = memo[TABLE_SLOTS]
+    bucket = slot_for(key, TABLE_SLOTS // 8 - 1) << 3
+    entry = key << 7 | stamp
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] == entry:
+            return False
+    for slot in range(bucket, bucket + 8):
+        if memo[slot] & (STAMPS - 1) != stamp:
+            memo[slot] = entry
+            return True
+    memo[bucket + (key & 7)] = entry  # a full bucket forgets a key: that position may be searched again
+    return True
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -504,384 +802,3 @@ def _one_spare_walkable(
     memo_keys[slot] = code
     memo[slot] = 1 if possible else 0
     return possible
-
-
-# searches with marks (:func:`marked_search`)
-TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
-STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
-BITMAP_BITS = 1 << 27  # the largest key space kept as a bit array (16 MiB); larger ones go in a table
-# a bit array's first words say which of its 64-byte lines a search set bits in (a bit a line), so that
-# the search can clear just those before it returns and the array can serve the next search
-LINE_SHIFT = 9  # a key's line: key >> 9 (8 words of 64 bits)
-DIRTY_WORDS = BITMAP_BITS >> (LINE_SHIFT + 6)
-FOUNDATIONS = NUM_RANKS + 1  # -1 (empty) and the 13 ranks, stored as foundation + 1
-_PRUNED, _EVEN_MINUS_ODD, _TARGET = 4, 5, 6  # marked_search's kept scalars after the first four
-
-
-def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
-    """The search's numbers for ``position``: (ranks, heights, talon ranks, talon dealt, foundation or -1)."""
-    game = deal.game
-    ranks = np.zeros((game.num_piles, game.pile_size), dtype=np.int64)
-    for pile, cards in enumerate(deal.piles):
-        ranks[pile, : len(cards)] = [rank_of(card) for card in cards]
-    heights = np.array(position.heights, dtype=np.int64)
-    talon = np.array([rank_of(card) for card in deal.talon], dtype=np.int64)
-    foundation = -1 if position.foundation_rank is None else position.foundation_rank
-    return ranks, heights, talon, position.talon_dealt, foundation
-
-
-def new_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
-    """An empty memo for searches of this layout: a bit array if every key fits in BITMAP_BITS, else a table.
-
-    A bit array starts with DIRTY_WORDS words of the lines set, which
-    :func:`marked_search` clears again before it returns. A table (see
-    :func:`_mark`) holds TABLE_SLOTS keys stamped with the search that put
-    them there, its stamp in the last word, so a new search forgets the
-    keys of the last one without clearing them. Either way the memo serves
-    the next search as it is, and :func:`marked_solve` keeps one for the
-    next deal rather than zeroing megabytes a deal.
-    """
-    return np.zeros(_memo_words(ranks, talon), dtype=np.int64)
-
-
-def _memo_words(ranks: np.ndarray, talon: np.ndarray) -> int:
-    """The length of :func:`new_memo`: a bit array's DIRTY_WORDS then whole lines of 8 words, or a table's."""
-    if not uses_bitmap(ranks, talon):
-        return TABLE_SLOTS + 1
-    piles, size = ranks.shape
-    bits = (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS
-    return DIRTY_WORDS + ((bits + (1 << LINE_SHIFT) - 1) >> LINE_SHIFT << 3)
-
-
-_SPARE_MEMOS: dict[int, list[np.ndarray]] = {}  # memos ready for a search, by length
-
-
-def _borrow_memo(ranks: np.ndarray, talon: np.ndarray) -> np.ndarray:
-    """A memo ready for a search (:func:`new_memo`), one kept from an earlier search when there is one."""
-    spare = _SPARE_MEMOS.get(_memo_words(ranks, talon))
-    return spare.pop() if spare else new_memo(ranks, talon)  # pop is atomic: threads never share one
-
-
-def _give_back(memo: np.ndarray) -> None:
-    """Keep a memo that :func:`marked_search` has left ready, for the next search."""
-    _SPARE_MEMOS.setdefault(memo.shape[0], []).append(memo)
-
-
-def uses_bitmap(ranks: np.ndarray, talon: np.ndarray) -> bool:
-    """Whether :func:`new_memo` gives this layout a bit array."""
-    piles, size = ranks.shape
-    return (size + 1) ** piles * (talon.shape[0] + 1) * FOUNDATIONS <= BITMAP_BITS
-
-
-def marked_solve(
-    deal: Deal, position: Position, max_nodes: int, flags: int, longest_play: bool = True
-) -> tuple[SearchStatus, tuple[int, ...], int, int | None]:
-    """Search ``position`` of ``deal`` for a win; returns (status, moves, nodes, most pile cards playable).
-
-    ``flags`` are the :class:`Reduction` bits switched on
-    (:attr:`~pipeline.engine.solver.SearchOptions.flags`: all of them
-    unless a test switches one off). The most pile cards playable is counted from ``position`` and
-    is known (not None) only when the status is REACHED (all of them) or
-    MISSED (and, without ``longest_play``, only when REACHED: a miss seeks no longest play).
-    """
-    ranks, heights, talon, dealt, foundation = position_arrays(deal, position)
-    game = deal.game
-    left = int(heights.sum())
-    bitmap = uses_bitmap(ranks, talon)
-    memo = _borrow_memo(ranks, talon)
-    status, nodes, deepest, path, pruned = marked_search(
-        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left, False, max_nodes, flags,
-        bitmap, memo,
-    )  # fmt: skip
-    found = SearchStatus(int(status))
-    moves = tuple(int(move) for move in path)
-    if found is SearchStatus.REACHED:
-        _give_back(memo)
-        return found, moves, int(nodes), left
-    if found is SearchStatus.OUT_OF_NODES or not longest_play:
-        _give_back(memo)
-        return found, (), int(nodes), None
-    if not pruned or deepest == left - 1:
-        _give_back(memo)  # every line was seen, or all cards but the last were played
-        return found, (), int(nodes), int(deepest)
-    if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
-        _give_back(memo)
-        return found, (), int(nodes), None
-    if flags & Reduction.TOP_FIRST.value and game.wrap and deepest < left - 1:
-        status, more, below, _, _ = marked_search(
-            ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, left - 1, False,
-            max_nodes - int(nodes), flags, bitmap, memo,
-        )  # fmt: skip
-        nodes += more
-        if status != SearchStatus.MISSED.value:
-            _give_back(memo)
-            return found, (), int(nodes), None if status == SearchStatus.OUT_OF_NODES.value else left - 1
-        deepest = max(deepest, below)
-        if nodes >= max_nodes:  # as above: no budget left for the longest play's search
-            _give_back(memo)
-            return found, (), int(nodes), None
-    status, more, deepest, _, _ = marked_search(
-        ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, int(deepest) + 1, True,
-        max_nodes - int(nodes), flags, bitmap, memo,
-    )  # fmt: skip
-    _give_back(memo)
-    total = int(nodes + more)
-    return found, (), total, None if status == SearchStatus.OUT_OF_NODES.value else int(deepest)
-
-
-@numba.njit(cache=True)
-def marked_search(
-    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, target, maximise, max_nodes,
-    flags, bitmap, memo,
-):  # fmt: skip
-    """Whether ``target`` more pile cards can be played; returns (status, nodes, deepest, path, pruned).
-
-    ``ranks[p, level]`` is the rank at ``level`` (0 = bottom) of pile ``p``
-    and ``start_heights[p]`` how many cards it holds; ``talon`` the talon's
-    ranks, first dealt first, ``start_dealt`` of them dealt;
-    ``start_foundation`` the foundation's rank, -1 when empty. ``status`` is
-    a :class:`SearchStatus` value: REACHED (``path`` holds the moves, a pile
-    number or ``num_piles`` for a talon deal), MISSED, or OUT_OF_NODES after
-    ``max_nodes`` positions. ``deepest`` is the most pile cards a line
-    explored played, and ``pruned`` how many positions a target-dependent
-    reduction cut (when 0 after a miss, ``deepest`` is the most there is).
-
-    With ``maximise``, reaching the target raises it by one and the search
-    goes on (a branch and bound for the longest play): it ends MISSED, with
-    ``deepest`` the most pile cards any line plays (given that ``target``
-    - 1 are known to be playable), or REACHED if every pile card is played.
-    A position is marked in the memo when it is entered, and it is searched
-    in full for a target that only rises, so skipping it later loses
-    nothing.
-
-    ``memo`` is an empty :func:`new_memo`, of the kind ``bitmap`` says.
-    """
-    piles = ranks.shape[0]
-    talon_size = talon.shape[0]
-    remaining = 0
-    for pile in range(piles):
-        remaining += start_heights[pile]
-    depth_limit = remaining + talon_size - start_dealt + 1
-    path = np.zeros(depth_limit, dtype=np.int64)
-    if target <= 0:
-        return SearchStatus.REACHED.value, 1, 0, path[:0], 0
-    heights = start_heights.copy()
-    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
-    starts = talon_starts(talon)
-    steps = layout_steps(ranks, not bitmap)
-    layout = layout_of(steps, heights)
-    moves = np.zeros((depth_limit, piles + 1), dtype=np.int64)
-    move_count = np.zeros(depth_limit, dtype=np.int64)
-    next_move = np.zeros(depth_limit, dtype=np.int64)
-    layouts = np.zeros(depth_limit, dtype=np.int64)
-    dealts = np.zeros(depth_limit, dtype=np.int64)
-    foundations = np.zeros(depth_limit, dtype=np.int64)
-    played = np.zeros(depth_limit, dtype=np.int64)
-    # the walk conditions depend on the rank counts, foundation and end ranks only: a direct-mapped memo
-    orders = np.zeros((WALK_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
-    walk_keys = np.full(WALK_MEMO_SIZE, -1, dtype=np.int64)
-    walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
-    layouts[0], dealts[0], foundations[0] = layout, start_dealt, start_foundation
-    scalars = np.array([0, 1, max(target - 1, 0) if maximise else 0, 0, 0, even_minus_odd, target])
-    if rules_out(
-        ranks, heights, counts, bottoms, starts, start_dealt, start_foundation, wrap, remaining - target,
-        even_minus_odd, flags, orders, walk_keys, walk_ends,
-    ):  # fmt: skip
-        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
-    shortfalls = np.zeros(depth_limit, dtype=np.int64)
-    shortfalls[0] = predecessor_shortfall(
-        counts, starts, start_dealt, start_foundation, wrap, dead_king, flags
-    )
-    if shortfalls[0] > remaining - target:
-        return SearchStatus.MISSED.value, 1, scalars[_DEEPEST], path[:0], 1
-    move_count[0] = fill_moves_of(
-        ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
-    )
-    _mark(memo, bitmap, _key(layout, start_dealt, start_foundation, talon_size))
-    status = _run_marked(
-        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
-        wrap, dead_king, remaining, maximise, max_nodes, flags,
-    )  # fmt: skip
-    nodes, deepest, pruned = scalars[_NODES], scalars[_DEEPEST], scalars[_PRUNED]
-    reached = status == SearchStatus.REACHED.value
-    return status, nodes, deepest, path[: scalars[_DEPTH] + 1] if reached else path[:0], pruned
-
-
-@numba.njit(cache=True)
-def _run_marked(
-    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
-    dead_king, remaining, maximise, max_nodes, flags,
-):  # fmt: skip
-    """:func:`_descend_marked` with the memo made ready; a bit array is cleared again at the end."""
-    if not bitmap:  # a new stamp forgets the last search's keys; when the stamps run out, clear the table
-        stamp = memo[TABLE_SLOTS] % (STAMPS - 1) + 1
-        if stamp == 1:
-            memo[:] = 0
-        memo[TABLE_SLOTS] = stamp
-    status = _descend_marked(
-        ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-        dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap,
-        wrap, dead_king, remaining, maximise, max_nodes, flags,
-    )  # fmt: skip
-    if bitmap:
-        _clear(memo)
-    return status
-
-
-@numba.njit(cache=True, _nrt=False)
-def _clear(memo: np.ndarray) -> None:
-    """Zero the lines of a bit array that its first words say were set, and those words."""
-    for word in range(DIRTY_WORDS):
-        lines = memo[word]
-        while lines:
-            line = (word << 6) + lowest_bit(lines)
-            lines &= lines - 1
-            for at in range(DIRTY_WORDS + (line << 3), DIRTY_WORDS + (line << 3) + 8):
-                memo[at] = 0
-        memo[word] = 0
-
-
-@numba.njit(cache=True, _nrt=False)
-def _key(layout: int, dealt: int, foundation: int, talon_size: int) -> int:
-    """The memo's key of a position."""
-    return (layout * (talon_size + 1) + dealt) * FOUNDATIONS + foundation + 1
-
-
-@numba.njit(cache=True, _nrt=False)
-def _mark(memo: np.ndarray, bitmap: bool, key: int) -> bool:
-    """Put ``key`` in the memo; True when it was not there (or a table had forgotten it).
-
-    A table's bucket is the 8 slots from ``8 * slot_for(key)``; a slot holds ``key << 7 | stamp`` (keys
-    are below 2**56: a layout number below 2**52, times 14), so the last search's keys never match.
-    """
-    if bitmap:
-        word, bit = DIRTY_WORDS + (key >> 6), np.int64(1) << (key & 63)
-        if memo[word] & bit:
-            return False
-        memo[word] |= bit
-        memo[key >> (LINE_SHIFT + 6)] |= np.int64(1) << ((key >> LINE_SHIFT) & 63)
-        return True
-    stamp = memo[TABLE_SLOTS]
-    bucket = slot_for(key, TABLE_SLOTS // 8 - 1) << 3
-    entry = key << 7 | stamp
-    for slot in range(bucket, bucket + 8):
-        if memo[slot] == entry:
-            return False
-    for slot in range(bucket, bucket + 8):
-        if memo[slot] & (STAMPS - 1) != stamp:
-            memo[slot] = entry
-            return True
-    memo[bucket + (key & 7)] = entry  # a full bucket forgets a key: that position may be searched again
-    return True
-
-
-@numba.njit(cache=True, _nrt=False)
-def _descend_marked(
-    ranks, heights, tops, counts, bottoms, starts, talon, steps, moves, move_count, next_move, layouts,
-    dealts, foundations, played, shortfalls, path, orders, walk_keys, walk_ends, scalars, memo, bitmap, wrap,
-    dead_king, remaining, maximise, max_nodes, flags,
-):  # fmt: skip
-    """The loop of :func:`marked_search`, from the state in its arguments; returns a status."""
-    piles = ranks.shape[0]
-    talon_size = talon.shape[0]
-    depth, nodes, deepest = scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST]
-    stored, pruned, even_minus_odd = scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD]
-    target = scalars[_TARGET]
-    status = SearchStatus.MISSED.value
-    while True:
-        if next_move[depth] < move_count[depth]:
-            move = moves[depth, next_move[depth]]
-            next_move[depth] += 1
-            dealt, cards = dealts[depth], played[depth]
-            if move == piles:
-                layout, dealt, foundation = layouts[depth], dealt + 1, talon[dealt]
-            else:
-                height = heights[move]
-                layout, foundation, cards = (
-                    layouts[depth] + steps[move, height],
-                    ranks[move, height - 1],
-                    cards + 1,
-                )
-            if not _mark(memo, bitmap, _key(layout, dealt, foundation, talon_size)):
-                continue  # searched before, by another order of the same moves
-            if nodes >= max_nodes:  # the budget is spent: the child is not entered, so nodes never pass it
-                status = SearchStatus.OUT_OF_NODES.value
-                break
-            stored += 1
-            nodes += 1
-            if move < piles:
-                take(ranks, heights, tops, move)
-                counts[foundation] -= 1
-                even_minus_odd -= 1 - 2 * (foundation & 1)
-                if heights[move] == 0:
-                    bottoms[foundation] -= 1
-            path[depth] = move
-            deepest = max(deepest, cards)
-            if cards == target:
-                if not maximise or target == remaining:
-                    status = SearchStatus.REACHED.value
-                    break
-                target += 1
-            found = 0
-            short = shortfalls[depth] + 1  # a move raises it by one at most (see predecessor_shortfall)
-            if short > remaining - target:
-                short = predecessor_shortfall(counts, starts, dealt, foundation, wrap, dead_king, flags)
-            if short > remaining - target or rules_out(
-                ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, remaining - target,
-                even_minus_odd, flags, orders, walk_keys, walk_ends,
-            ):  # fmt: skip
-                pruned += 1
-            else:
-                found = fill_moves_of(
-                    ranks,
-                    heights,
-                    tops,
-                    foundation,
-                    dealt < talon_size,
-                    wrap,
-                    dead_king,
-                    flags,
-                    moves,
-                    depth + 1,
-                )
-            if found > 0:
-                depth += 1
-                layouts[depth], dealts[depth], foundations[depth], played[depth] = (
-                    layout,
-                    dealt,
-                    foundation,
-                    cards,
-                )
-                move_count[depth] = found
-                next_move[depth] = 0
-                shortfalls[depth] = short
-                for index in range(found):  # start loading the children's memo entries meanwhile
-                    move = moves[depth, index]
-                    if move == piles:
-                        child = _key(layout, dealt + 1, talon[dealt], talon_size)
-                    else:
-                        height = heights[move]
-                        child = _key(layout + steps[move, height], dealt, ranks[move, height - 1], talon_size)
-                    if bitmap:
-                        prefetch_at(memo, DIRTY_WORDS + (child >> 6))
-                    else:
-                        prefetch_at(memo, slot_for(child, TABLE_SLOTS // 8 - 1) << 3)
-                continue
-            if move < piles:
-                put_back_card(ranks, heights, tops, counts, bottoms, move)
-                even_minus_odd += 1 - 2 * (foundation & 1)
-        else:
-            if depth == 0:
-                status = SearchStatus.MISSED.value
-                break
-            depth -= 1
-            move = path[depth]
-            if move < piles:
-                rank = put_back_card(ranks, heights, tops, counts, bottoms, move)
-                even_minus_odd += 1 - 2 * (rank & 1)
-    scalars[_DEPTH], scalars[_NODES], scalars[_DEEPEST] = depth, nodes, deepest
-    scalars[_STORED], scalars[_PRUNED], scalars[_EVEN_MINUS_ODD] = stored, pruned, even_minus_odd
-    scalars[_TARGET] = target
-    return status

@@ -30,17 +30,18 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+
+import numpy as np
 
 from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.reductions import Reduction
-from pipeline.engine.search import SearchStatus, marked_solve, transposition_solve
+from pipeline.engine.search import search, solve_position
+from pipeline.engine.status import Status
 from pipeline.errors import InternalError
 from pipeline.game.deal import Deal
 from pipeline.game.games import FoundationStart, Game
 from pipeline.game.rules import IllegalMove, Position, replay
-from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import SolveResult, Verdict
 
 
@@ -95,23 +96,20 @@ def solve(
     loss's ``max_cards_played`` is None). ``max_cards_played`` counts pile
     cards only (a Golf win plays 35, whatever talon is left).
     """
-    solver_of = _solver_of(deal.game)
-    _compile(deal.game)
+    keyed = keyed_by_heights(deal.game)
+    _compile(keyed)
     began = time.perf_counter()
     position = start or Position.start(deal)
-    status, moves, nodes, most = solver_of(deal, position, max_nodes, int(options.flags), longest_play)
-    if status is SearchStatus.REACHED:
+    status, moves, nodes, most = solve_position(
+        deal, position, max_nodes, int(options.flags), keyed, longest_play
+    )
+    if status is Status.REACHED:
         _certify(deal, moves, position)
         return SolveResult(Verdict.SOLVED, moves, nodes, time.perf_counter() - began, deal.game.pile_cards)
-    if status is SearchStatus.OUT_OF_NODES:
+    if status is Status.OUT_OF_BUDGET:
         return SolveResult(Verdict.UNKNOWN, (), nodes, time.perf_counter() - began, None)
     played = None if most is None else position.cards_played + most
     return SolveResult(Verdict.UNSOLVABLE, (), nodes, time.perf_counter() - began, played)
-
-
-def _solver_of(game: Game) -> Callable[..., tuple[SearchStatus, tuple[int, ...], int, int | None]]:
-    """The search that serves ``game`` (:func:`keyed_by_heights`)."""
-    return transposition_solve if keyed_by_heights(game) else marked_solve
 
 
 def keyed_by_heights(game: Game) -> bool:
@@ -122,11 +120,10 @@ def keyed_by_heights(game: Game) -> bool:
 
 
 @functools.cache
-def _compile(game: Game) -> None:
-    """Compile the search that serves ``game`` (or load it from Numba's cache) once per process, before any
-    clock starts."""
-    deal = seeded_deal(0, 0, game)
-    _solver_of(game)(deal, Position.start(deal), 1, 0)
+def _compile(keyed: bool) -> None:
+    """Compile the search (or load it from Numba's cache) once per process, before any clock starts."""
+    ranks, heights = np.zeros((1, 1), dtype=np.int64), np.zeros(1, dtype=np.int64)
+    search(ranks, heights, heights[:0], 0, 0, True, False, 0, False, 1, 0, keyed, False, heights[:0])
 
 
 class SolverBug(InternalError):

@@ -1,6 +1,6 @@
 """The family's solver (All in a Row and the Golfs) against the plain reference search, black-hole-solver's
 verdicts, and itself with each reduction switched off (those of SearchOptions through solve, the family search's
-own through marked_solve)."""
+own through solve_position)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from pipeline.engine.budgets import DEFAULT_MAX_NODES
 from pipeline.engine.conditions import predecessor_shortfall
 from pipeline.engine.reductions import Reduction
 from pipeline.engine.reference import reference_solve
-from pipeline.engine.search import SearchStatus, marked_solve
+from pipeline.engine.search import solve_position
 from pipeline.engine.solver import SearchOptions, solve
+from pipeline.engine.status import Status
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.games import BLACK_HOLE, GAMES, Game, game_named
@@ -204,7 +205,7 @@ def test_a_golf_win_may_leave_talon_cards():
     assert end.is_won and end.talon_left > 0 and result.max_cards_played == 35
 
 
-# this search's own reductions (and its TOP_FIRST order), switched off one at a time through marked_solve
+# this search's own reductions (and its TOP_FIRST order), switched off one at a time through solve_position
 OWN_OFF = {
     "predecessors": FULL.flags & ~Reduction.PREDECESSORS,
     "top_first": FULL.flags & ~Reduction.TOP_FIRST,
@@ -212,9 +213,9 @@ OWN_OFF = {
 }
 
 
-def family_result(deal: Deal, position: Position, flags: int) -> tuple[SearchStatus, int | None]:
-    status, moves, _, most = marked_solve(deal, position, DEFAULT_MAX_NODES, flags)
-    if status is SearchStatus.REACHED:
+def family_result(deal: Deal, position: Position, flags: int) -> tuple[Status, int | None]:
+    status, moves, _, most = solve_position(deal, position, DEFAULT_MAX_NODES, flags, False)
+    if status is Status.REACHED:
         replay(deal, moves, start=position)
     return status, most
 
@@ -240,7 +241,7 @@ def test_the_predecessors_condition_alone_agrees_with_the_reference(game: Game):
         most, win = family_reference(deal, position)
         for own in (Reduction.PREDECESSORS, Reduction.PREDECESSORS | Reduction.TOP_FIRST):
             status, found = family_result(deal, position, int(own))
-            assert status is (SearchStatus.REACHED if win is not None else SearchStatus.MISSED)
+            assert status is (Status.REACHED if win is not None else Status.MISSED)
             assert found == most, deal.to_board_text()
         lost += win is None
     assert lost > 0

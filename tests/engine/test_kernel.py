@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.engine import gametree, search
+from pipeline.engine import gametree
 from pipeline.engine.kernel import (
     FIRST_SLOTS,
     FOUNDATION_SHIFT,
@@ -33,6 +33,7 @@ from pipeline.engine.kernel import (
     set_probe,
     slot_for,
 )
+from pipeline.engine.status import Status
 from pipeline.game.deal import NUM_PILES
 
 # Bit tricks
@@ -288,5 +289,5 @@ def test_the_largest_layout_key_leaves_room_for_the_foundation(flat):
 
 
 def test_grow_is_no_status_of_either_loop():
-    assert GROW not in tuple(search.SearchStatus)
+    assert GROW not in tuple(Status)
     assert GROW not in tuple(gametree.WalkStatus)

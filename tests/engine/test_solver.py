@@ -157,10 +157,11 @@ def _searching_badly(path: tuple[int, ...]):
     """A stand-in for the compiled search that claims a win along ``path``, whatever the deal."""
     import numpy as np
 
-    from pipeline.engine.search import SearchStatus
+    from pipeline.engine.status import Status
 
-    def search(ranks, heights, foundation, target, max_nodes, flags, table):
-        return SearchStatus.REACHED.value, 7, target, np.array(path, dtype=np.int64), table
+    def search(*numbers):
+        *_, memo = numbers
+        return Status.REACHED.value, 7, len(path), np.array(path, dtype=np.int64), 0, memo
 
     return search
 
