@@ -38,14 +38,17 @@ test("the golden cases cover every other game, play, a stuck game, a won one, ta
 test("the games' rule sets are games.py's", () => {
   const shapes = Object.values(Solver.GAMES).map((rules) => [
     rules.name, rules.numPiles, rules.pileSize, rules.talonSize, rules.foundation, rules.wrap, rules.deadKing,
+    rules.namedInRecords,
   ]);
   assert.deepEqual(shapes, [
-    ["black_hole", 17, 3, 0, "ace_of_spades", true, false],
-    ["all_in_a_row", 13, 4, 0, "empty", true, false],
-    ["dead_king_golf", 7, 5, 16, "dealt", false, true],
-    ["golf", 7, 5, 16, "dealt", false, false],
-    ["relaxed_golf", 7, 5, 16, "dealt", true, false],
+    ["black_hole", 17, 3, 0, "ace_of_spades", true, false, false],
+    ["all_in_a_row", 13, 4, 0, "empty", true, false, true],
+    ["dead_king_golf", 7, 5, 16, "dealt", false, true, true],
+    ["golf", 7, 5, 16, "dealt", false, false, true],
+    ["relaxed_golf", 7, 5, 16, "dealt", true, false, true],
   ]);
+  // the search's move order, as the Python searches': pile order for Black Hole, the taller first else
+  assert.deepEqual(Object.values(Solver.GAMES).map((rules) => rules.tallerFirst), [false, true, true, true, true]);
   assert.equal(Solver.GAMES.golf.talonMove, 7);
   assert.equal(Solver.GAMES.all_in_a_row.talonMove, -1);
   assert.equal(Solver.gameNamed(undefined), Solver.GAMES.black_hole);

@@ -44,7 +44,7 @@
   // another game than Black Hole names it: "g · 12 deals of Golf, in pack order".
   function packLine(pack) {
     const count = pack.deals.length;
-    const game = pack.game.name === "black_hole" ? "" : " of " + pack.game.title;
+    const game = pack.game.namedInRecords ? " of " + pack.game.title : "";
     if (pack.kind === "curated") {
       return pack.name + " · " + words.plural(count, "curated deal") + game + ", in level order";
     }

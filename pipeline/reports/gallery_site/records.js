@@ -30,6 +30,7 @@
 
   const inNode = typeof module === "object" && Boolean(module.exports);
   const game = inNode ? require("./game.js") : root.Blackhole.game;
+  const Solver = inNode ? require("./solver.js") : root.BlackholeSolver;
 
   const PREFIX = "blackhole-plays:";
   const FORMAT = "blackhole-plays";
@@ -715,8 +716,8 @@
 
       // The export document: every deal with an attempt, a note or a mark (every tab's), in
       // the order of `dealIds` (the pack's; ids not in it come last). `about`: {pack, title,
-      // game}, the game's name written only for a pack of another game than Black Hole (as
-      // deals.js does).
+      // game}, the game's name written only where the game's records name it (not Black
+      // Hole's, as deals.js does).
       exported: function (about, dealIds) {
         tick();
         const deals = merged();
@@ -724,7 +725,7 @@
         const ids = [...deals.keys()]
           .filter((id) => deals.get(id).attempts.length || deals.get(id).note || deals.get(id).mark)
           .sort((a, b) => (order.has(a) ? order.get(a) : Infinity) - (order.has(b) ? order.get(b) : Infinity));
-        const played = about.game && about.game !== "black_hole" ? { game: about.game } : {};
+        const played = about.game && Solver.gameNamed(about.game).namedInRecords ? { game: about.game } : {};
         return {
           format: FORMAT,
           version: VERSION,

@@ -71,11 +71,13 @@
     // `pileSize` cards, a talon of `talonSize` cards, how the foundation starts ("ace_of_spades",
     // "empty" or "dealt"), whether K and A are neighbours (`wrap`) and whether nothing goes on a
     // King (`deadKing`); `tallerFirst`, whether the search tries the taller piles first (as the
-    // family's Python search does) or keeps pile order (as Black Hole's does). Derived:
+    // family's Python search does) or keeps pile order (as Black Hole's does); `namedInRecords`,
+    // whether what is written of the game names it (deals.js, an export of play records, the
+    // pack's line: not Black Hole's, the bytes they were before the family came). Derived:
     // `pileCards`, the cards a win plays; `cards`, the cards deals.js lists (the piles, then
     // Golf's foundation card and talon); `talonMove`, the move that deals the next talon card
     // (-1: no talon); `moves`, the number of distinct moves.
-    function ruleSet(name, title, layout, numPiles, pileSize, talonSize, foundation, wrap, deadKing, tallerFirst) {
+    function ruleSet(name, title, layout, numPiles, pileSize, talonSize, foundation, wrap, deadKing, tallerFirst, named) {
       const dealt = foundation === "dealt" ? 1 + talonSize : 0;
       return Object.freeze({
         name: name,
@@ -88,6 +90,7 @@
         wrap: wrap,
         deadKing: deadKing,
         tallerFirst: tallerFirst,
+        namedInRecords: named,
         pileCards: numPiles * pileSize,
         cards: numPiles * pileSize + dealt,
         talonMove: talonSize ? numPiles : -1,
@@ -96,11 +99,11 @@
     }
 
     const GAMES = Object.freeze({
-      black_hole: ruleSet("black_hole", "Black Hole", "black_hole", 17, 3, 0, "ace_of_spades", true, false, false),
-      all_in_a_row: ruleSet("all_in_a_row", "All in a Row", "all_in_a_row", 13, 4, 0, "empty", true, false, true),
-      dead_king_golf: ruleSet("dead_king_golf", "Dead King Golf", "golf", 7, 5, 16, "dealt", false, true, true),
-      golf: ruleSet("golf", "Golf", "golf", 7, 5, 16, "dealt", false, false, true),
-      relaxed_golf: ruleSet("relaxed_golf", "Relaxed Golf", "golf", 7, 5, 16, "dealt", true, false, true),
+      black_hole: ruleSet("black_hole", "Black Hole", "black_hole", 17, 3, 0, "ace_of_spades", true, false, false, false),
+      all_in_a_row: ruleSet("all_in_a_row", "All in a Row", "all_in_a_row", 13, 4, 0, "empty", true, false, true, true),
+      dead_king_golf: ruleSet("dead_king_golf", "Dead King Golf", "golf", 7, 5, 16, "dealt", false, true, true, true),
+      golf: ruleSet("golf", "Golf", "golf", 7, 5, 16, "dealt", false, false, true, true),
+      relaxed_golf: ruleSet("relaxed_golf", "Relaxed Golf", "golf", 7, 5, 16, "dealt", true, false, true, true),
     });
 
     // The game called `name` (Black Hole when none is named).
