@@ -62,8 +62,6 @@ SEEDED_SCHEME = BLACK_HOLE.seeded_scheme
 PYSOL_SCHEME = "pysol-fc"
 MAX_SEED = 2**64 - 1
 
-_DOMAIN = b"blackhole-deal-v1"
-
 
 def seeded_scheme(game: Game = BLACK_HOLE) -> str:
     """The name of the seeded dealing scheme of ``game`` (:attr:`~pipeline.game.games.Game.seeded_scheme`;
@@ -76,7 +74,13 @@ def seeded_scheme(game: Game = BLACK_HOLE) -> str:
     return game.seeded_scheme
 
 
-def _words(seed: int, index: int, domain: bytes = _DOMAIN) -> Iterator[int]:
+def _domain(game: Game) -> bytes:
+    """What a game's seeded deals hash before the seed and the index: its scheme's name with ``deal`` for
+    ``sha256`` (``b"blackhole-deal-v1"``, ``b"golf-deal-v1"``), so that the games of one layout deal alike."""
+    return game.seeded_scheme.replace("-sha256-", "-deal-").encode()
+
+
+def _words(seed: int, index: int, domain: bytes) -> Iterator[int]:
     prefix = domain + struct.pack(">QQ", seed, index)
     block = 0
     while True:
@@ -120,10 +124,9 @@ def seeded_deal(seed: int, index: int, game: Game = BLACK_HOLE) -> Deal:
     check_game(game)
     if game.foundation_start is FoundationStart.ACE_OF_SPADES:
         cards = [card for card in range(NUM_CARDS) if card != ACE_OF_SPADES]
-        words = _words(seed, index)
     else:
         cards = list(range(NUM_CARDS))
-        words = _words(seed, index, f"{game.layout}-deal-v1".encode())
+    words = _words(seed, index, _domain(game))
     for j in range(len(cards) - 1, 0, -1):
         span = j + 1
         limit = 2**32 - (2**32 % span)
