@@ -19,7 +19,7 @@ import resource
 import statistics
 from collections import Counter
 
-from pipeline.engine.family_tree import family_tree_of
+from pipeline.engine.gametree import tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.games import BLACK_HOLE, GAMES, game_named
 from pipeline.game.players import PLAYERS
@@ -48,7 +48,7 @@ def bench_game(name: str, deals: int) -> None:
     game = game_named(name)
     tiers = load_tiers(shipped_tiers(game))
     first = pysol_deal(1, game)
-    family_tree_of(first, Position.start(first))  # compile outside the clock
+    tree_of(first, Position.start(first))  # compile outside the clock
     seconds, positions, tally = [], [], Counter()
     chances: dict[str, list[float]] = {player.value: [] for player in PLAYERS}
     dead_ends: dict[str, list[float]] = {player.value: [] for player in PLAYERS}

@@ -12,10 +12,10 @@
 - ``search`` and ``solver``: the solver's depth-first search (for every game) and its Python face,
   :func:`~pipeline.engine.solver.solve`.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
-  every player model's win chance and dead ends, traps) for the grader.
-- ``family_tree`` and ``family_policies``: the same walk and the player models' policies for the other
-  games of the family, which :func:`~pipeline.stages.grade.grade_deal` routes their deals to.
-- ``policies``: the player models' policies, compiled for the walk and the play-outs.
+  every player model's win chance and dead ends, traps) for the grader, for every game; the layout
+  chooses how it keeps positions: by the search's keys there, or each decided once and marked
+  (``marked_walk``); ``tree_figures``: what both ways share (the figures' recurrence, how a walk ends).
+- ``policies``: the player models' policies, compiled for the walk and the play-outs, for every game.
 - ``playouts``: games played by a player model, to check the walk's figures by simulation.
 - ``status``: how a compiled search or walk ended (one status for both).
 - ``reductions``: the one set of flags that switches the searches' and the walk's sound reductions.
@@ -33,10 +33,9 @@ __all__ = [
     "compiled_cache",
     "conditions",
     "cpsat",
-    "family_policies",
-    "family_tree",
     "gametree",
     "kernel",
+    "marked_walk",
     "playouts",
     "policies",
     "reductions",
@@ -44,5 +43,6 @@ __all__ = [
     "search",
     "solver",
     "status",
+    "tree_figures",
     "warm",
 ]

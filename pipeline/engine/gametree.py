@@ -1,4 +1,14 @@
-"""One exact pass over the game tree of a position: the numbers difficulty grades are built from.
+"""One exact pass over the game tree of a position, for every game of the family: the numbers difficulty
+grades are built from.
+
+:func:`tree_of` is the walk's one face. The layout chooses how it keeps its
+positions, as it chooses the search's memo (:func:`walks_by_heights`): where
+a position is its pile heights and foundation rank alone (Black Hole), by
+the loop below, with the search's keys and its lossy cache of lost
+positions; elsewhere (a talon, or an empty foundation) every position is
+decided once and marked (:mod:`pipeline.engine.marked_walk`). Both find the
+same figures by the same recurrence (:mod:`pipeline.engine.tree_figures`),
+with the same player policies (:mod:`pipeline.engine.policies`).
 
 :func:`walk_tree` finds, for every position from which a win exists, the
 number of distinct winning move sequences from it and the probability that a
@@ -58,7 +68,6 @@ it too (``OUT_OF_BUDGET``): then nothing it found is claimed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import IntEnum
 
 import numba
 import numpy as np
@@ -78,7 +87,6 @@ from pipeline.engine.kernel import (
     free_cards,
     key_of,
     layout_steps,
-    lowest_bit,
     prefetch,
     prefetch_at,
     put_back,
@@ -87,35 +95,22 @@ from pipeline.engine.kernel import (
     set_add,
     set_move_into,
     slot_for,
-    stands_in_for,
     take,
 )
-from pipeline.engine.policies import FIGURES, PLAYER_COUNT, fill_chances, new_scratch
+from pipeline.engine.marked_walk import marked_walk
+from pipeline.engine.policies import FIGURES, NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.reductions import Reduction
 from pipeline.engine.search import MEMO_SIZE, hopeless
+from pipeline.engine.solver import keyed_by_heights
+from pipeline.engine.tree_figures import COUNT_LIMIT, player_figures, stood_in_for
+from pipeline.engine.tree_figures import WalkStatus as WalkStatus  # the face's: how a walk ended
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
+from pipeline.game.games import Game
 from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
-
-class WalkStatus(IntEnum):
-    """How a game-tree walk ended (the search has its own :class:`~pipeline.engine.search.SearchStatus`).
-
-    The compiled code reads each member's ``.value``: Numba does no arithmetic on enums.
-    """
-
-    EXACT = 0
-    """The walk finished: every figure is exact."""
-    OUT_OF_BUDGET = 1
-    """The budget of positions entered ran out first: nothing is claimed."""
-    OVERFLOW = 2
-    """A count would have passed 2**62: nothing is claimed."""
-
-
 _WON, _LOST = -1, -2  # what _enter says of a position decided at once
-COUNT_LIMIT = 1 << 62
-"""The most a count may reach: a walk whose count would pass it stops (``OVERFLOW``)."""
 _FIRST_CAPACITY = 1 << 20  # slots of the index and of lost_children, and records: a median deal doubles none
 # the table of winnable positions is an index and its records. A slot of the index is two words: key + 1 (0:
 # empty) and the record's number; records are stored densely, in the order found, so the memory they take
@@ -226,7 +221,10 @@ def tree_of(
     max_positions: int = DEFAULT_MAX_POSITIONS,
     options: WalkOptions = WalkOptions(),
 ) -> Tree:
-    """The game tree numbers of ``deal`` from ``start``; the along-the-line ones follow ``line`` (a win)."""
+    """The game tree numbers of ``deal`` (any game) from ``start``; the along-the-line ones follow ``line`` (a
+    win). The layout chooses how the walk keeps its positions (:func:`walks_by_heights`)."""
+    if not walks_by_heights(deal.game):
+        return _marked_tree(deal, start, line, max_positions, options)
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
     path = np.array(line, dtype=np.int64)
@@ -236,14 +234,44 @@ def tree_of(
         5:14
     ]
     figures, profile = numbers[14], numbers[15]
-    players = tuple(
-        PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
-    )
     return Tree(
         WalkStatus(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
         float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
-        int(traps), int(first_trap), int(positions), players, WalkProfile(*(int(tally) for tally in profile)),
+        int(traps), int(first_trap), int(positions), _players(figures),
+        WalkProfile(*(int(tally) for tally in profile)),
     )  # fmt: skip
+
+
+def walks_by_heights(game: Game) -> bool:
+    """Whether the walk keeps ``game``'s positions by the search's transposition keys (this module's loop):
+    where a position is its pile heights and foundation rank alone
+    (:func:`~pipeline.engine.solver.keyed_by_heights`) and ranks wrap with no dead King, as the loop's
+    conditions and moves assume; else every position is decided once and marked
+    (:mod:`pipeline.engine.marked_walk`)."""
+    return keyed_by_heights(game) and game.wrap and not game.dead_king
+
+
+def _marked_tree(
+    deal: Deal, start: Position, line: tuple[int, ...], max_positions: int, options: WalkOptions
+) -> Tree:
+    """:func:`tree_of` by :func:`~pipeline.engine.marked_walk.marked_walk`, which keeps no profile."""
+    numbers, figures = marked_walk(deal, start, line, max_positions, options.siblings)
+    status, solutions, winnable, reachable, winning_first, first, forced, decisions, traps, first_trap = (
+        int(number) for number in numbers[:10]
+    )
+    players = _players(figures)
+    return Tree(
+        WalkStatus(status), solutions, players[0].win_probability, winnable, reachable,
+        float(figures[FIGURES]), float(figures[FIGURES + 1]), winning_first, first, forced, decisions, traps,
+        first_trap, int(numbers[10]), players,
+    )  # fmt: skip
+
+
+def _players(figures: np.ndarray) -> tuple[PlayerFigures, ...]:
+    """Each player's figures (win chance, dead ends), from the walk's array of them, in the order of PLAYERS."""
+    return tuple(
+        PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
+    )
 
 
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions):
@@ -306,7 +334,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     figures = np.zeros(FIGURES, dtype=np.float64)  # the figures of the position just decided
     chances = np.zeros((PLAYER_COUNT, NUM_PILES), dtype=np.float64)
     legal = np.zeros((1, NUM_PILES), dtype=np.int64)
-    reach, stack, nexts, depth_counts = new_scratch()
+    ahead, stack, nexts, depth_counts = new_scratch(NUM_PILES)
+    child_figures = np.zeros((NUM_PILES, FIGURES), dtype=np.float64)  # a winnable position's children's
     moves = np.zeros((remaining + 1, NUM_PILES), dtype=np.int64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
     profile = np.zeros(_PROFILE, dtype=np.int64)
@@ -321,8 +350,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
         status = _walk(
             ranks, steps, heights, tops, counts, bottoms, tally, table, records, records.view(np.float64), lost,
             seen, lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
-            max_positions, children, figures, chances, legal, reach, stack, nexts, depth_counts, profile,
-            reductions,
+            max_positions, children, figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures,
+            profile, reductions,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
@@ -372,7 +401,7 @@ def _begin(
 def _walk(
     ranks, steps, heights, tops, counts, bottoms, tally, table, records, record_floats, lost, seen, lost_children,
     memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
-    children, figures, chances, legal, reach, stack, nexts, depth_counts, profile, reductions,
+    children, figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
 ):  # fmt: skip
     """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
 
@@ -406,7 +435,7 @@ def _walk(
             found, probability, line_moves = 0, 0.0, 0.0
             known = False  # a position stored before, one a lost sibling stands in for, or one with no move
             if frame[_COUNTING] and frame[_LOSERS] and reductions & Reduction.SIBLINGS.value:
-                known = _stood_in_for(ranks, heights, pile, frame[_LOSERS])
+                known = stood_in_for(ranks, heights, tops, pile, frame[_LOSERS])
                 profile[_STOOD_IN] += known
             if not known:
                 profile[_FILTER_LOOKUPS] += 1
@@ -475,7 +504,7 @@ def _walk(
                 profile[_ENTERED_WINNABLE] += depth > 0  # the start is not entered: the walk begins there
                 profile[_MODEL_POSITIONS] += _position_figures(
                     ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth, frame[_WINNERS],
-                    children[depth], figures, chances, legal, reach, stack, nexts, depth_counts,
+                    children[depth], figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures,
                 )  # fmt: skip
                 probability = sums[_ODDS] / frame[_LEGAL]
                 figures[0] = probability  # random play's, summed in the order of the moves, as it always was
@@ -532,21 +561,6 @@ def _walk(
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status
-
-
-@numba.njit(cache=True, _nrt=False)
-def _stood_in_for(ranks, heights, pile, losers) -> bool:
-    """Whether a pile of ``losers`` (the piles whose move was proved lost) stands in for ``pile``'s move."""
-    height = heights[pile]
-    rank = ranks[pile, height - 1]
-    others = losers & ~(1 << pile)
-    while others:
-        other = lowest_bit(others)
-        others &= others - 1
-        if heights[other] >= height and ranks[other, heights[other] - 1] == rank:
-            if stands_in_for(ranks, heights, other, pile):
-                return True
-    return False
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -723,36 +737,26 @@ def _won_figures(figures) -> None:
 
 @numba.njit(cache=True, _nrt=False)
 def _position_figures(
-    ranks, heights, tops, foundation, remaining, winners, children, figures, chances, legal, reach, stack,
-    nexts, depth_counts,
+    ranks, heights, tops, foundation, remaining, winners, children, figures, chances, legal, ahead, stack,
+    nexts, depth_counts, child_figures,
 ) -> int:  # fmt: skip
-    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``);
-    returns the positions the models' lookahead visited.
-
-    A player wins with the chance of the move chosen times that move's win
-    chance (0 for a move with no win behind it). With undo, a move with no win
-    behind it is one dead end and a new choice from here: the tries until a
-    winning move are geometric, ``lost / good`` dead ends on average (``good``
-    the chance of choosing a winning move, ``lost`` that of the others), and
-    then the dead ends of the winning move chosen, each in proportion to its chance.
-    """
+    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``, by
+    pile; :func:`~pipeline.engine.tree_figures.player_figures`); returns the positions the models' lookahead
+    visited. The layouts this loop walks have no talon, and their ranks wrap with no dead King
+    (:func:`walks_by_heights`)."""
     count = fill_moves(ranks, heights, tops, foundation, 0, legal, 0)
     visited = fill_chances(
-        ranks, heights, tops, remaining, legal, 0, count, winners, chances, reach, stack, nexts, depth_counts
-    )
-    for row in range(PLAYER_COUNT):
-        win = good = lost = ahead = 0.0
-        for index in range(count):
-            pile = legal[0, index]
-            chance = chances[row, index]
-            if (winners >> pile) & 1:
-                win += chance * children[pile, 2 * row]
-                ahead += chance * children[pile, 2 * row + 1]
-                good += chance
-            else:
-                lost += chance
-        figures[2 * row] = win
-        figures[2 * row + 1] = (lost + ahead) / good
+        ranks, heights, tops, foundation, NO_TALON, 0, remaining, True, False, legal, 0, count, winners, chances,
+        ahead, stack, nexts, depth_counts,
+    )  # fmt: skip
+    won = 0
+    for index in range(count):
+        pile = legal[0, index]
+        if (winners >> pile) & 1:
+            won |= 1 << index
+            for figure in range(FIGURES):
+                child_figures[index, figure] = children[pile, figure]
+    player_figures(chances, count, won, child_figures, figures)
     return visited
 
 

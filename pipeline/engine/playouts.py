@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from pipeline.engine.kernel import child_key, fill_moves, free_cards, key_of, layout_steps, put_back, take
-from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
+from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.players import PLAYERS, Player
@@ -78,10 +78,10 @@ def play_games(
     """Play ``games`` games of ``player`` from ``start``; with ``undo`` the start must be winnable."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
-    reach, stack, nexts, counts = new_scratch()
+    ahead, stack, nexts, counts = new_scratch(NUM_PILES)
     total, squares = _play(
         ranks, heights, start.foundation_rank, PLAYERS.index(player), games, seed, undo, winnable,
-        reach, stack, nexts, counts,
+        ahead, stack, nexts, counts,
     )  # fmt: skip
     mean = total / games
     variance = max(squares / games - mean * mean, 0.0) * games / max(games - 1, 1)
@@ -90,7 +90,7 @@ def play_games(
 
 @numba.njit(cache=True)
 def _play(
-    ranks, start_heights, start_foundation, row, games, seed, undo, winnable, reach, stack, nexts, counts
+    ranks, start_heights, start_foundation, row, games, seed, undo, winnable, ahead, stack, nexts, counts
 ):  # fmt: skip
     """The sum and the sum of squares, over ``games`` games, of each game's outcome (see :func:`play_games`)."""
     np.random.seed(seed)
@@ -122,20 +122,9 @@ def _play(
                     foundation = foundations[depth]
                 continue
             fill_chances(
-                ranks,
-                heights,
-                tops,
-                start_left - depth,
-                moves,
-                0,
-                count,
-                0,
-                chances,
-                reach,
-                stack,
-                nexts,
-                counts,
-            )
+                ranks, heights, tops, foundation, NO_TALON, 0, start_left - depth, True, False, moves, 0, count,
+                0, chances, ahead, stack, nexts, counts,
+            )  # fmt: skip
             draw, index, cumulative = np.random.random(), -1, 0.0
             for move in range(count):  # the first move whose chances so far pass the draw
                 if chances[row, move] > 0:

@@ -3,9 +3,19 @@
 The models and their rules are those of :mod:`pipeline.game.players` (the
 plain reference these are checked against, and where the factors are set);
 here they are computed together, for the game-tree walk and for play-outs,
-on the kernel's arrays: ``ranks``, ``heights`` and ``tops`` (the piles by the
-rank of their free card). The looking-ahead models share one bounded search
-per move, to the deepest lookahead of the ladder.
+for every game of the family, on the kernel's arrays
+(:mod:`pipeline.engine.kernel`): ``ranks``, ``heights``, ``tops`` (the piles
+by the rank of their free card), the foundation rank (-1 while empty), the
+talon's ranks and how many are dealt (a game without a talon has none), and
+the game's two rules of rank, ``wrap`` and ``dead_king``. A move is a pile,
+or the number of piles for a talon deal.
+
+The looking-ahead models share one bounded search per move, to the deepest
+lookahead of the ladder: it finds the longest line of moves (a line that
+wins counting as long as the search looks) and the shortest win, so each
+lookahead reads its own answer off the same search. Same-rank dominance
+leaves out moves another stands in for, which keeps every line's length and
+whether it wins (the proof in :mod:`pipeline.engine.search`).
 
 Rows of ``chances`` follow :data:`pipeline.game.players.PLAYERS`: ``random``,
 ``tips``, then each lookahead in :data:`LOOKAHEADS`.
@@ -16,11 +26,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import fill_moves, put_back, take
-from pipeline.engine.reductions import Reduction
+from pipeline.engine.kernel import fitting_piles, lowest_bit, neighbour_piles, stands_in_for, take
 from pipeline.game.cards import NUM_RANKS
-from pipeline.game.deal import NUM_PILES
 from pipeline.game.players import (
+    EARLY_DEAL_FACTOR,
     LONE_CARD_FACTOR,
     OPENING_FACTOR,
     PLAYERS,
@@ -36,121 +45,231 @@ FIGURES = 2 * PLAYER_COUNT
 RANDOM_ROW, TIPS_ROW = PLAYERS.index(Player.RANDOM), PLAYERS.index(Player.TIPS)
 FIRST_LOOKAHEAD_ROW = 2
 DEEPEST = int(LOOKAHEADS.max())
+NO_WIN = DEEPEST + 1  # the shortest win of a line that shows none within the deepest lookahead
+NO_TALON = np.zeros(0, dtype=np.int64)
+"""The talon of a game without one (Black Hole, All in a Row), for :func:`fill_chances`."""
 assert PLAYERS[:FIRST_LOOKAHEAD_ROW] == (Player.RANDOM, Player.TIPS)
 
 
-def new_scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Scratch for :func:`fill_chances`: each move's reach, then the bounded search's stack
-    (moves, next move and move count at each depth)."""
+@numba.njit(cache=True)
+def new_scratch(piles: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch for :func:`fill_chances` in a layout of ``piles`` piles: each move's reach and shortest win,
+    then the bounded search's stack (moves, next move and move count at each depth)."""
+    moves = piles + 1
     return (
-        np.zeros(NUM_PILES, dtype=np.int64),
-        np.zeros((DEEPEST + 1, NUM_PILES), dtype=np.int64),
+        np.zeros((2, moves), dtype=np.int64),
+        np.zeros((DEEPEST + 1, moves), dtype=np.int64),
         np.zeros(DEEPEST + 1, dtype=np.int64),
         np.zeros(DEEPEST + 1, dtype=np.int64),
     )
 
 
 @numba.njit(cache=True, _nrt=False)
-def _up(rank: int) -> int:
-    return rank + 1 if rank < NUM_RANKS - 1 else 0
+def next_to(a: int, b: int, wrap: bool) -> bool:
+    """Whether ranks ``a`` and ``b`` are one apart (K and A only where ranks wrap)."""
+    gap = abs(a - b)
+    return gap == 1 or (wrap and gap == NUM_RANKS - 1)
 
 
 @numba.njit(cache=True, _nrt=False)
-def _down(rank: int) -> int:
-    return rank - 1 if rank > 0 else NUM_RANKS - 1
+def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> None:
+    """Put the card taken from ``pile`` back (the tops alone: the search keeps no counts)."""
+    height = heights[pile]
+    if height > 0:
+        tops[ranks[pile, height - 1]] &= ~(1 << pile)
+    tops[ranks[pile, height]] |= 1 << pile
+    heights[pile] = height + 1
 
 
 @numba.njit(cache=True, _nrt=False)
-def longest_within(ranks, heights, tops, foundation, limit, stack, nexts, counts) -> tuple[int, int]:
-    """The most moves playable in a row from the position, counted up to ``limit`` (the position is restored),
-    and how many positions the search visited.
+def lines_from(ranks, heights, tops, foundation, talon_left, wrap, dead_king, stack, row) -> int:
+    """Fill ``stack[row]`` with the moves the bounded search follows; return how many.
 
-    Same-rank dominance leaves out moves another stands in for: it keeps
-    every number of cards that can be played (:mod:`pipeline.engine.search`).
+    The pile moves in pile order, leaving out those same-rank dominance shows
+    another stands in for, then the talon deal (the number of piles) while
+    talon cards are left. The order changes no answer of the search, only
+    when it ends early; pile order is the cheapest to make.
     """
-    if limit <= 0:
-        return 0, 0
-    dominance = Reduction.DOMINANCE.value
-    counts[0] = fill_moves(ranks, heights, tops, foundation, dominance, stack, 0)
+    if foundation < 0:  # an empty foundation: any free card fits
+        above = below = 0
+        for rank in range(NUM_RANKS):
+            above |= tops[rank]
+    elif dead_king and foundation == NUM_RANKS - 1:
+        above = below = 0
+    else:
+        above = tops[foundation + 1] if foundation < NUM_RANKS - 1 else tops[0] if wrap else 0
+        below = tops[foundation - 1] if foundation > 0 else tops[NUM_RANKS - 1] if wrap else 0
+    fitting = above | below
+    count = 0
+    while fitting:
+        stack[row, count] = lowest_bit(fitting)
+        count += 1
+        fitting &= fitting - 1
+    if above & (above - 1) or below & (below - 1):  # two free cards of one rank may fit
+        dominated = 0
+        for index in range(count):
+            pile = stack[row, index]
+            height = heights[pile]
+            rank = ranks[pile, height - 1]
+            for other_index in range(count):
+                other = stack[row, other_index]
+                other_height = heights[other]
+                if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
+                    continue
+                if (other_height > height or other < pile) and stands_in_for(ranks, heights, other, pile):
+                    dominated |= 1 << index  # the other pile can stand in for this one
+                    break
+        kept = 0
+        for index in range(count):
+            if not (dominated >> index) & 1:
+                stack[row, kept] = stack[row, index]
+                kept += 1
+        count = kept
+    if talon_left:
+        stack[row, count] = ranks.shape[0]
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, _nrt=False)
+def line_ahead(
+    ranks, heights, tops, foundation, talon, dealt, left, wrap, dead_king, stack, nexts, counts
+) -> tuple[int, int, int]:  # fmt: skip
+    """(reach, shortest win, positions visited) from the position, looking DEEPEST moves ahead.
+
+    ``reach`` is the most moves playable in a row, counted up to DEEPEST, a
+    line that wins counting as DEEPEST; the shortest win is the fewest moves
+    of a line that empties the piles, NO_WIN if none within DEEPEST. ``left``
+    is the pile cards left. The position is restored.
+    """
+    if left == 0:
+        return DEEPEST, 0, 0
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    counts[0] = lines_from(ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, stack, 0)
+    fewest = left  # the fewest moves a win can take: one a pile card
     nexts[0] = 0
     depth = best = visited = 0
+    shortest = NO_WIN
     while True:
-        if nexts[depth] < counts[depth]:
-            pile = stack[depth, nexts[depth]]
+        if nexts[depth] < counts[depth] and depth + 1 < shortest:
+            move = stack[depth, nexts[depth]]
             nexts[depth] += 1
-            rank = take(ranks, heights, tops, pile)
             visited += 1
+            if move == piles:
+                dealt += 1
+                rank = talon[dealt - 1]
+            else:
+                rank = take(ranks, heights, tops, move)
+                left -= 1
             depth += 1
-            if depth > best:
+            if left == 0:
+                shortest = depth  # the deeper lines left can only win later
+                best = DEEPEST
+            elif depth > best:
                 best = depth
-            if best == limit:
-                break
-            counts[depth] = fill_moves(ranks, heights, tops, rank, dominance, stack, depth)
+            if left == 0 or depth == DEEPEST:
+                counts[depth] = 0
+            else:
+                counts[depth] = lines_from(
+                    ranks, heights, tops, rank, dealt < talon_size, wrap, dead_king, stack, depth
+                )
             nexts[depth] = 0
+            if best == DEEPEST and (shortest == fewest or fewest > DEEPEST):
+                break  # no shorter win can be found
         elif depth == 0:
-            return best, visited
+            return best, shortest, visited
         else:
             depth -= 1
-            put_back(ranks, heights, tops, stack[depth, nexts[depth] - 1])
+            move = stack[depth, nexts[depth] - 1]
+            if move == piles:
+                dealt -= 1
+            else:
+                _put_back(ranks, heights, tops, move)
+                left += 1
     for level in range(depth - 1, -1, -1):
-        put_back(ranks, heights, tops, stack[level, nexts[level] - 1])
-    return best, visited
+        move = stack[level, nexts[level] - 1]
+        if move != piles:
+            _put_back(ranks, heights, tops, move)
+    return best, shortest, visited
 
 
 @numba.njit(cache=True, _nrt=False)
 def fill_chances(
-    ranks, heights, tops, remaining, moves, row, count, winning, chances, reach, stack, nexts, counts
-) -> int:
-    """Fill ``chances[player, i]`` with each player's probability of the move ``moves[row, i]`` (``count`` legal moves);
-    return how many positions the lookahead visited.
+    ranks, heights, tops, foundation, talon, dealt, left, wrap, dead_king, moves, row, count, winning, chances,
+    ahead, stack, nexts, counts,
+) -> int:  # fmt: skip
+    """Fill ``chances[player, i]`` with each player's probability of the move ``moves[row, i]`` (``count``
+    legal moves); return how many positions the lookahead visited.
 
-    ``remaining`` is the cards left in the position; ``tops`` and ``heights``
-    are used as scratch and restored; ``reach`` (one slot per pile) and the
-    stack of :func:`new_scratch` are scratch. ``winning`` is a bit set of
-    piles whose move is known to leave a win open (0 if none is known): a win
-    plays every card left, so such a move reaches as far as any lookahead
-    looks, and its bounded search is not needed.
+    ``left`` is the pile cards left; ``tops`` and ``heights`` are used as
+    scratch and restored; ``ahead`` and the stack are :func:`new_scratch`'s.
+    ``winning`` is a bit set of moves (bit ``piles`` for the talon deal)
+    known to leave a win open: such a move reaches as far as any lookahead
+    looks, so its search is not needed where what it would find of the
+    shortest win is known too: none within the deepest lookahead when more
+    pile cards are left than it looks, and else, once no talon card is left,
+    a win of one move a pile card.
     """
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    pile_moves = 0
+    for i in range(count):
+        pile_moves += moves[row, i] < piles
     # the tips weights, into the tips row
     for i in range(count):
-        pile = moves[row, i]
-        height = heights[pile]
-        rank = ranks[pile, height - 1]
+        move = moves[row, i]
         weight = 1.0
-        others = (tops[_up(rank)] | tops[_down(rank)]) & ~(1 << pile)
+        if move == piles:
+            if left > 0 and fitting_piles(tops, talon[dealt], wrap, dead_king) == 0:
+                weight *= STUCK_FACTOR
+            if pile_moves > 0:
+                weight *= EARLY_DEAL_FACTOR
+            chances[TIPS_ROW, i] = weight
+            chances[RANDOM_ROW, i] = 1.0 / count
+            continue
+        height = heights[move]
+        rank = ranks[move, height - 1]
+        others = fitting_piles(tops, rank, wrap, dead_king) & ~(1 << move)
         uncovers = height > 1
-        below = ranks[pile, height - 2] if uncovers else 0
-        fits_below = uncovers and (below == _up(rank) or below == _down(rank))
-        if remaining > 1 and others == 0 and not fits_below:
+        below = ranks[move, height - 2] if uncovers else 0
+        fits_below = uncovers and next_to(below, rank, wrap) and not (dead_king and rank == NUM_RANKS - 1)
+        if left > 1 and others == 0 and not fits_below:
             weight *= STUCK_FACTOR
-        weight *= same_rank_factor(ranks, heights, moves, row, count, pile, ranks.shape[0])
-        if uncovers and (tops[_up(below)] | tops[_down(below)]) & ~(1 << pile) == 0:
+        weight *= same_rank_factor(ranks, heights, moves, row, count, move, piles)
+        if uncovers and neighbour_piles(tops, below, wrap) & ~(1 << move) == 0:
             weight *= OPENING_FACTOR
         chances[TIPS_ROW, i] = weight
         chances[RANDOM_ROW, i] = 1.0 / count
-    # each move's reach: how far a line goes after it, up to the deepest lookahead
+    # each move's reach and shortest win, up to the deepest lookahead
     visited = 0
     for i in range(count):
-        pile = moves[row, i]
-        left = remaining - 1
-        limit = DEEPEST if DEEPEST < left else left
-        if (winning >> pile) & 1:
-            reach[i] = limit
+        move = moves[row, i]
+        after = left if move == piles else left - 1
+        if (winning >> move) & 1 and after > DEEPEST:
+            ahead[0, i], ahead[1, i] = DEEPEST, NO_WIN
             continue
-        rank = take(ranks, heights, tops, pile)
-        reach[i], seen = longest_within(ranks, heights, tops, rank, limit, stack, nexts, counts)
+        if (winning >> move) & 1 and dealt + (move == piles) == talon_size:
+            ahead[0, i], ahead[1, i] = DEEPEST, after
+            continue
+        if move == piles:
+            ahead[0, i], ahead[1, i], seen = line_ahead(
+                ranks, heights, tops, talon[dealt], talon, dealt + 1, after, wrap, dead_king, stack, nexts, counts
+            )  # fmt: skip
+        else:
+            rank = take(ranks, heights, tops, move)
+            ahead[0, i], ahead[1, i], seen = line_ahead(
+                ranks, heights, tops, rank, talon, dealt, after, wrap, dead_king, stack, nexts, counts
+            )
+            _put_back(ranks, heights, tops, move)
         visited += seen
-        put_back(ranks, heights, tops, pile)
     for player in range(FIRST_LOOKAHEAD_ROW, FIRST_LOOKAHEAD_ROW + LOOKAHEADS.shape[0]):
         depth = LOOKAHEADS[player - FIRST_LOOKAHEAD_ROW]
         wins = opens = 0
         for i in range(count):
-            left = remaining - 1
-            limit = depth if depth < left else left
-            seen = reach[i] if reach[i] < limit else limit
-            if seen == limit and left <= depth:
+            if ahead[1, i] <= depth:
                 wins |= 1 << i
-            elif seen == limit:
+            elif ahead[0, i] >= depth:
                 opens |= 1 << i
         keep_tips_weights(chances, player, wins, opens, count)
     normalise(chances, count)

@@ -22,10 +22,9 @@ from pathlib import Path
 from numba.core import event
 
 from pipeline.engine.compiled_cache import WARMED_PREFIX, cache_folder_of, keep_in_step
-from pipeline.engine.family_tree import family_tree_of
 from pipeline.engine.gametree import tree_of, warm_growth
 from pipeline.engine.reference import reference_solve
-from pipeline.engine.solver import keyed_by_heights, solve
+from pipeline.engine.solver import solve
 from pipeline.files import replacing
 from pipeline.game.games import GAMES, Game
 from pipeline.game.rules import Position
@@ -49,11 +48,8 @@ def warm(games: Iterable[Game] = GAMES) -> bool:
             start = Position.start(deal)
             solve(deal, max_nodes=WARM_NODES)
             reference_solve(deal, max_nodes=WARM_NODES)
-            if keyed_by_heights(game):
-                tree_of(deal, start, max_positions=WARM_POSITIONS)
-                warm_growth()
-            else:
-                family_tree_of(deal, start, max_positions=WARM_POSITIONS)
+            tree_of(deal, start, max_positions=WARM_POSITIONS)
+            warm_growth()
     return bool(compiled.buffer)
 
 

@@ -9,11 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from pipeline.engine.family_policies import fill_chances, new_scratch
-from pipeline.engine.family_tree import family_tree_of
-from pipeline.engine.gametree import WalkOptions, WalkStatus
+from pipeline.engine.gametree import WalkOptions, WalkStatus, tree_of
 from pipeline.engine.kernel import fill_moves_of
-from pipeline.engine.policies import PLAYER_COUNT
+from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.search import position_arrays
 from pipeline.engine.solver import solve
 from pipeline.game.cards import rank_of
@@ -114,7 +112,7 @@ LATE_IDS = [f"{deal.game.name}-{i}" for i, (deal, _, _) in enumerate(LATE)]
 
 @pytest.mark.parametrize(("deal", "start", "line"), LATE, ids=LATE_IDS)
 def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
-    tree = family_tree_of(deal, start, line)
+    tree = tree_of(deal, start, line)
     truth = enumerate_lines(start)
     assert tree.status is WalkStatus.EXACT
     assert tree.solution_count == len(truth.lines)
@@ -142,7 +140,7 @@ def _check_line(start: Position, line: tuple[int, ...], tree, truth: Enumerated)
 
 @pytest.mark.parametrize(("deal", "start", "line"), LATE, ids=LATE_IDS)
 def test_every_players_figures_match_every_line_played_out(deal, start, line):
-    tree = family_tree_of(deal, start, line)
+    tree = tree_of(deal, start, line)
     for player, figures in zip(PLAYERS, tree.players, strict=True):
         truth = played_out(start, lambda position, player=player: policy(player, position))
         assert figures.win_probability == pytest.approx(truth.win_probability, rel=1e-9, abs=1e-300)
@@ -150,7 +148,7 @@ def test_every_players_figures_match_every_line_played_out(deal, start, line):
 
 
 def test_the_late_positions_hold_wins_losses_and_talon_deals_players_differ_on():
-    trees = [family_tree_of(deal, start, line) for deal, start, line in LATE]
+    trees = [tree_of(deal, start, line) for deal, start, line in LATE]
     assert any(tree.solution_count == 0 for tree in trees)
     assert any(tree.solution_count > 1 for tree in trees)
     assert any(tree.traps > 0 for tree in trees)
@@ -159,8 +157,8 @@ def test_the_late_positions_hold_wins_losses_and_talon_deals_players_differ_on()
 
 
 def test_a_lost_start_has_no_win_and_dead_ends_without_end():
-    deal, start, _ = next(case for case in LATE if family_tree_of(*case).solution_count == 0)
-    tree = family_tree_of(deal, start)
+    deal, start, _ = next(case for case in LATE if tree_of(*case).solution_count == 0)
+    tree = tree_of(deal, start)
     assert (tree.winnable_states, tree.reachable_states) == (0, 1)
     assert all(f.win_probability == 0 and math.isinf(f.dead_ends) for f in tree.players)
 
@@ -171,8 +169,8 @@ def test_switching_the_sibling_reduction_off_changes_no_figure(game):
         pysol_deal(n, game) for n in range(1, 50) if solve(pysol_deal(n, game)).verdict is Verdict.SOLVED
     )
     line = tuple(solve(deal).solution)
-    on = family_tree_of(deal, Position.start(deal), line)
-    off = family_tree_of(deal, Position.start(deal), line, options=WalkOptions(siblings=False))
+    on = tree_of(deal, Position.start(deal), line)
+    off = tree_of(deal, Position.start(deal), line, options=WalkOptions(siblings=False))
     assert on.status is WalkStatus.EXACT and on.solution_count > 0
     assert on.positions <= off.positions
     assert _figures(on) == _figures(off)
@@ -185,7 +183,7 @@ def _figures(tree) -> tuple:
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
 def test_a_position_budget_stops_the_walk_and_claims_nothing(game):
     deal = pysol_deal(2, game)
-    tree = family_tree_of(deal, Position.start(deal), max_positions=50)
+    tree = tree_of(deal, Position.start(deal), max_positions=50)
     assert tree.status is WalkStatus.OUT_OF_BUDGET
     assert tree.positions == 51
 
@@ -195,7 +193,7 @@ def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable(game):
     for number in range(1, 16):
         deal = pysol_deal(number, game)
         verdict = solve(deal).verdict
-        tree = family_tree_of(deal, Position.start(deal))
+        tree = tree_of(deal, Position.start(deal))
         assert tree.status is WalkStatus.EXACT
         assert (tree.solution_count > 0) == (verdict is Verdict.SOLVED), (game.name, number)
 

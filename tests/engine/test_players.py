@@ -13,7 +13,7 @@ import pytest
 from pipeline.engine.gametree import WalkStatus, tree_of, winnable_keys
 from pipeline.engine.kernel import fill_moves, free_cards
 from pipeline.engine.playouts import play_games
-from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
+from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.solver import solve
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
@@ -80,8 +80,9 @@ def _compiled_chances(position: Position, winning: int = 0) -> np.ndarray:
     count = fill_moves(ranks, heights, tops, position.foundation_rank, 0, moves, 0)
     chances = np.zeros((PLAYER_COUNT, 17))
     fill_chances(
-        ranks, heights, tops, sum(position.heights), moves, 0, count, winning, chances, *new_scratch()
-    )
+        ranks, heights, tops, position.foundation_rank, NO_TALON, 0, sum(position.heights),
+        True, False, moves, 0, count, winning, chances, *new_scratch(17),
+    )  # fmt: skip
     assert list(heights) == list(position.heights)  # the scratch play is taken back
     return chances[:, :count]
 

@@ -1,9 +1,10 @@
-"""The game-tree walk for the other games of the family: All in a Row and the three Golfs.
+"""The game-tree walk by marks: every position decided once and kept, for layouts whose positions are not
+their pile heights alone (a talon, or an empty foundation): All in a Row and the Golfs.
 
-:mod:`pipeline.engine.gametree` is Black Hole's walk, built on its kernel's
-17 piles of 3 and left as it is; this one takes any game of the family as
-the family search's numbers (:mod:`pipeline.engine.family_search`) and
-finds the same figures (:class:`~pipeline.engine.gametree.Tree`): for the
+:mod:`pipeline.engine.gametree` is the walk's face and chooses this loop by
+the layout, as the solver chooses the search's memo. It takes the game as
+the search's numbers (:func:`pipeline.engine.search.position_arrays`) and
+finds the figures of :class:`~pipeline.engine.gametree.Tree`: for the
 start, the number of distinct winning move sequences (a talon deal is a
 move, so two wins that deal at different times are two sequences), each
 player model's chance of winning in one attempt and its dead ends with
@@ -13,23 +14,24 @@ the branching, and the opening's and the line's moves and traps.
 **One pass, every position decided once.** The walk is a depth-first pass
 in which every position is entered at most once: every move plays or deals
 a card, so no position repeats on a line, and a position's figures depend
-on the position alone. Its key is the family search's, with piles of the
+on the position alone. Its key is the marked search's, with piles of the
 same ranks merged (they have the same future, move for move, so they share
 one record, and ``winnable_states`` counts them once). A position is
 decided on entry when it is won (the piles are empty: talon cards may be
 left), when no move is left, or when a necessary condition for a win fails
-(:func:`~pipeline.engine.family_search.rules_out` and the predecessors
+(:func:`~pipeline.engine.conditions.rules_out` and the predecessors
 condition, with no card to spare); otherwise each of its legal moves is
 followed, and the position is winnable when one of them leads to a win.
 Every decided position is kept in an exact table (a number per position:
 its record when a win exists from it, else a mark), so the walk never
 decides one twice.
 
-**Lost siblings stand in** (:attr:`~pipeline.engine.gametree.WalkOptions.siblings`):
+**Lost siblings stand in** (:attr:`~pipeline.engine.gametree.WalkOptions.siblings`,
+:func:`~pipeline.engine.tree_figures.stood_in_for`):
 a pile move that same-rank dominance shows a lost sibling's move stands in
 for is lost too, and is not entered. Proof: the dominating move's lines
 have twins after the dominated one that play as many pile cards and deal
-the talon alike (:mod:`pipeline.engine.family_search`), so a win after the
+the talon alike (:mod:`pipeline.engine.search`), so a win after the
 dominated move would give one after the dominating move, which is lost.
 Moves are tried taller piles first, so a dominating move is decided before
 the moves it stands in for.
@@ -42,9 +44,10 @@ winning line, each child's plus ``n`` times its count (so their ratio is
 the branching along winning lines, each line weighted alike: Golf's lines
 differ in length, so the count of moves is kept, not assumed as in Black
 Hole); each player's win chance, the sum over moves of the player's chance
-of the move times the child's; and its dead ends, as Black Hole's walk
-gives them (:func:`pipeline.engine.gametree._position_figures`). The player
-models' chances come from :mod:`pipeline.engine.family_policies`.
+of the move times the child's; and its dead ends
+(:func:`pipeline.engine.tree_figures.player_figures`, the other loop's
+recurrence too). The player models' chances come from
+:mod:`pipeline.engine.policies`.
 
 Counts are exact 64-bit integers; a count that would pass 2**62 stops the
 walk (``OVERFLOW``), and a budget of positions entered stops it too
@@ -58,7 +61,6 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
 from pipeline.engine.conditions import (
     MAX_ORDERED_ENDS,
     ORDER_WORDS,
@@ -67,24 +69,20 @@ from pipeline.engine.conditions import (
     rules_out,
     talon_starts,
 )
-from pipeline.engine.family_policies import fill_chances, new_scratch
-from pipeline.engine.gametree import COUNT_LIMIT, Tree, WalkOptions, WalkStatus
 from pipeline.engine.kernel import (
     fill_moves_of,
     layout_of,
     layout_steps,
-    lowest_bit,
     pile_tallies,
     put_back_card,
-    stands_in_for,
 )
 from pipeline.engine.kernel import take as take_free_card
-from pipeline.engine.policies import FIGURES, PLAYER_COUNT
+from pipeline.engine.policies import FIGURES, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.reductions import Reduction
 from pipeline.engine.search import position_arrays
+from pipeline.engine.tree_figures import COUNT_LIMIT, WalkStatus, player_figures, stood_in_for
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
-from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
 _LOST, _LOST_COUNTED, _UNDECIDED = -1, -2, -3  # the table's marks; a record's number is 0 or more
@@ -92,32 +90,16 @@ _CONDITIONS = (Reduction.EULER | Reduction.ORDER | Reduction.RUNS | Reduction.PR
 _FIRST_RECORDS = 1 << 12
 
 
-def family_tree_of(
-    deal: Deal,
-    start: Position,
-    line: tuple[int, ...] = (),
-    max_positions: int = DEFAULT_MAX_POSITIONS,
-    options: WalkOptions = WalkOptions(),
-) -> Tree:
-    """The game tree numbers of ``deal`` (a game other than Black Hole) from ``start``; the along-the-line ones
-    follow ``line`` (a win)."""
+def marked_walk(
+    deal: Deal, start: Position, line: tuple[int, ...], max_positions: int, siblings: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """The walk of ``deal`` from ``start`` (the along-the-line figures follow ``line``, a win): its integer
+    figures and its float ones, as :func:`_walk` returns them."""
     ranks, heights, talon, dealt, foundation = position_arrays(deal, start)
     game = deal.game
-    numbers, figures = _walk(
+    return _walk(  # type: ignore[no-any-return]
         ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, np.array(line, dtype=np.int64),
-        max_positions, options.siblings,
-    )  # fmt: skip
-    status, solutions, winnable, reachable, winning_first, first, forced, decisions, traps, first_trap = (
-        int(number) for number in numbers[:10]
-    )
-    positions = int(numbers[10])
-    on_lines, on_winnable = float(figures[FIGURES]), float(figures[FIGURES + 1])
-    players = tuple(
-        PlayerFigures(float(figures[2 * row]), float(figures[2 * row + 1])) for row in range(PLAYER_COUNT)
-    )
-    return Tree(
-        WalkStatus(status), solutions, players[0].win_probability, winnable, reachable, on_lines, on_winnable,
-        winning_first, first, forced, decisions, traps, first_trap, positions, players,
+        max_positions, siblings,
     )  # fmt: skip
 
 
@@ -134,19 +116,6 @@ def _child(ranks, steps, heights, talon, layout, dealt, move) -> tuple[int, int,
         return layout, dealt + 1, talon[dealt]
     height = heights[move]
     return layout + steps[move, height], dealt, ranks[move, height - 1]
-
-
-@numba.njit(cache=True, _nrt=False)
-def _stood_in_for(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int, losers: int) -> bool:
-    """Whether the move from ``pile`` is lost because a lost sibling's move (``losers``) stands in for it."""
-    height = heights[pile]
-    others = tops[ranks[pile, height - 1]] & losers & ~(1 << pile)
-    while others:
-        other = lowest_bit(others)
-        others &= others - 1
-        if heights[other] >= height and stands_in_for(ranks, heights, other, pile):
-            return True
-    return False
 
 
 @numba.njit(cache=True)
@@ -187,6 +156,8 @@ def _walk(
     record_floats = np.zeros((_FIRST_RECORDS, FIGURES + 2), dtype=np.float64)  # figures, line moves, moves
     chances = np.zeros((PLAYER_COUNT, width), dtype=np.float64)
     ahead, stack, nexts, depth_counts = new_scratch(piles)
+    child_figures = np.zeros((width, FIGURES), dtype=np.float64)  # the winnable children's, by move
+    scratch_figures = np.zeros(FIGURES, dtype=np.float64)
     numbers = np.zeros(11, dtype=np.int64)
     figures = np.zeros(FIGURES + 2, dtype=np.float64)
     stored = positions = lost_children = not_won = 0
@@ -226,7 +197,7 @@ def _walk(
             child_keys[depth, index] = key
             known = table.get(key, _UNDECIDED)
             if known == _UNDECIDED and siblings and move < piles and losers[depth]:
-                if _stood_in_for(ranks, heights, tops, move, losers[depth]):
+                if stood_in_for(ranks, heights, tops, move, losers[depth]):
                     known = _LOST
                     table[key] = _LOST
             if known != _UNDECIDED:
@@ -299,7 +270,7 @@ def _walk(
             _figures_of(
                 record_counts, record_floats, record, child_records, moves, depth, count, winners, ranks, heights,
                 tops, foundations[depth], talon, dealts[depth], lefts[depth], wrap, dead_king, chances, ahead,
-                stack, nexts, depth_counts,
+                stack, nexts, depth_counts, child_figures, scratch_figures,
             )  # fmt: skip
             moves_winnable += count
             not_won += 1
@@ -388,7 +359,8 @@ def _moves_on_entry(
 @numba.njit(cache=True, _nrt=False)
 def _figures_of(
     record_counts, record_floats, record, child_records, moves, depth, count, winners, ranks, heights, tops,
-    foundation, talon, dealt, left, wrap, dead_king, chances, ahead, stack, nexts, depth_counts,
+    foundation, talon, dealt, left, wrap, dead_king, chances, ahead, stack, nexts, depth_counts, child_figures,
+    figures,
 ) -> None:  # fmt: skip
     """Fill a winnable position's record: each player's figures, the legal moves summed along its winning
     lines and the moves of those lines, from its moves' records."""
@@ -404,19 +376,16 @@ def _figures_of(
             line_length += record_floats[child, FIGURES + 1] + record_counts[child]
     record_floats[record, FIGURES] = line_moves
     record_floats[record, FIGURES + 1] = line_length
-    for row in range(PLAYER_COUNT):
-        win = good = lost = further = 0.0
-        for index in range(count):
-            child = child_records[depth, index]
-            chance = chances[row, index]
-            if child >= 0:
-                win += chance * record_floats[child, 2 * row]
-                further += chance * record_floats[child, 2 * row + 1]
-                good += chance
-            else:
-                lost += chance
-        record_floats[record, 2 * row] = win
-        record_floats[record, 2 * row + 1] = (lost + further) / good
+    won = 0
+    for index in range(count):
+        child = child_records[depth, index]
+        if child >= 0:
+            won |= 1 << index
+            for figure in range(FIGURES):
+                child_figures[index, figure] = record_floats[child, figure]
+    player_figures(chances, count, won, child_figures, figures)
+    for figure in range(FIGURES):
+        record_floats[record, figure] = figures[figure]
 
 
 @numba.njit(cache=True)
