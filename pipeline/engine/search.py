@@ -425,7 +425,7 @@ def _descender(keyed_by_heights: bool):  # returns a compiled function
     marks. One source serves both; the choice is a constant of the compiled code, so each loop keeps only
     its own branches."""
 
-    @numba.njit(cache=True, _nrt=False)
+    @numba.njit(cache=True, _nrt=keyed_by_heights)  # as each loop was compiled before they were one
     def descend(
         ranks, steps, heights, tops, counts, bottoms, starts, talon, moves, move_count, next_move, keys,
         dealts, played, entered, shortfalls, path, memo, bitmap, memo_keys, memo_ends, memo_orders, scalars,
@@ -589,10 +589,11 @@ _descend_with_marks = _descender(False)
 
 def position_arrays(deal: Deal, position: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
     """The search's numbers for ``position``: (ranks, heights, talon ranks, talon dealt, foundation or -1)."""
-    game = deal.game
-    ranks = np.zeros((game.num_piles, game.pile_size), dtype=np.int64)
-    for pile, cards in enumerate(deal.piles):
-        ranks[pile, : len(cards)] = [rank_of(card) for card in cards]
+    size = deal.game.pile_size
+    ranks = np.array(  # a row per pile, padded: one array built at once (a solve of a short deal feels it)
+        [[rank_of(card) for card in cards] + [0] * (size - len(cards)) for cards in deal.piles],
+        dtype=np.int64,
+    )
     heights = np.array(position.heights, dtype=np.int64)
     talon = np.array([rank_of(card) for card in deal.talon], dtype=np.int64)
     foundation = -1 if position.foundation_rank is None else position.foundation_rank
