@@ -30,8 +30,9 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.gametree import WalkStatus, tree_of, winnable_keys
+from pipeline.engine.gametree import tree_of, winnable_keys
 from pipeline.engine.playouts import Simulated, play_games
+from pipeline.engine.status import Status
 from pipeline.game.deal import Deal
 from pipeline.game.players import PLAYERS
 from pipeline.game.rules import Position
@@ -123,7 +124,7 @@ def playout(board: str, index: int) -> dict | None:
     deal = Deal.from_board_text(board)
     start = Position.start(deal)
     tree = tree_of(deal, start)
-    if tree.status is not WalkStatus.EXACT:
+    if tree.status is not Status.EXACT:
         return None
     keys, found = winnable_keys(deal, start), {}
     for player, figures in zip(PLAYERS, tree.players, strict=True):

@@ -34,7 +34,8 @@ from typing import Any
 import pyarrow.compute as pc
 
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
-from pipeline.engine.gametree import WalkProfile, WalkStatus, tree_of
+from pipeline.engine.gametree import WalkProfile, tree_of
+from pipeline.engine.status import Status
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
 from pipeline.packs.folders import read_pack_folder
@@ -49,7 +50,7 @@ def walk_record(
     assert tree.profile is not None
     return {
         "cpu_seconds": time.process_time() - began,
-        "exact": tree.status is WalkStatus.EXACT,
+        "exact": tree.status is Status.EXACT,
         "positions": tree.positions,
         "winnable": tree.winnable_states,
         "reachable": tree.reachable_states,

@@ -15,6 +15,7 @@ import sys
 import time
 from typing import Any
 
+from pipeline.engine.status import Status
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 
@@ -22,7 +23,7 @@ from pipeline.game.shuffles import seeded_deal
 def figures_of(tree: Any) -> list[Any]:
     """The numbers a pack takes from a walk, as JSON can carry them exactly (floats by their repr); of a walk
     that did not finish, its status alone (it claims nothing, and the grade stage writes no number of it)."""
-    if int(tree.status) != 0:  # WalkStatus.EXACT
+    if tree.status is not Status.EXACT:
         return [int(tree.status)]
     return [
         int(tree.status), tree.solution_count, repr(tree.random_win_probability), tree.winnable_states,

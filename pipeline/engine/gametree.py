@@ -62,7 +62,7 @@ it too (``OUT_OF_BUDGET``): then nothing it found is claimed.
 >>> from pipeline.game.rules import Position
 >>> tree = tree_of(Deal.from_board_text(EXAMPLE_BOARD), Position.start(Deal.from_board_text(EXAMPLE_BOARD)))
 >>> tree.status, tree.solution_count, tree.random_win_probability
-(<WalkStatus.EXACT: 0>, 0, 0.0)
+(<Status.EXACT: 2>, 0, 0.0)
 """
 
 from __future__ import annotations
@@ -102,8 +102,8 @@ from pipeline.engine.policies import FIGURES, NO_TALON, PLAYER_COUNT, fill_chanc
 from pipeline.engine.reductions import Reduction
 from pipeline.engine.search import MEMO_SIZE, hopeless
 from pipeline.engine.solver import keyed_by_heights
+from pipeline.engine.status import Status
 from pipeline.engine.tree_figures import COUNT_LIMIT, player_figures, stood_in_for
-from pipeline.engine.tree_figures import WalkStatus as WalkStatus  # the face's: how a walk ended
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.games import Game
@@ -183,7 +183,7 @@ class Tree:
     The figures carry the names of the pack columns they become (:data:`pipeline.packs.schema.GRADE_FIELDS`).
     """
 
-    status: WalkStatus
+    status: Status
     solution_count: int  # distinct winning move sequences
     random_win_probability: float  # uniformly random legal moves win
     winnable_states: int  # positions from which a win exists
@@ -235,7 +235,7 @@ def tree_of(
     ]
     figures, profile = numbers[14], numbers[15]
     return Tree(
-        WalkStatus(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
+        Status(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
         float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
         int(traps), int(first_trap), int(positions), _players(figures),
         WalkProfile(*(int(tally) for tally in profile)),
@@ -261,7 +261,7 @@ def _marked_tree(
     )
     players = _players(figures)
     return Tree(
-        WalkStatus(status), solutions, players[0].win_probability, winnable, reachable,
+        Status(status), solutions, players[0].win_probability, winnable, reachable,
         float(figures[FIGURES]), float(figures[FIGURES + 1]), winning_first, first, forced, decisions, traps,
         first_trap, int(numbers[10]), players,
     )  # fmt: skip
@@ -289,8 +289,8 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     (table, records), numbers = _walked(
         ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
     )
-    if numbers[0] != WalkStatus.EXACT.value:
-        raise ValueError(f"the walk ended {WalkStatus(int(numbers[0])).name}")
+    if numbers[0] != Status.EXACT.value:
+        raise ValueError(f"the walk ended {Status(int(numbers[0])).name}")
     slots = table.reshape(-1, _SLOT)
     slots = slots[slots[:, 0] != 0]
     counts = records.reshape(-1, _RECORD)[slots[:, 1], _RECORD_COUNT]
@@ -391,7 +391,7 @@ def _begin(
         if entered == _WON:
             _won_figures(figures)
             scalars[_STORED] = _store(table, records, records.view(np.float64), 0, key, 1, 0.0, figures)
-        return WalkStatus.EXACT.value
+        return Status.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
     frames[0, _LOSERS] = frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
     return GROW
@@ -468,7 +468,7 @@ def _walk(
                 rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
                 nodes += 1
                 if nodes > max_positions:
-                    status = WalkStatus.OUT_OF_BUDGET.value
+                    status = Status.OUT_OF_BUDGET.value
                     break
                 entered = _enter(
                     ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
@@ -525,7 +525,7 @@ def _walk(
                     _see(seen, frame[_KEY])
             child = frame[_KEY]
             if depth == 0:
-                status = WalkStatus.EXACT.value
+                status = Status.EXACT.value
                 break
             depth -= 1
             frame = frames[depth]
@@ -557,7 +557,7 @@ def _walk(
             sums[_ODDS] += probability
             sums[_LINE_MOVES] += line_moves
             if frame[_SOLUTIONS] > COUNT_LIMIT:
-                status = WalkStatus.OVERFLOW.value
+                status = Status.OVERFLOW.value
                 break
     scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
     return status

@@ -474,7 +474,16 @@ def fill_moves(
         fitting &= fitting - 1
     if not dominance or (above & (above - 1) == 0 and below & (below - 1) == 0):
         return count  # no two free cards of one rank fit: none stands in for another
-    # every free card of a fitting rank is a candidate, so dominance only compares candidates
+    return undominated(ranks, heights, moves, row, count)
+
+
+@numba.njit(cache=True, _nrt=False)
+def undominated(ranks: np.ndarray, heights: np.ndarray, moves: np.ndarray, row: int, count: int) -> int:
+    """Keep, in order, the ``count`` piles of ``moves[row]`` that no other of them stands in for by same-rank
+    dominance (taller, or as tall with the same ranks and a lower number); return how many are kept.
+
+    Every free card of a fitting rank is among them, so dominance need only compare them with each other.
+    """
     dominated = 0
     for index in range(count):
         pile = moves[row, index]
@@ -535,15 +544,11 @@ def put_back_card(
     bottoms: np.ndarray,
     pile: int,
 ) -> int:
-    """Put the card taken from ``pile`` back; return its rank."""
-    height = heights[pile]
-    if height > 0:
-        tops[ranks[pile, height - 1]] &= ~(1 << pile)
-    rank = ranks[pile, height]
-    tops[rank] |= 1 << pile
-    heights[pile] = height + 1
+    """:func:`put_back` the card taken from ``pile``, counting it in ``counts`` (and ``bottoms`` when it is the
+    pile's bottom card); return its rank."""
+    rank = put_back(ranks, heights, tops, pile)
     counts[rank] += 1
-    if height == 0:
+    if heights[pile] == 1:
         bottoms[rank] += 1
     return rank
 

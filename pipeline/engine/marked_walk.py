@@ -80,7 +80,8 @@ from pipeline.engine.kernel import take as take_free_card
 from pipeline.engine.policies import FIGURES, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.reductions import Reduction
 from pipeline.engine.search import position_arrays
-from pipeline.engine.tree_figures import COUNT_LIMIT, WalkStatus, player_figures, stood_in_for
+from pipeline.engine.status import Status
+from pipeline.engine.tree_figures import COUNT_LIMIT, player_figures, stood_in_for
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
@@ -162,7 +163,7 @@ def _walk(
     figures = np.zeros(FIGURES + 2, dtype=np.float64)
     stored = positions = lost_children = not_won = 0
     moves_winnable = 0.0
-    status = WalkStatus.EXACT.value
+    status = Status.EXACT.value
     key = _key(layout, start_dealt, start_foundation, talon_size)
     keys[0], layouts[0], dealts[0], foundations[0], lefts[0] = (
         key,
@@ -207,7 +208,7 @@ def _walk(
                 continue
             positions += 1
             if positions > max_positions:
-                status = WalkStatus.OUT_OF_BUDGET.value
+                status = Status.OUT_OF_BUDGET.value
                 break
             if move < piles:
                 take_free_card(ranks, heights, tops, move)
@@ -259,7 +260,7 @@ def _walk(
                 if total >= COUNT_LIMIT:
                     break
         if total >= COUNT_LIMIT:
-            status = WalkStatus.OVERFLOW.value
+            status = Status.OVERFLOW.value
             break
         if total > 0:
             if stored == record_counts.shape[0]:
@@ -292,7 +293,7 @@ def _walk(
             even_minus_odd += 1 - 2 * (rank & 1)
     numbers[0] = status
     numbers[10] = positions
-    if status != WalkStatus.EXACT.value:
+    if status != Status.EXACT.value:
         return numbers, figures
     start = table[_key(layouts[0], start_dealt, start_foundation, talon_size)]
     if start >= 0:

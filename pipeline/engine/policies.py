@@ -26,7 +26,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import fitting_piles, lowest_bit, neighbour_piles, stands_in_for, take
+from pipeline.engine.kernel import fitting_piles, lowest_bit, neighbour_piles, take, undominated
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
@@ -106,25 +106,7 @@ def lines_from(ranks, heights, tops, foundation, talon_left, wrap, dead_king, st
         count += 1
         fitting &= fitting - 1
     if above & (above - 1) or below & (below - 1):  # two free cards of one rank may fit
-        dominated = 0
-        for index in range(count):
-            pile = stack[row, index]
-            height = heights[pile]
-            rank = ranks[pile, height - 1]
-            for other_index in range(count):
-                other = stack[row, other_index]
-                other_height = heights[other]
-                if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
-                    continue
-                if (other_height > height or other < pile) and stands_in_for(ranks, heights, other, pile):
-                    dominated |= 1 << index  # the other pile can stand in for this one
-                    break
-        kept = 0
-        for index in range(count):
-            if not (dominated >> index) & 1:
-                stack[row, kept] = stack[row, index]
-                kept += 1
-        count = kept
+        count = undominated(ranks, heights, stack, row, count)
     if talon_left:
         stack[row, count] = ranks.shape[0]
         count += 1

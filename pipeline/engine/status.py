@@ -31,3 +31,7 @@ class Status(IntEnum):
     """A search: the target was reached; the path holds the moves."""
     EXACT = 2
     """A walk: it finished, and every figure is exact."""
+
+
+WALK_ENDS = (Status.EXACT, Status.OUT_OF_BUDGET, Status.OVERFLOW)
+"""The ways a game-tree walk may end: each names the pack's ``grade_status`` of a walked deal."""

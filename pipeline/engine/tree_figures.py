@@ -1,4 +1,4 @@
-"""What the game-tree walk's two loops share: how a walk ends, the count limit, a winnable position's player
+"""What the game-tree walk's two loops share: the count limit, a winnable position's player
 figures from its moves', and a move a lost sibling's stands in for.
 
 The walk (:mod:`pipeline.engine.gametree`) keeps its positions one of two
@@ -8,8 +8,6 @@ position's figures from its moves' by the same recurrence, written here once.
 
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numba
 
 from pipeline.engine.kernel import lowest_bit, stands_in_for
@@ -17,20 +15,6 @@ from pipeline.engine.policies import PLAYER_COUNT
 
 COUNT_LIMIT = 1 << 62
 """The most a count may reach: a walk whose count would pass it stops (``OVERFLOW``)."""
-
-
-class WalkStatus(IntEnum):
-    """How a game-tree walk ended (the search has its own :class:`~pipeline.engine.search.SearchStatus`).
-
-    The compiled code reads each member's ``.value``: Numba does no arithmetic on enums.
-    """
-
-    EXACT = 0
-    """The walk finished: every figure is exact."""
-    OUT_OF_BUDGET = 1
-    """The budget of positions entered ran out first: nothing is claimed."""
-    OVERFLOW = 2
-    """A count would have passed 2**62: nothing is claimed."""
 
 
 @numba.njit(cache=True, _nrt=False)

@@ -44,7 +44,8 @@ from typing import Any
 
 import pyarrow as pa
 
-from pipeline.engine.gametree import WalkStatus, tree_of
+from pipeline.engine.gametree import tree_of
+from pipeline.engine.status import Status
 from pipeline.errors import of_type
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
@@ -193,7 +194,7 @@ def grade_deal(
     tree = tree_of(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
     seconds = time.perf_counter() - began
     cards = deal.game.pile_cards if cards is None else cards
-    if tree.status is not WalkStatus.EXACT:
+    if tree.status is not Status.EXACT:
         # every way a walk ends is a grade status of the same name
         return Grade(GradeStatus[tree.status.name], max_cards_played=cards, grade_seconds=seconds)
     share = tree.winnable_states / tree.reachable_states

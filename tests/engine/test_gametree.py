@@ -8,8 +8,9 @@ from dataclasses import dataclass
 import pytest
 
 from pipeline.engine import gametree
-from pipeline.engine.gametree import WalkOptions, WalkStatus, tree_of
+from pipeline.engine.gametree import WalkOptions, tree_of
 from pipeline.engine.solver import solve
+from pipeline.engine.status import Status
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.rules import Position
@@ -82,7 +83,7 @@ LATE = _late_positions()
 def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
     tree = tree_of(deal, start, line)
     truth = enumerate_lines(start)
-    assert tree.status is WalkStatus.EXACT
+    assert tree.status is Status.EXACT
     assert tree.solution_count == len(truth.lines)
     assert tree.random_win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
     winnable = [Position(deal, h, f) for h, f in truth.winnable]
@@ -155,7 +156,7 @@ def test_hand_built_counts_known_by_reasoning():
 def test_a_position_budget_stops_the_count():
     deal = seeded_deal(1, 0)
     tree = tree_of(deal, Position.start(deal), max_positions=1_000)
-    assert tree.status is WalkStatus.OUT_OF_BUDGET
+    assert tree.status is Status.OUT_OF_BUDGET
     assert tree.positions == 1_001  # stopped at the first position past the budget
 
 
@@ -163,10 +164,10 @@ def test_the_budget_counts_positions_entered():
     deal, start, line = LATE[0]
     tree = tree_of(deal, start, line)
     assert (
-        tree.status is WalkStatus.EXACT and tree.positions >= tree.winnable_states - 1
+        tree.status is Status.EXACT and tree.positions >= tree.winnable_states - 1
     )  # the start is not entered
-    assert tree_of(deal, start, line, max_positions=tree.positions).status is WalkStatus.EXACT
-    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status is WalkStatus.OUT_OF_BUDGET
+    assert tree_of(deal, start, line, max_positions=tree.positions).status is Status.EXACT
+    assert tree_of(deal, start, line, max_positions=tree.positions - 1).status is Status.OUT_OF_BUDGET
 
 
 def test_growing_the_tables_changes_no_number(monkeypatch):
@@ -195,7 +196,7 @@ def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable():
                 position = position.play(rng.choice(moves))
         verdict = solve(deal, start=position).verdict
         tree = tree_of(deal, position)
-        assert tree.status is WalkStatus.EXACT
+        assert tree.status is Status.EXACT
         assert (tree.solution_count == 0) == (verdict is Verdict.UNSOLVABLE)
         assert (0.0 < tree.random_win_probability <= 1.0) == (verdict is Verdict.SOLVED)
         assert tree.random_win_probability == 0.0 or verdict is Verdict.SOLVED

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.engine import gametree
 from pipeline.engine.kernel import (
     FIRST_SLOTS,
     FOUNDATION_SHIFT,
@@ -290,4 +289,3 @@ def test_the_largest_layout_key_leaves_room_for_the_foundation(flat):
 
 def test_grow_is_no_status_of_either_loop():
     assert GROW not in tuple(Status)
-    assert GROW not in tuple(gametree.WalkStatus)

@@ -10,11 +10,12 @@ import statistics
 import numpy as np
 import pytest
 
-from pipeline.engine.gametree import WalkStatus, tree_of, winnable_keys
+from pipeline.engine.gametree import tree_of, winnable_keys
 from pipeline.engine.kernel import fill_moves, free_cards
 from pipeline.engine.playouts import play_games
 from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.solver import solve
+from pipeline.engine.status import Status
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.players import (
@@ -116,7 +117,7 @@ def test_the_compiled_policies_are_the_plain_ones(position):
 @pytest.mark.parametrize(("deal", "start"), LATE, ids=[f"late{i}" for i in range(len(LATE))])
 def test_every_players_figures_match_every_line_played_out(deal, start):
     tree = tree_of(deal, start)
-    assert tree.status is WalkStatus.EXACT
+    assert tree.status is Status.EXACT
     assert len(tree.players) == len(PLAYERS)
     assert tree.players[0].win_probability == tree.random_win_probability
     for player, figures in zip(PLAYERS, tree.players, strict=True):

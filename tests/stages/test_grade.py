@@ -408,6 +408,6 @@ def test_a_target_without_a_folder_fails_before_any_work(solved, tmp_path):
 
 
 def test_every_way_a_walk_ends_is_a_grade_status_of_its_name():
-    from pipeline.engine.gametree import WalkStatus
+    from pipeline.engine.status import WALK_ENDS
 
-    assert all(GradeStatus[status.name].value == status.name.lower() for status in WalkStatus)
+    assert all(GradeStatus[status.name].value == status.name.lower() for status in WALK_ENDS)

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from pipeline.engine.gametree import WalkOptions, WalkStatus, tree_of
+from pipeline.engine.gametree import WalkOptions, tree_of
 from pipeline.engine.kernel import fill_moves_of
 from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.search import position_arrays
 from pipeline.engine.solver import solve
+from pipeline.engine.status import Status
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
 from pipeline.game.games import Game
@@ -114,7 +115,7 @@ LATE_IDS = [f"{deal.game.name}-{i}" for i, (deal, _, _) in enumerate(LATE)]
 def test_every_number_matches_brute_force_on_late_positions(deal, start, line):
     tree = tree_of(deal, start, line)
     truth = enumerate_lines(start)
-    assert tree.status is WalkStatus.EXACT
+    assert tree.status is Status.EXACT
     assert tree.solution_count == len(truth.lines)
     assert tree.random_win_probability == pytest.approx(truth.probability, rel=1e-12, abs=1e-300)
     winnable = [Position(deal, h, f, d) for h, f, d in truth.winnable]
@@ -171,7 +172,7 @@ def test_switching_the_sibling_reduction_off_changes_no_figure(game):
     line = tuple(solve(deal).solution)
     on = tree_of(deal, Position.start(deal), line)
     off = tree_of(deal, Position.start(deal), line, options=WalkOptions(siblings=False))
-    assert on.status is WalkStatus.EXACT and on.solution_count > 0
+    assert on.status is Status.EXACT and on.solution_count > 0
     assert on.positions <= off.positions
     assert _figures(on) == _figures(off)
 
@@ -184,7 +185,7 @@ def _figures(tree) -> tuple:
 def test_a_position_budget_stops_the_walk_and_claims_nothing(game):
     deal = pysol_deal(2, game)
     tree = tree_of(deal, Position.start(deal), max_positions=50)
-    assert tree.status is WalkStatus.OUT_OF_BUDGET
+    assert tree.status is Status.OUT_OF_BUDGET
     assert tree.positions == 51
 
 
@@ -194,7 +195,7 @@ def test_solutions_are_zero_exactly_when_the_solver_says_unsolvable(game):
         deal = pysol_deal(number, game)
         verdict = solve(deal).verdict
         tree = tree_of(deal, Position.start(deal))
-        assert tree.status is WalkStatus.EXACT
+        assert tree.status is Status.EXACT
         assert (tree.solution_count > 0) == (verdict is Verdict.SOLVED), (game.name, number)
 
 
