@@ -15,7 +15,6 @@ import sys
 import time
 from typing import Any
 
-from pipeline.engine.status import Status
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
 
@@ -23,10 +22,11 @@ from pipeline.game.shuffles import seeded_deal
 def figures_of(tree: Any) -> list[Any]:
     """The numbers a pack takes from a walk, as JSON can carry them exactly (floats by their repr); of a walk
     that did not finish, its status alone (it claims nothing, and the grade stage writes no number of it)."""
-    if tree.status is not Status.EXACT:
-        return [int(tree.status)]
+    # statuses by name: the old commit's walk names them alike but numbers them otherwise
+    if tree.status.name != "EXACT":
+        return [tree.status.name]
     return [
-        int(tree.status), tree.solution_count, repr(tree.random_win_probability), tree.winnable_states,
+        tree.status.name, tree.solution_count, repr(tree.random_win_probability), tree.winnable_states,
         tree.reachable_states, repr(tree.branching_winning_lines), repr(tree.branching_winnable),
         tree.winning_first_moves, tree.first_moves, tree.forced_moves, tree.decisions, tree.traps,
         tree.first_trap, [[repr(p.win_probability), repr(p.dead_ends)] for p in tree.players],

@@ -51,8 +51,8 @@ def test_the_comparison_takes_every_figure_of_an_exact_walk_and_the_status_alone
     deal = seeded_deal(1, 19)
     tree = tree_of(deal, Position.start(deal))
     exact = figures_of(tree)
-    assert exact[0] == 0 and len(exact) == 14 and exact[2] == repr(tree.random_win_probability)
-    assert figures_of(tree_of(deal, Position.start(deal), max_positions=10)) == [1]
+    assert exact[0] == "EXACT" and len(exact) == 14 and exact[2] == repr(tree.random_win_probability)
+    assert figures_of(tree_of(deal, Position.start(deal), max_positions=10)) == ["OUT_OF_BUDGET"]
 
 
 def test_a_walk_alone_gives_the_same_walk_and_the_peak_memory_of_its_own_process():
