@@ -141,9 +141,13 @@
     return exported.pack + "-plays-" + stamp + ".json";
   }
 
-  // Older attempts first: by the time started, then by id.
+  // Older attempts first: by the time started; of two started in the same millisecond (a one-attempt
+  // game over at once, and the next), the one that ended first (one still playing last); then by id.
   function byStart(a, b) {
     if (a.started !== b.started) return a.started < b.started ? -1 : 1;
+    const aEnded = a.ended === null ? "\uffff" : a.ended;
+    const bEnded = b.ended === null ? "\uffff" : b.ended;
+    if (aEnded !== bEnded) return aEnded < bEnded ? -1 : 1;
     return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   }
 
