@@ -260,37 +260,29 @@ def _longest_with_marks(
     returns (cards or None, nodes beyond the ``nodes`` the verdict's search took)."""
     left, wrap = int(numbers[1].sum()), numbers[5]
     spent = nodes
+    bitmap = uses_bitmap(numbers[0], numbers[2])
+
+    def marked(target: int, maximise: bool, budget: int) -> tuple[int, int, int]:
+        """A search with marks for ``target`` cards (raised as lines reach it when ``maximise``): its status,
+        nodes and deepest line."""
+        status, more, reached, _, _, _ = search(
+            *numbers, target, maximise, budget, flags, False, bitmap, memo
+        )
+        return status, more, reached
+
     if not pruned or deepest == left - 1:
         return deepest, 0  # every line was seen, or all cards but the last were played
     if nodes >= max_nodes:  # a search counts its start: with no budget left it would pass the limit
         return None, 0
     if flags & Reduction.TOP_FIRST.value and wrap and deepest < left - 1:
-        status, more, below, _, _, _ = search(
-            *numbers,
-            left - 1,
-            False,
-            max_nodes - nodes,
-            flags,
-            False,
-            uses_bitmap(numbers[0], numbers[2]),
-            memo,
-        )
+        status, more, below = marked(left - 1, False, max_nodes - nodes)
         nodes += int(more)
         if status != Status.MISSED.value:
             return None if status == Status.OUT_OF_BUDGET.value else left - 1, nodes - spent
         deepest = max(deepest, int(below))
         if nodes >= max_nodes:  # as above: no budget left for the longest play's search
             return None, nodes - spent
-    status, more, most, _, _, _ = search(
-        *numbers,
-        deepest + 1,
-        True,
-        max_nodes - nodes,
-        flags,
-        False,
-        uses_bitmap(numbers[0], numbers[2]),
-        memo,
-    )
+    status, more, most = marked(deepest + 1, True, max_nodes - nodes)
     nodes += int(more)
     return None if status == Status.OUT_OF_BUDGET.value else int(most), nodes - spent
 
