@@ -118,7 +118,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import POWERS_OF_5, code_of_counts, lowest_bit, slot_for
+from pipeline.engine.kernel import POWERS_OF_5, code_of_counts, lowest_bit
 from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 
@@ -387,6 +387,7 @@ def orders_allow(orders: np.ndarray, ends: int, first: int, second: int, third: 
 
 NO_SHORTFALL = -(1 << 20)  # a shortfall below any spare: the predecessors condition is not asked
 WALK_MEMO_SIZE = 1 << 12  # slots of the direct-mapped memo of walk conditions (:func:`rules_out`)
+_GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))  # a memo slot's multiplier (:func:`memo_slot`)
 
 
 @numba.njit(cache=True)
@@ -400,6 +401,42 @@ def talon_starts(talon: np.ndarray) -> np.ndarray:
         starts[dealt, talon[dealt]] += 1
         starts[dealt, NUM_RANKS] += 1 - (talon[dealt] & 1)
     return starts
+
+
+@numba.njit(cache=True, _nrt=False)
+def memo_slot(memo_keys: np.ndarray, code: int) -> int:
+    """Where the answer for ``code`` lives in a direct-mapped memo of the walk conditions (it holds it if
+    ``memo_keys`` says so)."""
+    return ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
+
+
+@numba.njit(cache=True, _nrt=False)
+def walk_ruled_out(
+    ranks, heights, counts, foundation, counts_code, end_ranks, flags, memo_keys, memo_ends, memo_orders
+) -> bool:  # fmt: skip
+    """Whether the Euler walk condition fails for the cards left (with ``flags``' ORDER, the rank order
+    condition too): then no line from here plays every pile card.
+
+    ``counts_code`` is :func:`~pipeline.engine.kernel.code_of_counts` of ``counts`` and ``end_ranks`` the bit
+    set of ranks of the bottom cards of non-empty piles. What the conditions ask of the piles depends only on
+    the rank counts, the foundation and the end ranks, which pack exactly into 56 bits; many positions share
+    them, so the answer is kept in a small direct-mapped memo (``memo_keys``; ``memo_ends`` holds the result
+    of :func:`walk_orders`, -1 if no walk, and ``memo_orders`` its orders). Only when some order is ruled out
+    are the piles looked at.
+    """
+    code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
+    slot = memo_slot(memo_keys, code)
+    if memo_keys[slot] != code:
+        memo_keys[slot] = code
+        if flags & Reduction.ORDER.value:
+            memo_ends[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot])
+        else:
+            memo_ends[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
+    ends = memo_ends[slot]
+    if ends <= 0:
+        return ends < 0
+    first, second, third = pile_orders(ranks, heights)
+    return not orders_allow(memo_orders[slot], ends, first, second, third)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -427,19 +464,10 @@ def rules_out(
         for rank in range(NUM_RANKS):
             if bottoms[rank] > 0:
                 end_ranks |= 1 << rank
-        code = (foundation * POWERS_OF_5[NUM_RANKS] + code_of_counts(counts)) << NUM_RANKS | end_ranks
-        slot = slot_for(code, WALK_MEMO_SIZE - 1)
-        if walk_keys[slot] != code:
-            walk_keys[slot] = code
-            if flags & Reduction.ORDER.value:
-                walk_ends[slot] = walk_orders(counts, foundation, end_ranks, orders[slot])
-            else:
-                walk_ends[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
-        ends = walk_ends[slot]
-        if ends <= 0:
-            return ends < 0
-        first, second, third = pile_orders(ranks, heights)
-        return not orders_allow(orders[slot], ends, first, second, third)
+        return walk_ruled_out(
+            ranks, heights, counts, foundation, code_of_counts(counts), end_ranks, flags, walk_keys, walk_ends,
+            orders,
+        )  # fmt: skip
     if flags & Reduction.RUNS.value and not wrap:
         even_talon = starts[dealt, NUM_RANKS]
         odd_starts = (foundation & 1) + starts.shape[0] - 1 - dealt - even_talon

@@ -130,14 +130,13 @@ from pipeline.engine.conditions import (
     ORDER_WORDS,
     WALK_MEMO_SIZE,
     euler_walkable,
-    orders_allow,
-    pile_orders,
+    memo_slot,
     predecessor_shortfall,
     ranks_reachable,
     reachable_cards,
     rules_out,
     talon_starts,
-    walk_orders,
+    walk_ruled_out,
 )
 from pipeline.engine.kernel import (
     GROW,
@@ -173,7 +172,6 @@ from pipeline.game.rules import Position
 # the loop's kept scalars, in one array so that the loop can return (to double a table) and carry on
 _DEPTH, _NODES, _DEEPEST, _STORED, _COUNTS_CODE, _BOTTOM_RANKS, _PRUNED, _EVEN_MINUS_ODD, _TARGET = range(9)
 MEMO_SIZE = 1 << 15  # slots of the walk conditions' memo with a transposition table (:func:`hopeless`)
-_GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 # with marks (see the module's docstring)
 TABLE_SLOTS = 1 << 16  # the slots of a table memo (512 KiB, kept in the cache), 8 to a 64-byte bucket
 STAMPS = 1 << 7  # a table slot holds key << 7 | stamp; stamp 0 is never used, so 0 is an empty slot
@@ -725,16 +723,13 @@ def hopeless(
     memo: np.ndarray,
     memo_orders: np.ndarray,
 ) -> bool:
-    """Whether a necessary condition for a win fails.
+    """Whether a necessary condition for a win fails: rank reachability, or the Euler walk and rank order
+    conditions (:func:`~pipeline.engine.conditions.walk_ruled_out`, with its memo: ``memo_keys``, ``memo``
+    and ``memo_orders``).
 
     ``counts_code`` is :func:`code_of_counts` of ``counts`` and ``end_ranks``
     the bit set of ranks of the bottom cards of non-empty piles; the caller
-    keeps both up to date. What the conditions ask of the piles depends only
-    on the rank counts, the foundation and the end ranks, which pack exactly
-    into 56 bits; many positions share them, so it is kept in a small
-    direct-mapped memo (``memo_keys``; ``memo`` holds the result of
-    :func:`~pipeline.engine.conditions.walk_orders`, -1 if no walk, and ``memo_orders``
-    its orders). Only when some order is ruled out are the piles looked at.
+    keeps both up to date.
     """
     if (
         flags & Reduction.REACHABILITY.value
@@ -743,26 +738,10 @@ def hopeless(
     ):
         return True  # the Euler walk condition implies reachability
     if flags & Reduction.EULER.value:
-        code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | end_ranks
-        slot = _memo_slot(memo_keys, code)
-        if memo_keys[slot] != code:
-            memo_keys[slot] = code
-            if flags & Reduction.ORDER.value:
-                memo[slot] = walk_orders(counts, foundation, end_ranks, memo_orders[slot])
-            else:
-                memo[slot] = 0 if euler_walkable(counts, foundation, end_ranks) else -1
-        ends = memo[slot]
-        if ends <= 0:
-            return ends < 0
-        first, second, third = pile_orders(ranks, heights)
-        return not orders_allow(memo_orders[slot], ends, first, second, third)
+        return walk_ruled_out(
+            ranks, heights, counts, foundation, counts_code, end_ranks, flags, memo_keys, memo, memo_orders
+        )  # fmt: skip
     return False
-
-
-@numba.njit(cache=True, _nrt=False)
-def _memo_slot(memo_keys: np.ndarray, code: int) -> int:
-    """Where the answer for ``code`` lives in a direct-mapped memo (it holds it if ``memo_keys`` says so)."""
-    return ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -781,7 +760,7 @@ def _one_spare_walkable(
     memoised like :func:`hopeless`'s.
     """
     code = (foundation * POWERS_OF_5[NUM_RANKS] + counts_code) << NUM_RANKS | bottom_ranks
-    slot = _memo_slot(memo_keys, code)
+    slot = memo_slot(memo_keys, code)
     if memo_keys[slot] == code:
         return memo[slot] != 0
     possible = euler_walkable(counts, foundation)
