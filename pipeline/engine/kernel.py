@@ -448,6 +448,55 @@ def put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int
 
 
 @numba.njit(cache=True, _nrt=False)
+def list_moves(
+    ranks: np.ndarray,
+    heights: np.ndarray,
+    tops: np.ndarray,
+    foundation: int,
+    talon_left: bool,
+    wrap: bool,
+    dead_king: bool,
+    dominance: int,
+    taller_first: bool,
+    moves: np.ndarray,
+    row: int,
+) -> int:
+    """Fill ``moves[row]`` with the moves worth trying from a position, in the order to try them; return how
+    many. Every search, walk and player model lists its moves here.
+
+    The piles whose free card fits on ``foundation`` (-1: empty, any card;
+    K and A neighbours only where ranks ``wrap``; nothing on a ``dead_king``),
+    in pile order, or taller piles first with ``taller_first`` (ties in pile
+    order); then the talon deal (the number of piles) while talon cards are
+    left. ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
+    With ``dominance`` nonzero, a move that same-rank dominance (proved in
+    :mod:`pipeline.engine.search`) shows another stands in for is left out;
+    with 0 every legal move is listed.
+    """
+    above, below = fitting_sides(tops, foundation, wrap, dead_king)
+    fitting = above | below
+    count = 0
+    while fitting:
+        moves[row, count] = lowest_bit(fitting)
+        count += 1
+        fitting &= fitting - 1
+    if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
+        count = undominated(ranks, heights, moves, row, count)
+    if taller_first:
+        for index in range(1, count):  # stable: equal heights keep pile order
+            pile = moves[row, index]
+            at = index
+            while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
+                moves[row, at] = moves[row, at - 1]
+                at -= 1
+            moves[row, at] = pile
+    if talon_left:
+        moves[row, count] = ranks.shape[0]
+        count += 1
+    return count
+
+
+@numba.njit(cache=True, _nrt=False)
 def fill_moves(
     ranks: np.ndarray,
     heights: np.ndarray,
@@ -457,24 +506,8 @@ def fill_moves(
     moves: np.ndarray,
     row: int,
 ) -> int:
-    """Fill ``moves[row]`` with the piles worth playing, in pile order; return how many.
-
-    ``tops[r]`` is the bit set of piles whose free card has rank ``r``. With
-    ``dominance`` nonzero, a move that same-rank dominance (proved in
-    :mod:`pipeline.engine.search`) shows another stands in for is left out;
-    with 0 every legal move is listed.
-    """
-    above = tops[foundation + 1 if foundation < NUM_RANKS - 1 else 0]
-    below = tops[foundation - 1 if foundation > 0 else NUM_RANKS - 1]
-    fitting = above | below
-    count = 0
-    while fitting:
-        moves[row, count] = lowest_bit(fitting)
-        count += 1
-        fitting &= fitting - 1
-    if not dominance or (above & (above - 1) == 0 and below & (below - 1) == 0):
-        return count  # no two free cards of one rank fit: none stands in for another
-    return undominated(ranks, heights, moves, row, count)
+    """:func:`list_moves` for Black Hole's walk, until it lists its moves there (pile order, no talon)."""
+    return list_moves(ranks, heights, tops, foundation, False, True, False, dominance, False, moves, row)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -554,16 +587,27 @@ def put_back_card(
 
 
 @numba.njit(cache=True, _nrt=False)
-def fitting_piles(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
-    """The bit set of piles whose free card fits on ``foundation`` (-1: empty, any card)."""
+def fitting_sides(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> tuple[int, int]:
+    """The bit sets of piles whose free card fits on ``foundation``: one rank above it, and one rank below
+    (K and A neighbours only where ranks ``wrap``; nothing fits on a ``dead_king``). On an empty foundation
+    (-1) any card fits: every pile, given as above."""
     if foundation < 0:
         every = 0
         for rank in range(NUM_RANKS):
             every |= tops[rank]
-        return every
+        return every, 0
     if dead_king and foundation == NUM_RANKS - 1:
-        return 0
-    return neighbour_piles(tops, foundation, wrap)
+        return 0, 0
+    above = tops[foundation + 1] if foundation < NUM_RANKS - 1 else tops[0] if wrap else 0
+    below = tops[foundation - 1] if foundation > 0 else tops[NUM_RANKS - 1] if wrap else 0
+    return above, below
+
+
+@numba.njit(cache=True, _nrt=False)
+def fitting_piles(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool) -> int:
+    """The bit set of piles whose free card fits on ``foundation`` (-1: empty, any card)."""
+    above, below = fitting_sides(tops, foundation, wrap, dead_king)
+    return above | below
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -594,43 +638,8 @@ def fill_moves_of(
     moves: np.ndarray,
     row: int,
 ) -> int:
-    """Fill ``moves[row]`` with the moves worth trying, in the order to try them; return how many.
-
-    Pile moves, taller piles first (ties in pile order), leaving out those
-    same-rank dominance shows another stands in for; then the talon deal
-    (the number of piles) while talon cards are left.
-    """
-    fitting = fitting_piles(tops, foundation, wrap, dead_king)
-    count = 0
-    while fitting:
-        pile = lowest_bit(fitting)
-        fitting &= fitting - 1
-        if flags & Reduction.DOMINANCE.value and _dominated(ranks, heights, tops, pile):
-            continue
-        at = count
-        while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
-            moves[row, at] = moves[row, at - 1]
-            at -= 1
-        moves[row, at] = pile
-        count += 1
-    if talon_left:
-        moves[row, count] = ranks.shape[0]
-        count += 1
-    return count
-
-
-@numba.njit(cache=True, _nrt=False)
-def _dominated(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> bool:
-    """Whether another pile whose free card has the rank of ``pile``'s stands in for it (taller, or as tall
-    with the same ranks and a lower number)."""
-    height = heights[pile]
-    others = tops[ranks[pile, height - 1]] & ~(1 << pile)
-    while others:
-        other = lowest_bit(others)
-        others &= others - 1
-        other_height = heights[other]
-        if other_height < height or (other_height == height and other > pile):
-            continue
-        if stands_in_for(ranks, heights, other, pile):
-            return True
-    return False
+    """:func:`list_moves` for the marked walk, until it lists its moves there (taller piles first)."""
+    return list_moves(
+        ranks, heights, tops, foundation, talon_left, wrap, dead_king, flags & Reduction.DOMINANCE.value, True,
+        moves, row,
+    )  # fmt: skip

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import child_key, fill_moves, free_cards, key_of, layout_steps, put_back, take
+from pipeline.engine.kernel import child_key, free_cards, key_of, layout_steps, list_moves, put_back, take
 from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import NUM_PILES, Deal
@@ -80,8 +80,8 @@ def play_games(
     heights = np.array(start.heights, dtype=np.int64)
     ahead, stack, nexts, counts = new_scratch(NUM_PILES)
     total, squares = _play(
-        ranks, heights, start.foundation_rank, PLAYERS.index(player), games, seed, undo, winnable,
-        ahead, stack, nexts, counts,
+        ranks, heights, start.foundation_rank, deal.game.wrap, deal.game.dead_king, PLAYERS.index(player), games,
+        seed, undo, winnable, ahead, stack, nexts, counts,
     )  # fmt: skip
     mean = total / games
     variance = max(squares / games - mean * mean, 0.0) * games / max(games - 1, 1)
@@ -90,7 +90,8 @@ def play_games(
 
 @numba.njit(cache=True)
 def _play(
-    ranks, start_heights, start_foundation, row, games, seed, undo, winnable, ahead, stack, nexts, counts
+    ranks, start_heights, start_foundation, wrap, dead_king, row, games, seed, undo, winnable, ahead, stack,
+    nexts, counts,
 ):  # fmt: skip
     """The sum and the sum of squares, over ``games`` games, of each game's outcome (see :func:`play_games`)."""
     np.random.seed(seed)
@@ -111,7 +112,7 @@ def _play(
         keys[0] = key_of(steps, heights, foundation)
         outcome = 0.0
         while depth < start_left:
-            count = fill_moves(ranks, heights, tops, foundation, 0, moves, 0)
+            count = list_moves(ranks, heights, tops, foundation, False, wrap, dead_king, 0, False, moves, 0)
             if count == 0:
                 if not undo:
                     break
@@ -122,8 +123,8 @@ def _play(
                     foundation = foundations[depth]
                 continue
             fill_chances(
-                ranks, heights, tops, foundation, NO_TALON, 0, start_left - depth, True, False, moves, 0, count,
-                0, chances, ahead, stack, nexts, counts,
+                ranks, heights, tops, foundation, NO_TALON, 0, start_left - depth, wrap, dead_king, moves, 0,
+                count, 0, chances, ahead, stack, nexts, counts,
             )  # fmt: skip
             draw, index, cumulative = np.random.random(), -1, 0.0
             for move in range(count):  # the first move whose chances so far pass the draw

@@ -26,7 +26,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import fitting_piles, lowest_bit, neighbour_piles, take, undominated
+from pipeline.engine.kernel import (
+    fitting_piles,
+    list_moves,
+    neighbour_piles,
+    put_back,
+    take,
+)
+from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
@@ -47,6 +54,9 @@ FIRST_LOOKAHEAD_ROW = 2
 DEEPEST = int(LOOKAHEADS.max())
 NO_WIN = DEEPEST + 1  # the shortest win of a line that shows none within the deepest lookahead
 NO_TALON = np.zeros(0, dtype=np.int64)
+# the lookahead follows the moves same-rank dominance leaves, in pile order: the order changes no answer of
+# its search, only when it ends early, and pile order is the cheapest to make
+_DOMINANCE = Reduction.DOMINANCE.value
 """The talon of a game without one (Black Hole, All in a Row), for :func:`fill_chances`."""
 assert PLAYERS[:FIRST_LOOKAHEAD_ROW] == (Player.RANDOM, Player.TIPS)
 
@@ -72,48 +82,6 @@ def next_to(a: int, b: int, wrap: bool) -> bool:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> None:
-    """Put the card taken from ``pile`` back (the tops alone: the search keeps no counts)."""
-    height = heights[pile]
-    if height > 0:
-        tops[ranks[pile, height - 1]] &= ~(1 << pile)
-    tops[ranks[pile, height]] |= 1 << pile
-    heights[pile] = height + 1
-
-
-@numba.njit(cache=True, _nrt=False)
-def lines_from(ranks, heights, tops, foundation, talon_left, wrap, dead_king, stack, row) -> int:
-    """Fill ``stack[row]`` with the moves the bounded search follows; return how many.
-
-    The pile moves in pile order, leaving out those same-rank dominance shows
-    another stands in for, then the talon deal (the number of piles) while
-    talon cards are left. The order changes no answer of the search, only
-    when it ends early; pile order is the cheapest to make.
-    """
-    if foundation < 0:  # an empty foundation: any free card fits
-        above = below = 0
-        for rank in range(NUM_RANKS):
-            above |= tops[rank]
-    elif dead_king and foundation == NUM_RANKS - 1:
-        above = below = 0
-    else:
-        above = tops[foundation + 1] if foundation < NUM_RANKS - 1 else tops[0] if wrap else 0
-        below = tops[foundation - 1] if foundation > 0 else tops[NUM_RANKS - 1] if wrap else 0
-    fitting = above | below
-    count = 0
-    while fitting:
-        stack[row, count] = lowest_bit(fitting)
-        count += 1
-        fitting &= fitting - 1
-    if above & (above - 1) or below & (below - 1):  # two free cards of one rank may fit
-        count = undominated(ranks, heights, stack, row, count)
-    if talon_left:
-        stack[row, count] = ranks.shape[0]
-        count += 1
-    return count
-
-
-@numba.njit(cache=True, _nrt=False)
 def line_ahead(
     ranks, heights, tops, foundation, talon, dealt, left, wrap, dead_king, stack, nexts, counts
 ) -> tuple[int, int, int]:  # fmt: skip
@@ -128,7 +96,9 @@ def line_ahead(
         return DEEPEST, 0, 0
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
-    counts[0] = lines_from(ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, stack, 0)
+    counts[0] = list_moves(
+        ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, _DOMINANCE, False, stack, 0
+    )  # fmt: skip
     fewest = left  # the fewest moves a win can take: one a pile card
     nexts[0] = 0
     depth = best = visited = 0
@@ -153,9 +123,10 @@ def line_ahead(
             if left == 0 or depth == DEEPEST:
                 counts[depth] = 0
             else:
-                counts[depth] = lines_from(
-                    ranks, heights, tops, rank, dealt < talon_size, wrap, dead_king, stack, depth
-                )
+                counts[depth] = list_moves(
+                    ranks, heights, tops, rank, dealt < talon_size, wrap, dead_king, _DOMINANCE, False, stack,
+                    depth,
+                )  # fmt: skip
             nexts[depth] = 0
             if best == DEEPEST and (shortest == fewest or fewest > DEEPEST):
                 break  # no shorter win can be found
@@ -167,12 +138,12 @@ def line_ahead(
             if move == piles:
                 dealt -= 1
             else:
-                _put_back(ranks, heights, tops, move)
+                put_back(ranks, heights, tops, move)
                 left += 1
     for level in range(depth - 1, -1, -1):
         move = stack[level, nexts[level] - 1]
         if move != piles:
-            _put_back(ranks, heights, tops, move)
+            put_back(ranks, heights, tops, move)
     return best, shortest, visited
 
 
@@ -243,7 +214,7 @@ def fill_chances(
             ahead[0, i], ahead[1, i], seen = line_ahead(
                 ranks, heights, tops, rank, talon, dealt, after, wrap, dead_king, stack, nexts, counts
             )
-            _put_back(ranks, heights, tops, move)
+            put_back(ranks, heights, tops, move)
         visited += seen
     for player in range(FIRST_LOOKAHEAD_ROW, FIRST_LOOKAHEAD_ROW + LOOKAHEADS.shape[0]):
         depth = LOOKAHEADS[player - FIRST_LOOKAHEAD_ROW]

@@ -29,7 +29,7 @@ slowest deal known). A move changes the key by a step looked
 up per pile and height. Positions with at most ``kernel.UNSTORED`` cards left are
 not stored: they are cheaper to search again than to look up.
 
-**Same-rank dominance** (:func:`pipeline.engine.kernel.fill_moves`). Let ``a`` and ``b`` be free cards of
+**Same-rank dominance** (:func:`pipeline.engine.kernel.list_moves`). Let ``a`` and ``b`` be free cards of
 the same rank in piles ``A`` and ``B``, where the ranks under ``a``, read
 downwards, begin the ranks under ``b`` (``A`` may be shorter, down to ``a``
 alone). Any line of play ``L`` that plays ``a`` now has a twin ``L'`` that
@@ -146,11 +146,10 @@ from pipeline.engine.kernel import (
     child_key,
     code_of_counts,
     doubled,
-    fill_moves,
-    fill_moves_of,
     key_of,
     layout_of,
     layout_steps,
+    list_moves,
     lowest_bit,
     new_table,
     outgrown,
@@ -358,9 +357,6 @@ def search(
             return Status.MISSED.value, 1, deepest, path[:0], 1, memo
         steps = layout_steps(ranks)
         keys[0] = key_of(steps, heights, start_foundation)
-        move_count[0] = fill_moves(
-            ranks, heights, tops, start_foundation, flags & Reduction.DOMINANCE.value, moves, 0
-        )
         stored = 0
         for value in memo:
             stored += value != 0
@@ -378,15 +374,16 @@ def search(
             return Status.MISSED.value, 1, deepest, path[:0], 1, memo
         steps = layout_steps(ranks, not bitmap)
         keys[0], dealts[0] = layout_of(steps, heights), start_dealt
-        move_count[0] = fill_moves_of(
-            ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king, flags, moves, 0
-        )
         _mark(memo, bitmap, _key(keys[0], start_dealt, start_foundation, talon_size))  # before the new stamp
         if not bitmap:  # a new stamp forgets the last search's keys; when the stamps run out, clear the table
             stamp = memo[TABLE_SLOTS] % (STAMPS - 1) + 1
             if stamp == 1:
                 memo[:] = 0
             memo[TABLE_SLOTS] = stamp
+    move_count[0] = list_moves(
+        ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king,
+        flags & Reduction.DOMINANCE.value, not keyed_by_heights, moves, 0,
+    )  # fmt: skip
     while True:
         if keyed_by_heights:
             status = _descend_by_heights(
@@ -485,19 +482,10 @@ def _descender(keyed_by_heights: bool):  # returns a compiled function
                 # cheap verdicts (a failed condition, no move) are recomputed, not stored
                 found, short = 0, 0
                 if keyed_by_heights:
-                    if not _lost(
+                    worth = not _lost(
                         ranks, heights, counts, foundation, counts_code, bottom_ranks, spare, flags,
                         memo_keys, memo_ends, memo_orders,
-                    ):  # fmt: skip
-                        found = fill_moves(
-                            ranks,
-                            heights,
-                            tops,
-                            foundation,
-                            flags & Reduction.DOMINANCE.value,
-                            moves,
-                            depth + 1,
-                        )
+                    )  # fmt: skip
                 else:
                     short = (
                         shortfalls[depth] + 1
@@ -506,16 +494,17 @@ def _descender(keyed_by_heights: bool):  # returns a compiled function
                         short = predecessor_shortfall(
                             counts, starts, dealt, foundation, wrap, dead_king, flags
                         )
-                    if short > spare or rules_out(
+                    worth = short <= spare and not rules_out(
                         ranks, heights, counts, bottoms, starts, dealt, foundation, wrap, spare,
                         even_minus_odd, flags, memo_orders, memo_keys, memo_ends,
-                    ):  # fmt: skip
-                        pruned += 1
-                    else:
-                        found = fill_moves_of(
-                            ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, flags, moves,
-                            depth + 1,
-                        )  # fmt: skip
+                    )  # fmt: skip
+                    pruned += not worth
+                # the moves worth trying: in pile order with a transposition table, taller piles first with marks
+                if worth:
+                    found = list_moves(
+                        ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king,
+                        flags & Reduction.DOMINANCE.value, not keyed_by_heights, moves, depth + 1,
+                    )  # fmt: skip
                 if found > 0:
                     depth += 1
                     keys[depth] = child
