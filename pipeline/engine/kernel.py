@@ -483,17 +483,23 @@ def list_moves(
     if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
         count = undominated(ranks, heights, moves, row, count)
     if taller_first:
-        for index in range(1, count):  # stable: equal heights keep pile order
-            pile = moves[row, index]
-            at = index
-            while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
-                moves[row, at] = moves[row, at - 1]
-                at -= 1
-            moves[row, at] = pile
+        _taller_first(heights, moves, row, count)
     if talon_left:
         moves[row, count] = ranks.shape[0]
         count += 1
     return count
+
+
+@numba.njit(cache=True, _nrt=False)
+def _taller_first(heights: np.ndarray, moves: np.ndarray, row: int, count: int) -> None:
+    """Order the ``count`` piles of ``moves[row]`` taller first, equal heights in the order they are in."""
+    for index in range(1, count):
+        pile = moves[row, index]
+        at = index
+        while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
+            moves[row, at] = moves[row, at - 1]
+            at -= 1
+        moves[row, at] = pile
 
 
 @numba.njit(cache=True, _nrt=False)
