@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -148,13 +149,7 @@ class Deal:
         talon: Any = self.talon  # whatever the caller gave
         if type(talon) is not tuple:
             object.__setattr__(self, "talon", _tupled(talon, "talon", "a tuple of cards"))
-        problem = (
-            deal_problem(self.piles, self.game)
-            if self.game.foundation_start is FoundationStart.ACE_OF_SPADES
-            and self.foundation == ACE_OF_SPADES
-            and not self.talon
-            else family_deal_problem(self)
-        )
+        problem = deal_problem(self.piles, self.game, self.foundation, self.talon)
         if problem:
             raise BoardError(problem)
 
@@ -232,51 +227,69 @@ class Deal:
         return deals[0]
 
 
-def deal_problem(piles: tuple[tuple[int, ...], ...], game: Game = BLACK_HOLE) -> str | None:
-    """Why ``piles`` under the A♠ are not a deal of ``game`` (whose foundation starts with it), or None
-    when they are one: a pile is checked whole before the next (:func:`family_deal_problem` checks any
-    deal, the piles' sizes first)."""
+_CARDS = frozenset(range(NUM_CARDS))
+"""Every card's number: a deal's cards, once each and all ints, are a subset of it."""
+
+
+def deal_problem(
+    piles: tuple[tuple[int, ...], ...],
+    game: Game = BLACK_HOLE,
+    foundation: int | None = ACE_OF_SPADES,
+    talon: tuple[int, ...] = (),
+) -> str | None:
+    """Why ``piles``, ``foundation`` and ``talon`` (a :class:`Deal`'s, its defaults too) are not a deal of
+    ``game``, or None when they are one: any game of the family.
+
+    The first problem is named, asked in this order: the number of piles, the foundation's start, the
+    talon's size, each pile's size, then every card (the foundation's, the talon's, the piles' in order)
+    for one that is not a card, one that repeats the foundation's card (named so in every game) or one
+    that repeats another.
+
+    >>> piles = Deal.from_board_text(EXAMPLE_BOARD).piles
+    >>> deal_problem(piles) is None
+    True
+    >>> deal_problem(piles[:16])
+    'expected 17 piles, found 16'
+    >>> deal_problem(((piles[0][0], piles[0][1], ACE_OF_SPADES), *piles[1:]))
+    'pile 0 holds AS, which is the foundation'
+    >>> deal_problem(((piles[0][0], piles[0][1], piles[1][0]), *piles[1:]))
+    'duplicate card 2D'
+    """
     if len(piles) != game.num_piles:
         return f"expected {game.num_piles} piles, found {len(piles)}"
-    seen: set[int] = set()
-    for number, pile in enumerate(piles):
-        if len(pile) != game.pile_size:
-            return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
-        for card in pile:
-            if type(card) is not int or not 0 <= card < NUM_CARDS:  # a bool or a NumPy integer is no card
-                return f"pile {number} holds {shown_value(card)}, which is not a card"
-            if card == ACE_OF_SPADES:
-                return f"pile {number} holds AS, which is the foundation"
-            if card in seen:
-                return f"duplicate card {card_name(card)}"
-            seen.add(card)
-    return None
-
-
-def family_deal_problem(deal: Deal) -> str | None:
-    """Why ``deal`` is not a deal of its game, or None when it is one (any game, Black Hole included)."""
-    game = deal.game
-    if len(deal.piles) != game.num_piles:
-        return f"expected {game.num_piles} piles, found {len(deal.piles)}"
-    if game.foundation_start is FoundationStart.ACE_OF_SPADES and deal.foundation != ACE_OF_SPADES:
+    start = game.foundation_start
+    if start is FoundationStart.ACE_OF_SPADES and foundation != ACE_OF_SPADES:
         return f"{game.a_title} deal starts with AS on the foundation"
-    if game.foundation_start is FoundationStart.EMPTY and deal.foundation is not None:
+    if start is FoundationStart.EMPTY and foundation is not None:
         return f"{game.a_title} deal starts with an empty foundation"
-    if game.foundation_start is FoundationStart.DEALT and deal.foundation is None:
+    if start is FoundationStart.DEALT and foundation is None:
         return f"{game.a_title} deal starts with a card on the foundation"
-    if len(deal.talon) != game.talon_size:
-        return f"the talon has {len(deal.talon)} cards, expected {game.talon_size}"
-    seen: set[int] = set()
-    laid_out = [("the foundation", deal.foundation)] if deal.foundation is not None else []
-    laid_out += [("the talon", card) for card in deal.talon]
-    laid_out += [(f"pile {number}", card) for number, pile in enumerate(deal.piles) for card in pile]
-    for number, pile in enumerate(deal.piles):
-        if len(pile) != game.pile_size:
-            return f"pile {number} has {len(pile)} cards, expected {game.pile_size}"
+    if len(talon) != game.talon_size:
+        return f"the talon has {len(talon)} cards, expected {game.talon_size}"
+    size = game.pile_size
+    if set(map(len, piles)) != {size}:
+        for number, pile in enumerate(piles):
+            if len(pile) != size:
+                return f"pile {number} has {len(pile)} cards, expected {size}"
+    laid = [*chain.from_iterable(piles), *talon]
+    if foundation is not None:
+        laid.append(foundation)
+    # a good deal's cards are checked in a few C-speed passes (a Deal is built for every row of a pack
+    # read); only a bad one is walked card by card below, to name its first problem
+    if set(map(type, laid)) == {int}:  # a bool or a NumPy integer is no card
+        seen = set(laid)
+        if len(seen) == len(laid) and seen <= _CARDS:
+            return None
+    seen = set()
+    laid_out = [("the foundation", foundation)] if foundation is not None else []
+    laid_out += [("the talon", card) for card in talon]
+    laid_out += [(f"pile {number}", card) for number, pile in enumerate(piles) for card in pile]
     for place, card in laid_out:
-        if type(card) is not int or not 0 <= card < NUM_CARDS:  # a bool or a NumPy integer is no card
+        if type(card) is not int or not 0 <= card < NUM_CARDS:
             return f"{place} holds {shown_value(card)}, which is not a card"
         if card in seen:
+            if card == foundation:
+                return f"{place} holds {card_name(card)}, which is the foundation"
             return f"duplicate card {card_name(card)}"
         seen.add(card)
     return None

@@ -54,19 +54,23 @@ def test_from_cards_deals_three_a_pile():
 
 
 @pytest.mark.parametrize(
-    "cards",
+    ("cards", "problem"),
     [
-        DEALT_CARDS[:-1],  # 50 cards
-        DEALT_CARDS[:-3],  # 16 piles
-        DEALT_CARDS + (ACE_OF_SPADES,),  # A♠ in a pile (and 52 cards)
-        DEALT_CARDS[:-1] + (ACE_OF_SPADES,),  # A♠ in place of a card
-        DEALT_CARDS[:-1] + (DEALT_CARDS[0],),  # a duplicate
-        DEALT_CARDS[:-1] + (52,),  # not a card
+        (DEALT_CARDS[:-1], "pile 16 has 2 cards, expected 3"),  # 50 cards
+        (DEALT_CARDS[:-3], "expected 17 piles, found 16"),
+        (DEALT_CARDS + (ACE_OF_SPADES,), "expected 17 piles, found 18"),  # A♠ in a pile (and 52 cards)
+        (DEALT_CARDS[:-1] + (ACE_OF_SPADES,), "pile 16 holds AS, which is the foundation"),
+        (DEALT_CARDS[:-1] + (DEALT_CARDS[0],), "duplicate card AH"),
+        (DEALT_CARDS[:-1] + (52,), "pile 16 holds 52, which is not a card"),
+        (DEALT_CARDS[:-1] + (True,), "pile 16 holds True, which is not a card"),
+        # every pile's size is asked before any card, as in every game
+        ((ACE_OF_SPADES, *DEALT_CARDS[1:-1]), "pile 16 has 2 cards, expected 3"),
     ],
 )
-def test_deal_rejects_bad_piles(cards):
-    with pytest.raises(BoardError):
+def test_deal_rejects_bad_piles(cards, problem):
+    with pytest.raises(BoardError) as caught:
         Deal.from_cards(cards)
+    assert caught.value.problem == problem
 
 
 def test_deals_are_frozen_values():

@@ -139,7 +139,9 @@ def test_from_cards_then_cards_gives_the_cards_back(game):
         (GOLF, tuple(range(35)), "a Golf deal starts with a card on the foundation"),
         (DEAD_KING_GOLF, tuple(range(35)), "a Dead King Golf deal starts with a card on the foundation"),
         (GOLF, (*range(51), 3), "duplicate card AS"),
-        (GOLF, (*range(35), 0, *range(36, 52)), "duplicate card AH"),
+        (GOLF, (*range(35), 0, *range(36, 52)), "pile 0 holds AH, which is the foundation"),
+        (GOLF, (*range(35), 35, *range(36, 51), 35), "the talon holds 9S, which is the foundation"),
+        (GOLF, (*range(35), 3, *range(36, 52)), "pile 0 holds AS, which is the foundation"),
         (RELAXED_GOLF, (*range(51), -1), "the talon holds -1, which is not a card"),
     ],
 )
