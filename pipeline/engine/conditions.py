@@ -410,7 +410,7 @@ def memo_slot(memo_keys: np.ndarray, code: int) -> int:
     return ((code * _GOLDEN) >> 40) & (memo_keys.shape[0] - 1)
 
 
-@numba.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False, inline="always")  # on the hot path: no call
 def walk_ruled_out(
     ranks, heights, counts, foundation, counts_code, end_ranks, flags, memo_keys, memo_ends, memo_orders
 ) -> bool:  # fmt: skip

@@ -447,7 +447,7 @@ def put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int
     return rank
 
 
-@numba.njit(cache=True, _nrt=False)
+@numba.njit(cache=True, _nrt=False, inline="always")  # on the hot path: no call
 def list_moves(
     ranks: np.ndarray,
     heights: np.ndarray,
