@@ -13,10 +13,12 @@ It holds:
   :func:`remember`, ...): a lossy cache of positions searched in full, and
   prefetch hints into it and into any flat array;
 * move generation on a position held as rank rows and pile heights
-  (:func:`free_cards`, :func:`take`, :func:`put_back`, :func:`fill_moves`, with
-  same-rank dominance, and :func:`fill_moves_of` for any layout: a talon, an
-  empty foundation, ranks that do not wrap), and position keys (:func:`layout_steps`,
-  :func:`key_of`, :func:`child_key`, :func:`code_of_counts`);
+  (:func:`free_cards`, :func:`take`, :func:`put_back`; the piles that fit,
+  :func:`fitting_sides`; the moves worth trying, for any layout (a talon, an
+  empty foundation, ranks that do not wrap), with same-rank dominance:
+  :func:`moves_in_pile_order` and :func:`moves_taller_first`, one source),
+  and position keys (:func:`layout_steps`, :func:`key_of`, :func:`child_key`,
+  :func:`code_of_counts`);
 * the constants both loops agree on: :data:`FOUNDATION_SHIFT`,
   :data:`UNSTORED`, :data:`POWERS_OF_5`, and :data:`GROW`, the status of a
   loop that returns so that its table can be doubled.
@@ -447,47 +449,49 @@ def put_back(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int
     return rank
 
 
-@numba.njit(cache=True, _nrt=False, inline="always")  # on the hot path: no call
-def list_moves(
-    ranks: np.ndarray,
-    heights: np.ndarray,
-    tops: np.ndarray,
-    foundation: int,
-    talon_left: bool,
-    wrap: bool,
-    dead_king: bool,
-    dominance: int,
-    taller_first: bool,
-    moves: np.ndarray,
-    row: int,
-) -> int:
-    """Fill ``moves[row]`` with the moves worth trying from a position, in the order to try them; return how
-    many. Every search, walk and player model lists its moves here.
+def _move_lister(taller_first: bool):  # returns a compiled function
+    """The move lister, compiled for one order of the moves: pile order (``taller_first`` False) or taller
+    piles first. One source serves both; the order is a constant of the compiled code. The pile-order one is
+    inlined where it is called (the Black Hole search lists moves at every position, and a call there costs
+    more than the listing), the other is called: inlined, it slowed the searches with marks by a fifth."""
 
-    The piles whose free card fits on ``foundation`` (-1: empty, any card;
-    K and A neighbours only where ranks ``wrap``; nothing on a ``dead_king``),
-    in pile order, or taller piles first with ``taller_first`` (ties in pile
-    order); then the talon deal (the number of piles) while talon cards are
-    left. ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
-    With ``dominance`` nonzero, a move that same-rank dominance (proved in
-    :mod:`pipeline.engine.search`) shows another stands in for is left out;
-    with 0 every legal move is listed.
-    """
-    above, below = fitting_sides(tops, foundation, wrap, dead_king)
-    fitting = above | below
-    count = 0
-    while fitting:
-        moves[row, count] = lowest_bit(fitting)
-        count += 1
-        fitting &= fitting - 1
-    if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
-        count = undominated(ranks, heights, moves, row, count)
-    if taller_first:
-        _taller_first(heights, moves, row, count)
-    if talon_left:
-        moves[row, count] = ranks.shape[0]
-        count += 1
-    return count
+    @numba.njit(cache=True, _nrt=False, inline="never" if taller_first else "always")
+    def list_moves(
+        ranks, heights, tops, foundation, talon_left, wrap, dead_king, dominance, moves, row
+    ) -> int:
+        """Fill ``moves[row]`` with the moves worth trying from a position, in the order to try them; return
+        how many. Every search, walk and player model lists its moves here.
+
+        The piles whose free card fits on ``foundation`` (-1: empty, any card;
+        K and A neighbours only where ranks ``wrap``; nothing on a ``dead_king``),
+        in pile order, or taller piles first (ties in pile order); then the
+        talon deal (the number of piles) while talon cards are left.
+        ``tops[r]`` is the bit set of piles whose free card has rank ``r``.
+        With ``dominance`` nonzero, a move that same-rank dominance (proved in
+        :mod:`pipeline.engine.search`) shows another stands in for is left out;
+        with 0 every legal move is listed.
+        """
+        above, below = fitting_sides(tops, foundation, wrap, dead_king)
+        fitting = above | below
+        count = 0
+        while fitting:
+            moves[row, count] = lowest_bit(fitting)
+            count += 1
+            fitting &= fitting - 1
+        if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
+            count = undominated(ranks, heights, tops, moves, row, count)
+        if taller_first:
+            _taller_first(heights, moves, row, count)
+        if talon_left:
+            moves[row, count] = ranks.shape[0]
+            count += 1
+        return count
+
+    return list_moves
+
+
+moves_in_pile_order = _move_lister(False)
+moves_taller_first = _move_lister(True)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -512,36 +516,40 @@ def fill_moves(
     moves: np.ndarray,
     row: int,
 ) -> int:
-    """:func:`list_moves` for Black Hole's walk, until it lists its moves there (pile order, no talon)."""
-    return list_moves(ranks, heights, tops, foundation, False, True, False, dominance, False, moves, row)
+    """:func:`moves_in_pile_order` for Black Hole's walk, until it lists its moves there (no talon)."""
+    return moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, dominance, moves, row)
 
 
 @numba.njit(cache=True, _nrt=False)
-def undominated(ranks: np.ndarray, heights: np.ndarray, moves: np.ndarray, row: int, count: int) -> int:
-    """Keep, in order, the ``count`` piles of ``moves[row]`` that no other of them stands in for by same-rank
-    dominance (taller, or as tall with the same ranks and a lower number); return how many are kept.
-
-    Every free card of a fitting rank is among them, so dominance need only compare them with each other.
-    """
-    dominated = 0
-    for index in range(count):
-        pile = moves[row, index]
-        height = heights[pile]
-        rank = ranks[pile, height - 1]
-        for other_index in range(count):
-            other = moves[row, other_index]
-            other_height = heights[other]
-            if other == pile or ranks[other, other_height - 1] != rank or other_height < height:
-                continue
-            if (other_height > height or other < pile) and stands_in_for(ranks, heights, other, pile):
-                dominated |= 1 << index  # the other pile can stand in for this one
-                break
+def undominated(
+    ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, moves: np.ndarray, row: int, count: int
+) -> int:
+    """Keep, in order, the ``count`` piles of ``moves[row]`` that no other pile stands in for by same-rank
+    dominance (:func:`_dominated`); return how many are kept."""
     kept = 0
     for index in range(count):
-        if not (dominated >> index) & 1:
-            moves[row, kept] = moves[row, index]
+        pile = moves[row, index]
+        if not _dominated(ranks, heights, tops, pile):
+            moves[row, kept] = pile
             kept += 1
     return kept
+
+
+@numba.njit(cache=True, _nrt=False)
+def _dominated(ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, pile: int) -> bool:
+    """Whether another pile whose free card has the rank of ``pile``'s stands in for it (taller, or as tall
+    with the same ranks and a lower number). Every such pile's card fits where ``pile``'s does."""
+    height = heights[pile]
+    others = tops[ranks[pile, height - 1]] & ~(1 << pile)
+    while others:
+        other = lowest_bit(others)
+        others &= others - 1
+        other_height = heights[other]
+        if other_height < height or (other_height == height and other > pile):
+            continue
+        if stands_in_for(ranks, heights, other, pile):
+            return True
+    return False
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -598,15 +606,21 @@ def fitting_sides(tops: np.ndarray, foundation: int, wrap: bool, dead_king: bool
     (K and A neighbours only where ranks ``wrap``; nothing fits on a ``dead_king``). On an empty foundation
     (-1) any card fits: every pile, given as above."""
     if foundation < 0:
-        every = 0
-        for rank in range(NUM_RANKS):
-            every |= tops[rank]
-        return every, 0
+        return _every_pile(tops), 0
     if dead_king and foundation == NUM_RANKS - 1:
         return 0, 0
     above = tops[foundation + 1] if foundation < NUM_RANKS - 1 else tops[0] if wrap else 0
     below = tops[foundation - 1] if foundation > 0 else tops[NUM_RANKS - 1] if wrap else 0
     return above, below
+
+
+@numba.njit(cache=True, _nrt=False)
+def _every_pile(tops: np.ndarray) -> int:
+    """The bit set of every pile with a free card (kept apart: the listing of moves stays small)."""
+    every = 0
+    for rank in range(NUM_RANKS):
+        every |= tops[rank]
+    return every
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -644,8 +658,8 @@ def fill_moves_of(
     moves: np.ndarray,
     row: int,
 ) -> int:
-    """:func:`list_moves` for the marked walk, until it lists its moves there (taller piles first)."""
-    return list_moves(
-        ranks, heights, tops, foundation, talon_left, wrap, dead_king, flags & Reduction.DOMINANCE.value, True,
-        moves, row,
+    """:func:`moves_taller_first` for the marked walk, until it lists its moves there."""
+    return moves_taller_first(
+        ranks, heights, tops, foundation, talon_left, wrap, dead_king, flags & Reduction.DOMINANCE.value, moves,
+        row,
     )  # fmt: skip

@@ -23,7 +23,15 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from pipeline.engine.kernel import child_key, free_cards, key_of, layout_steps, list_moves, put_back, take
+from pipeline.engine.kernel import (
+    child_key,
+    free_cards,
+    key_of,
+    layout_steps,
+    moves_in_pile_order,
+    put_back,
+    take,
+)
 from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import NUM_PILES, Deal
@@ -112,7 +120,7 @@ def _play(
         keys[0] = key_of(steps, heights, foundation)
         outcome = 0.0
         while depth < start_left:
-            count = list_moves(ranks, heights, tops, foundation, False, wrap, dead_king, 0, False, moves, 0)
+            count = moves_in_pile_order(ranks, heights, tops, foundation, False, wrap, dead_king, 0, moves, 0)
             if count == 0:
                 if not undo:
                     break

@@ -28,7 +28,7 @@ import numpy as np
 
 from pipeline.engine.kernel import (
     fitting_piles,
-    list_moves,
+    moves_in_pile_order,
     neighbour_piles,
     put_back,
     take,
@@ -96,9 +96,9 @@ def line_ahead(
         return DEEPEST, 0, 0
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
-    counts[0] = list_moves(
-        ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, _DOMINANCE, False, stack, 0
-    )  # fmt: skip
+    counts[0] = moves_in_pile_order(
+        ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, _DOMINANCE, stack, 0
+    )
     fewest = left  # the fewest moves a win can take: one a pile card
     nexts[0] = 0
     depth = best = visited = 0
@@ -123,10 +123,9 @@ def line_ahead(
             if left == 0 or depth == DEEPEST:
                 counts[depth] = 0
             else:
-                counts[depth] = list_moves(
-                    ranks, heights, tops, rank, dealt < talon_size, wrap, dead_king, _DOMINANCE, False, stack,
-                    depth,
-                )  # fmt: skip
+                counts[depth] = moves_in_pile_order(
+                    ranks, heights, tops, rank, dealt < talon_size, wrap, dead_king, _DOMINANCE, stack, depth
+                )
             nexts[depth] = 0
             if best == DEEPEST and (shortest == fewest or fewest > DEEPEST):
                 break  # no shorter win can be found

@@ -29,7 +29,7 @@ slowest deal known). A move changes the key by a step looked
 up per pile and height. Positions with at most ``kernel.UNSTORED`` cards left are
 not stored: they are cheaper to search again than to look up.
 
-**Same-rank dominance** (:func:`pipeline.engine.kernel.list_moves`). Let ``a`` and ``b`` be free cards of
+**Same-rank dominance** (:func:`pipeline.engine.kernel.moves_in_pile_order`). Let ``a`` and ``b`` be free cards of
 the same rank in piles ``A`` and ``B``, where the ranks under ``a``, read
 downwards, begin the ranks under ``b`` (``A`` may be shorter, down to ``a``
 alone). Any line of play ``L`` that plays ``a`` now has a twin ``L'`` that
@@ -149,8 +149,9 @@ from pipeline.engine.kernel import (
     key_of,
     layout_of,
     layout_steps,
-    list_moves,
     lowest_bit,
+    moves_in_pile_order,
+    moves_taller_first,
     new_table,
     outgrown,
     pile_tallies,
@@ -380,10 +381,24 @@ def search(
             if stamp == 1:
                 memo[:] = 0
             memo[TABLE_SLOTS] = stamp
-    move_count[0] = list_moves(
-        ranks, heights, tops, start_foundation, start_dealt < talon_size, wrap, dead_king,
-        flags & Reduction.DOMINANCE.value, not keyed_by_heights, moves, 0,
-    )  # fmt: skip
+    dominance = flags & Reduction.DOMINANCE.value
+    if keyed_by_heights:
+        move_count[0] = moves_in_pile_order(
+            ranks, heights, tops, start_foundation, False, wrap, dead_king, dominance, moves, 0
+        )
+    else:
+        move_count[0] = moves_taller_first(
+            ranks,
+            heights,
+            tops,
+            start_foundation,
+            start_dealt < talon_size,
+            wrap,
+            dead_king,
+            dominance,
+            moves,
+            0,
+        )
     while True:
         if keyed_by_heights:
             status = _descend_by_heights(
@@ -411,6 +426,9 @@ def _descender(keyed_by_heights: bool):  # returns a compiled function
     """The loop of :func:`search`, compiled for one memo: a transposition table (``keyed_by_heights``) or
     marks. One source serves both; the choice is a constant of the compiled code, so each loop keeps only
     its own branches."""
+
+    # the moves worth trying: in pile order with a transposition table, taller piles first with marks
+    list_moves = moves_in_pile_order if keyed_by_heights else moves_taller_first
 
     @numba.njit(cache=True, _nrt=keyed_by_heights)  # as each loop was compiled before they were one
     def descend(
@@ -499,11 +517,10 @@ def _descender(keyed_by_heights: bool):  # returns a compiled function
                         even_minus_odd, flags, memo_orders, memo_keys, memo_ends,
                     )  # fmt: skip
                     pruned += not worth
-                # the moves worth trying: in pile order with a transposition table, taller piles first with marks
                 if worth:
                     found = list_moves(
                         ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king,
-                        flags & Reduction.DOMINANCE.value, not keyed_by_heights, moves, depth + 1,
+                        flags & Reduction.DOMINANCE.value, moves, depth + 1,
                     )  # fmt: skip
                 if found > 0:
                     depth += 1

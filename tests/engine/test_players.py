@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pipeline.engine.gametree import tree_of, winnable_keys
-from pipeline.engine.kernel import free_cards, list_moves
+from pipeline.engine.kernel import free_cards, moves_in_pile_order
 from pipeline.engine.playouts import play_games
 from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.solver import solve
@@ -78,7 +78,9 @@ def _compiled_chances(position: Position, winning: int = 0) -> np.ndarray:
     heights = np.array(position.heights, dtype=np.int64)
     tops = free_cards(ranks, heights)
     moves = np.zeros((1, 17), dtype=np.int64)
-    count = list_moves(ranks, heights, tops, position.foundation_rank, False, True, False, 0, False, moves, 0)
+    count = moves_in_pile_order(
+        ranks, heights, tops, position.foundation_rank, False, True, False, 0, moves, 0
+    )
     chances = np.zeros((PLAYER_COUNT, 17))
     fill_chances(
         ranks, heights, tops, position.foundation_rank, NO_TALON, 0, sum(position.heights),
