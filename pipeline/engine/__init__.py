@@ -12,9 +12,9 @@
 - ``search`` and ``solver``: the solver's depth-first search (for every game) and its Python face,
   :func:`~pipeline.engine.solver.solve`.
 - ``gametree``: an exact walk of a deal's whole game tree (solution counts,
-  every player model's win chance and dead ends, traps) for the grader, for every game; the layout
-  chooses how it keeps positions: by the search's keys there, or each decided once and marked
-  (``marked_walk``); ``tree_figures``: what both ways share (the figures' recurrence, how a walk ends).
+  every player model's win chance and dead ends, traps) for the grader, for every game: one loop, compiled
+  once for each way of keeping positions (by the search's keys, or each decided once and marked);
+  ``tree_figures``: what the walk does at one position (entering it, its moves, its figures' recurrence).
 - ``policies``: the player models' policies, compiled for the walk and the play-outs, for every game.
 - ``playouts``: games played by a player model, to check the walk's figures by simulation.
 - ``status``: how a compiled search or walk ended (one status for both).
@@ -35,7 +35,6 @@ __all__ = [
     "cpsat",
     "gametree",
     "kernel",
-    "marked_walk",
     "playouts",
     "policies",
     "reductions",

@@ -1,20 +1,31 @@
 """One exact pass over the game tree of a position, for every game of the family: the numbers difficulty
 grades are built from.
 
-:func:`tree_of` is the walk's one face. The layout chooses how it keeps its
-positions, as it chooses the search's memo (:func:`walks_by_heights`): where
-a position is its pile heights and foundation rank alone (Black Hole), by
-the loop below, with the search's keys and its lossy cache of lost
-positions; elsewhere (a talon, or an empty foundation) every position is
-decided once and marked (:mod:`pipeline.engine.marked_walk`). Both find the
-same figures by the same recurrence (:mod:`pipeline.engine.tree_figures`),
-with the same player policies (:mod:`pipeline.engine.policies`).
+:func:`tree_of` is the walk's one face, and one loop (:func:`_walker`) walks
+every game. For every position from which a win exists it finds the number
+of distinct winning move sequences from it (a talon deal is a move, so two
+wins that deal at different times are two sequences), each player model's
+chance of winning in one attempt and its dead ends with undo, and the legal
+moves along its winning lines; then the positions from which a win exists
+and those one move from one, the branching, and the opening's and the
+line's moves and traps. A lost position adds 0 to every sum, whatever lies
+below it, so the pass needs to know *that* a position is lost, not to count
+below it. The figures follow one backward recurrence
+(:mod:`pipeline.engine.tree_figures`), with the same player policies
+(:mod:`pipeline.engine.policies`).
 
-:func:`walk_tree` finds, for every position from which a win exists, the
-number of distinct winning move sequences from it and the probability that a
-player who picks uniformly among the legal moves wins from it. A lost
-position adds 0 to both, whatever lies below it, so the pass needs to know
-*that* a position is lost, not to count below it:
+The layout chooses how the loop keeps its positions, as it chooses the
+search's memo (:func:`walks_by_heights`), and the loop is compiled once for
+each way, the choice a constant of the compiled code, as the search's loop
+is (:mod:`pipeline.engine.search`). The two ways differ in how
+positions are kept and keyed, the conditions asked on entry, the moves'
+order, whether a position is first searched for one win, and the order in
+which the floats are summed (each keeps its own, so no figure moves by a
+bit); the frame stack, the descent and the return, the recurrence, and the
+opening and the line are written once.
+
+**By pile heights** (Black Hole: a position is its pile heights and
+foundation rank alone, ranks wrap and no King is dead):
 
 * each position is first searched for one win, as the solver does: with the
   necessary conditions for a win (:func:`pipeline.engine.search.hopeless`: the Euler
@@ -22,9 +33,9 @@ position adds 0 to both, whatever lies below it, so the pass needs to know
   moves another move stands in for. When that search ends without a win, the
   position is proved lost (dominance never leaves out the only way to win);
 * as soon as one of its moves leads to a win, the position is known
-  winnable, and from then on *every* legal move is searched and counted, for
-  a skipped move may win too: dominance is right for finding one solution and
-  wrong for counting them all;
+  winnable, and from then on *every* legal move is searched and counted, in
+  pile order, for a skipped move may win too: dominance is right for finding
+  one solution and wrong for counting them all;
 * but among those moves, one that a move already proved lost stands in for
   by same-rank dominance is lost too, and is not searched
   (:attr:`WalkOptions.siblings`). Proof: dominance (proved in
@@ -42,17 +53,36 @@ future, move for move, so they share one record, and ``winnable_states`` and
 lossy cache (the transposition table of :mod:`pipeline.engine.kernel`): one
 forgotten is proved again. A small filter of every stored key (two bits in
 one word) answers "never stored" for most lookups without touching either
-table (docs/benchmarks.md gives how many on one deal).
+table (docs/benchmarks.md gives how many on one deal). Every winning line
+plays every card, so the legal moves summed along the winning lines,
+divided by the count and the cards left, give the branching along winning
+lines, each line weighted alike; random play's win chance is summed in the
+order the moves are decided.
 
-The other numbers follow the same backward recurrence as the counts, so one
-walk gives them all: the legal moves summed along every winning line from a
-position (every winning line plays every card, so dividing by the count and
-the cards left gives the branching along winning lines, each line weighted
-alike); the legal moves of each winnable position; and the reachable
-positions: the start, and every position one move from a winnable one (won,
-winnable, or lost at that move), which depends on the game alone, not on how
-the walk proved positions lost. The opening moves and the line's traps are
-looked up at the end.
+**With marks** (a talon, or an empty foundation: All in a Row and the
+Golfs): every position is entered at most once, in one depth-first pass
+(every move plays or deals a card, so no position repeats on a line, and a
+position's figures depend on the position alone). Its key is the marked
+search's, with piles of the same ranks merged. A position is decided on
+entry when it is won (the piles are empty: talon cards may be left), when
+no move is left, or when a necessary condition for a win fails
+(:func:`~pipeline.engine.conditions.rules_out` and the predecessors
+condition, with no card to spare); otherwise each of its legal moves is
+followed, taller piles first, then the talon deal, and it is winnable when
+one of them leads to a win. Every decided position is kept in an exact
+table (its record when a win exists from it, else a mark), so the walk
+never decides one twice. A pile move that a lost sibling's stands in for
+is lost too (:attr:`WalkOptions.siblings`): the dominating move's lines have
+twins after the dominated one that play as many pile cards and deal the
+talon alike, and moves are tried taller piles first, so the move that
+stands in is decided first. Golf's winning lines differ in length, so the
+moves along them are counted beside the legal moves summed along them;
+their ratio is the branching along winning lines.
+
+Either way the reachable positions are the start, and every position one
+move from a winnable one (won, winnable, or lost at that move), which
+depends on the game alone, not on how the walk proved positions lost; the
+opening moves and the line's traps are looked up at the end.
 
 Counts are exact 64-bit integers; a count that would pass 2**62 stops the
 walk (status ``OVERFLOW``) rather than wrap. A budget of positions entered stops
@@ -71,25 +101,33 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from numba import types
+from numba.typed import Dict
 
 from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
-from pipeline.engine.conditions import MAX_ORDERED_ENDS, ORDER_WORDS
+from pipeline.engine.conditions import (
+    MAX_ORDERED_ENDS,
+    ORDER_WORDS,
+    WALK_MEMO_SIZE,
+    talon_starts,
+)
 from pipeline.engine.kernel import (
     FOUNDATION_SHIFT,
     GROW,
     MAX_SLOTS,
-    POWERS_OF_5,
     UNSTORED,
     bit_length,
     child_key,
     code_of_counts,
-    fill_moves,
+    fill_moves_of,
     free_cards,
     key_of,
+    layout_of,
     layout_steps,
+    pile_tallies,
     prefetch,
     prefetch_at,
-    put_back,
+    put_back_card,
     recalls,
     remember,
     set_add,
@@ -97,44 +135,72 @@ from pipeline.engine.kernel import (
     slot_for,
     take,
 )
-from pipeline.engine.marked_walk import marked_walk
-from pipeline.engine.policies import FIGURES, NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
+from pipeline.engine.policies import FIGURES, PLAYER_COUNT, new_scratch
 from pipeline.engine.reductions import Reduction
-from pipeline.engine.search import MEMO_SIZE, hopeless
+from pipeline.engine.search import MEMO_SIZE, position_arrays
 from pipeline.engine.solver import keyed_by_heights
 from pipeline.engine.status import Status
-from pipeline.engine.tree_figures import COUNT_LIMIT, player_figures, stood_in_for
+from pipeline.engine.tree_figures import (
+    COUNT_LIMIT,
+    LOST,
+    TALLY_CODE,
+    TALLY_END_RANKS,
+    WON,
+    any_move_after,
+    enter_by_heights,
+    enter_with_marks,
+    marked_child,
+    marked_key,
+    play_by_heights,
+    stood_in_for,
+    unplay_by_heights,
+    untried_moves,
+    winnable_by_heights,
+    winnable_figures,
+    won_figures,
+)
 from pipeline.game.cards import NUM_RANKS, rank_of
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.games import Game
 from pipeline.game.players import PlayerFigures
 from pipeline.game.rules import Position
 
-_WON, _LOST = -1, -2  # what _enter says of a position decided at once
 _FIRST_CAPACITY = 1 << 20  # slots of the index and of lost_children, and records: a median deal doubles none
-# the table of winnable positions is an index and its records. A slot of the index is two words: key + 1 (0:
-# empty) and the record's number; records are stored densely, in the order found, so the memory they take
-# grows with the winnable positions alone. A record, in words: its solution count, the legal moves summed along
-# every winning line from it, and its player figures (floats, as their bits); the first figure is random
-# play's win chance
+# by heights, the table of winnable positions is an index and its records. A slot of the index is two words:
+# key + 1 (0: empty) and the record's number; records are stored densely, in the order found, so the memory
+# they take grows with the winnable positions alone. A record, in words: its solution count, the legal moves
+# summed along every winning line from it, and its player figures (floats, as their bits); the first figure is
+# random play's win chance
 _SLOT = 2
 _RECORD_COUNT, _RECORD_LINE_MOVES, _RECORD_FIGURES = 0, 1, 2
 _RECORD = _RECORD_FIGURES + FIGURES
+# with marks, the table is a Dict from a position's key to its record's number (0 or more) or a mark; a
+# record is its solution count, and its floats: its player figures, the legal moves summed along its winning
+# lines and the moves of those lines
+_LOST_MARK, _COUNTED_MARK, _UNDECIDED = (
+    -1,
+    -2,
+    -3,
+)  # lost; lost and counted as a winnable one's child; neither
+_LINE_MOVES_OF, _LINE_LENGTH = FIGURES, FIGURES + 1
+_MARKED_RECORD = FIGURES + 2
+_FIRST_MARKED_RECORDS = 1 << 12
 (
     _KEY, _COUNTING, _COUNT, _NEXT, _LEGAL, _SOLUTIONS, _PLAYED, _ENTERED, _WINNERS, _LOSERS, _PENDING,
-    _PENDING_ROOTS, _DEEPER,
-) = range(13)  # fmt: skip
-_FRAME_FIELDS = (
-    13  # a frame's fields; _WINNERS and _LOSERS: the bit sets of piles whose move was found to lead
-)
-# to a win, and to a lost position; _PENDING and
-# _PENDING_ROOTS: the positions entered below it in searches that ended lost, and those searches, while it is
-# not known winnable (see _tally_proof); _DEEPER: 1 once a search went below it
-_ODDS, _LINE_MOVES = range(2)  # a frame's float fields: its children's sums
+    _PENDING_ROOTS, _DEEPER, _LAYOUT, _DEALT, _FOUNDATION, _LEFT,
+) = range(17)  # fmt: skip
+# a frame's fields: by heights the first 13, with marks _KEY, _COUNT, _NEXT, _LOSERS and the last four.
+# _WINNERS and _LOSERS: the bit sets of piles whose move was found to lead to a win, and to a lost position;
+# _PENDING and _PENDING_ROOTS: the positions entered below it in searches that ended lost, and those searches,
+# while it is not known winnable (see _tally_proof); _DEEPER: 1 once a search went below it
+_FRAME_FIELDS = 13
+_MARKED_FRAME_FIELDS = 17
+_ODDS, _LINE_MOVES = range(2)  # a frame's float fields by heights: its children's sums
 _FRAME_FLOATS = 2
-_DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN = range(5)  # the loop's kept scalars
-_SCALARS = 5
-_CODE, _END_RANKS = range(2)  # the rank tally: code_of_counts of the rank counts, bottom ranks of piles
+(
+    _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN, _NOT_WON, _EVEN_MINUS_ODD,
+) = range(7)  # the loop's kept scalars  # fmt: skip
+_SCALARS = 7
 _TALLY = 2
 _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
 (
@@ -143,6 +209,11 @@ _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in th
     _TABLE_HITS, _DEAD_AFTER, _STOOD_IN, _MODEL_POSITIONS,
 ) = range(15)  # fmt: skip
 _PROFILE = 15  # the tallies of WalkProfile, in its field order
+# the integers of Tree a walk returns: status, solutions, winnable, reachable, winning first moves, first
+# moves, forced moves, decisions, traps, first trap, positions; its floats: each player's two figures, then
+# the two branchings
+_POSITIONS, _INTEGERS = 10, 11
+_ON_LINES, _ON_WINNABLE = FIGURES, FIGURES + 1  # the branching along winning lines and at winnable positions
 
 
 @dataclass(frozen=True)
@@ -223,48 +294,39 @@ def tree_of(
 ) -> Tree:
     """The game tree numbers of ``deal`` (any game) from ``start``; the along-the-line ones follow ``line`` (a
     win). The layout chooses how the walk keeps its positions (:func:`walks_by_heights`)."""
-    if not walks_by_heights(deal.game):
-        return _marked_tree(deal, start, line, max_positions, options)
-    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-    heights = np.array(start.heights, dtype=np.int64)
     path = np.array(line, dtype=np.int64)
-    numbers = walk_tree(ranks, heights, start.foundation_rank, path, max_positions, options.reductions)
-    status, solutions, probability, winnable, reachable = numbers[:5]
-    on_lines, on_winnable, winning_first, first, forced, decisions, traps, first_trap, positions = numbers[
-        5:14
-    ]
-    figures, profile = numbers[14], numbers[15]
+    profile = None
+    if walks_by_heights(deal.game):
+        ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+        heights = np.array(start.heights, dtype=np.int64)
+        integers, floats, tallies = walk_tree(
+            ranks, heights, start.foundation_rank, path, max_positions, options.reductions
+        )
+        profile = WalkProfile(*(int(tally) for tally in tallies))
+    else:
+        ranks, heights, talon, dealt, foundation = position_arrays(deal, start)
+        game = deal.game
+        integers, floats = _walked_with_marks(
+            ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, path, max_positions,
+            options.reductions,
+        )  # fmt: skip
+    status, solutions, winnable, reachable, winning_first, first, forced, decisions, traps, first_trap = (
+        int(number) for number in integers[:_POSITIONS]
+    )
+    players = _players(floats)
     return Tree(
-        Status(int(status)), int(solutions), float(probability), int(winnable), int(reachable),
-        float(on_lines), float(on_winnable), int(winning_first), int(first), int(forced), int(decisions),
-        int(traps), int(first_trap), int(positions), _players(figures),
-        WalkProfile(*(int(tally) for tally in profile)),
+        Status(status), solutions, players[0].win_probability, winnable, reachable,
+        float(floats[_ON_LINES]), float(floats[_ON_WINNABLE]), winning_first, first, forced, decisions, traps,
+        first_trap, int(integers[_POSITIONS]), players, profile,
     )  # fmt: skip
 
 
 def walks_by_heights(game: Game) -> bool:
-    """Whether the walk keeps ``game``'s positions by the search's transposition keys (this module's loop):
-    where a position is its pile heights and foundation rank alone
-    (:func:`~pipeline.engine.solver.keyed_by_heights`) and ranks wrap with no dead King, as the loop's
-    conditions and moves assume; else every position is decided once and marked
-    (:mod:`pipeline.engine.marked_walk`)."""
+    """Whether the walk keeps ``game``'s positions by the search's transposition keys: where a position is
+    its pile heights and foundation rank alone (:func:`~pipeline.engine.solver.keyed_by_heights`) and ranks
+    wrap with no dead King, as that way's conditions and moves assume; else every position is decided once
+    and marked."""
     return keyed_by_heights(game) and game.wrap and not game.dead_king
-
-
-def _marked_tree(
-    deal: Deal, start: Position, line: tuple[int, ...], max_positions: int, options: WalkOptions
-) -> Tree:
-    """:func:`tree_of` by :func:`~pipeline.engine.marked_walk.marked_walk`, which keeps no profile."""
-    numbers, figures = marked_walk(deal, start, line, max_positions, options.siblings)
-    status, solutions, winnable, reachable, winning_first, first, forced, decisions, traps, first_trap = (
-        int(number) for number in numbers[:10]
-    )
-    players = _players(figures)
-    return Tree(
-        Status(status), solutions, players[0].win_probability, winnable, reachable,
-        float(figures[FIGURES]), float(figures[FIGURES + 1]), winning_first, first, forced, decisions, traps,
-        first_trap, int(numbers[10]), players,
-    )  # fmt: skip
 
 
 def _players(figures: np.ndarray) -> tuple[PlayerFigures, ...]:
@@ -275,9 +337,9 @@ def _players(figures: np.ndarray) -> tuple[PlayerFigures, ...]:
 
 
 def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions):
-    """The numbers of :class:`Tree`, in its field order, for the position (``ranks``, heights, foundation);
-    the players' figures as one array (win chance, dead ends for each player), then the tallies of
-    :class:`WalkProfile`, as one array."""
+    """The numbers of :class:`Tree` for the position (``ranks``, heights, foundation) of a layout walked by
+    heights: its integers (see _INTEGERS) and its floats (each player's two figures, then the branching
+    along winning lines and at winnable positions), then the tallies of :class:`WalkProfile`, as arrays."""
     return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions)[1]
 
 
@@ -286,11 +348,11 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     found by walking the tree from ``start``; ValueError when the walk is not exact."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
-    (table, records), numbers = _walked(
+    (table, records), (integers, _, _) = _walked(
         ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
     )
-    if numbers[0] != Status.EXACT.value:
-        raise ValueError(f"the walk ended {Status(int(numbers[0])).name}")
+    if integers[0] != Status.EXACT.value:
+        raise ValueError(f"the walk ended {Status(int(integers[0])).name}")
     slots = table.reshape(-1, _SLOT)
     slots = slots[slots[:, 0] != 0]
     counts = records.reshape(-1, _RECORD)[slots[:, 1], _RECORD_COUNT]
@@ -304,7 +366,8 @@ def warm_growth() -> None:
 
 
 def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions):
-    """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`.
+    """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`, for a
+    layout walked by heights.
 
     The tables are NumPy arrays made here rather than in compiled code,
     where ``np.zeros`` writes every byte: NumPy's come from the kernel
@@ -312,7 +375,7 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     tree pays for the little it uses and a median one never waits for a
     table to double (near-median deals walk faster than with tables that
     start small; docs/benchmarks.md gives both figures). So the loop itself,
-    :func:`_walk`, returns when a table should double, the table is doubled
+    :func:`_walk_by_heights`, returns when a table should double, the table is doubled
     here, and it carries on from the state kept in the arrays.
     """
     table = np.zeros(_SLOT * _FIRST_CAPACITY, dtype=np.int64)
@@ -342,16 +405,17 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     tops = free_cards(ranks, heights)
     steps = layout_steps(ranks)
     start_key = key_of(steps, start_heights, start_foundation)
+    talon, unused = np.zeros(0, dtype=np.int64), np.zeros((1, 1), dtype=np.int64)
     status = _begin(
         ranks, heights, tops, counts, bottoms, tally, start_foundation, start_key, remaining, table, records,
         frames, moves, scalars, memo_keys, memo, memo_orders, figures, profile,
     )  # fmt: skip
     while status == GROW:
-        status = _walk(
-            ranks, steps, heights, tops, counts, bottoms, tally, table, records, records.view(np.float64), lost,
-            seen, lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining,
-            max_positions, children, figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures,
-            profile, reductions,
+        status = _walk_by_heights(
+            ranks, steps, heights, tops, counts, bottoms, tally, talon, talon, True, False, table, records,
+            records.view(np.float64), lost, seen, lost_children, memo_keys, memo, memo_orders, frames,
+            frame_floats, moves, children, unused, scalars, remaining, max_positions, figures, chances, legal,
+            ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
         )  # fmt: skip
         if status == GROW and _full(table, scalars[_STORED]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
@@ -365,9 +429,10 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger
-    numbers = _finish(
-        ranks, steps, start_heights, start_foundation, start_key, line, table, records, scalars, status
-    )
+    numbers = _finish_by_heights(
+        ranks, steps, start_heights, talon, 0, start_foundation, start_key, True, False, line, table, records,
+        records.view(np.float64), scalars, status,
+    )  # fmt: skip
     return (table, records), (*numbers, profile)
 
 
@@ -376,20 +441,21 @@ def _begin(
     ranks, heights, tops, counts, bottoms, tally, foundation, key, remaining, table, records, frames, moves,
     scalars, memo_keys, memo, memo_orders, figures, profile,
 ):  # fmt: skip
-    """Tally the start position and enter it: EXACT if that decides it (won or lost), else GROW to walk on."""
+    """Tally the start position of a layout walked by heights and enter it: EXACT if that decides it (won or
+    lost), else GROW to walk on."""
     for pile in range(NUM_PILES):
         for level in range(heights[pile]):
             counts[ranks[pile, level]] += 1
         if heights[pile] > 0:
             bottoms[ranks[pile, 0]] += 1
-            tally[_END_RANKS] |= 1 << ranks[pile, 0]
-    tally[_CODE] = code_of_counts(counts)
-    entered = _enter(
+            tally[TALLY_END_RANKS] |= 1 << ranks[pile, 0]
+    tally[TALLY_CODE] = code_of_counts(counts)
+    entered = enter_by_heights(
         ranks, heights, tops, counts, tally, foundation, remaining, memo_keys, memo, memo_orders, moves, 0
     )  # fmt: skip
     if entered < 0:  # decided at once: won (no card left) or lost
-        if entered == _WON:
-            _won_figures(figures)
+        if entered == WON:
+            won_figures(figures)
             scalars[_STORED] = _store(table, records, records.view(np.float64), 0, key, 1, 0.0, figures)
         return Status.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
@@ -397,170 +463,515 @@ def _begin(
     return GROW
 
 
-@numba.njit(cache=True, _nrt=False)
-def _walk(
-    ranks, steps, heights, tops, counts, bottoms, tally, table, records, record_floats, lost, seen, lost_children,
-    memo_keys, memo, memo_orders, frames, frame_floats, moves, scalars, remaining, max_positions,
-    children, figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
+@numba.njit(cache=True)
+def _walked_with_marks(
+    ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, line, max_positions,
+    reductions,
 ):  # fmt: skip
-    """The loop of :func:`walk_tree`, from the state in its arguments; returns a status or GROW.
-
-    ``frames[depth]`` is the position at ``depth`` on the current line: its
-    key, whether it is known winnable (then every legal move is counted), its
-    moves still to try, the sums of its children's numbers so far, and which
-    of its moves lead to a win, whose player figures are in ``children[depth]``.
-    A decided position's figures are passed up in ``figures``; ``profile``
-    gets the tallies of :class:`WalkProfile`.
-    """
-    depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
+    """The numbers of :class:`Tree` for a layout walked with marks (its integers and its floats, as
+    :func:`walk_tree`'s): the tables made, the start entered, then the loop, :func:`_walk_with_marks`, which
+    returns when the records should double; they are doubled here, and it carries on."""
+    piles = ranks.shape[0]
+    talon_size = talon.shape[0]
+    heights = start_heights.copy()
+    tops, counts, bottoms, even_minus_odd = pile_tallies(ranks, heights)
+    left = 0
+    for pile in range(piles):
+        left += heights[pile]
+    starts = talon_starts(talon)
+    orders = np.zeros((WALK_MEMO_SIZE, MAX_ORDERED_ENDS, ORDER_WORDS), dtype=np.int64)
+    walk_keys = np.full(WALK_MEMO_SIZE, -1, dtype=np.int64)
+    walk_ends = np.zeros(WALK_MEMO_SIZE, dtype=np.int64)
+    steps = layout_steps(ranks, True)
+    layout = layout_of(steps, heights)
+    depths = left + talon_size - start_dealt + 1
+    width = piles + 1
+    frames = np.zeros((depths, _MARKED_FRAME_FIELDS), dtype=np.int64)
+    moves = np.zeros((depths, width), dtype=np.int64)
+    children = np.zeros((depths, width), dtype=np.int64)  # the records of the moves' positions, or a mark
+    child_keys = np.zeros((depths, width), dtype=np.int64)
+    table = Dict.empty(key_type=types.int64, value_type=types.int64)
+    records = np.zeros(_FIRST_MARKED_RECORDS, dtype=np.int64)  # solution counts
+    record_floats = np.zeros((_FIRST_MARKED_RECORDS, _MARKED_RECORD), dtype=np.float64)
+    chances = np.zeros((PLAYER_COUNT, width), dtype=np.float64)
+    ahead, stack, nexts, depth_counts = new_scratch(piles)
+    child_figures = np.zeros((width, FIGURES), dtype=np.float64)  # the winnable children's, by move
+    figures = np.zeros(FIGURES, dtype=np.float64)
+    scalars = np.zeros(_SCALARS, dtype=np.int64)
+    unused = np.zeros(1, dtype=np.int64)
+    key = marked_key(layout, start_dealt, start_foundation, talon_size)
+    scalars[_NODES] = 1  # the start is entered
+    entered = enter_with_marks(
+        ranks, heights, tops, counts, bottoms, starts, start_dealt, start_foundation, wrap, dead_king, left,
+        even_minus_odd, orders, walk_keys, walk_ends, moves, 0,
+    )  # fmt: skip
     status = GROW
-    proof = 0
-    while (
-        not _full(table, stored)
-        and not _records_full(records, stored)
-        and 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) <= lost_children.shape[0]
-    ):
-        frame = frames[depth]
-        sums = frame_floats[depth]
-        if frame[_NEXT] < frame[_COUNT]:
-            pile = moves[depth, frame[_NEXT]]
-            frame[_NEXT] += 1
-            child = child_key(ranks, steps, heights, frame[_KEY], pile)
-            if frame[_COUNTING]:  # a lost child is added to lost_children below
-                prefetch_at(lost_children, slot_for(child, lost_children.shape[0] - 1))
-            if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
-                sibling = child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
-                _prefetch_lookups(table, lost, seen, sibling)
-            played = pile
-            found, probability, line_moves = 0, 0.0, 0.0
-            known = False  # a position stored before, one a lost sibling stands in for, or one with no move
-            if frame[_COUNTING] and frame[_LOSERS] and reductions & Reduction.SIBLINGS.value:
-                known = stood_in_for(ranks, heights, tops, pile, frame[_LOSERS])
-                profile[_STOOD_IN] += known
-            if not known:
-                profile[_FILTER_LOOKUPS] += 1
-                if not _seen(seen, child):
-                    profile[_FILTER_NEGATIVE] += 1
-                else:
-                    stored_lost = False
-                    if remaining - depth - 1 > UNSTORED:
-                        profile[_LOST_LOOKUPS] += 1
-                        stored_lost = recalls(lost, child)
-                        profile[_LOST_HITS] += stored_lost
-                    if stored_lost:
-                        known = True
-                    else:
-                        profile[_TABLE_LOOKUPS] += 1
-                        slot = _slot(table, child)
-                        if table[slot] != 0:
-                            record = _record_at(table, slot)
-                            profile[_TABLE_HITS] += 1
-                            known = True
-                            found = records[record + _RECORD_COUNT]
-                            line_moves = record_floats[record + _RECORD_LINE_MOVES]
-                            for index in range(FIGURES):
-                                figures[index] = record_floats[record + _RECORD_FIGURES + index]
-                            probability = figures[0]
-            if not known and remaining - depth - 1 > 0 and not _any_move_after(ranks, heights, tops, pile):
-                known = True
-                profile[_DEAD_AFTER] += 1
-            if not known:
-                rank = _play(ranks, heights, tops, counts, bottoms, tally, pile)
-                nodes += 1
-                if nodes > max_positions:
-                    status = Status.OUT_OF_BUDGET.value
+    if entered == WON:
+        won_figures(figures)
+        _store_marked(table, records, record_floats, 0, key, 1, figures)
+        scalars[_STORED] = 1
+        status = Status.EXACT.value
+    elif entered == LOST:
+        table[key] = _LOST_MARK
+        status = Status.EXACT.value
+    frames[0, _KEY], frames[0, _COUNT] = key, entered
+    frames[0, _LAYOUT], frames[0, _DEALT], frames[0, _FOUNDATION], frames[0, _LEFT] = (
+        layout, start_dealt, start_foundation, left,
+    )  # fmt: skip
+    scalars[_EVEN_MINUS_ODD] = even_minus_odd
+    while status == GROW:
+        status = _walk_with_marks(
+            ranks, steps, heights, tops, counts, bottoms, unused, talon, starts, wrap, dead_king, table,
+            records, record_floats, unused, unused, unused, walk_keys, walk_ends, orders, frames, record_floats,
+            moves, children, child_keys, scalars, left, max_positions, figures, chances, moves, ahead, stack,
+            nexts, depth_counts, child_figures, unused, reductions,
+        )  # fmt: skip
+        if status == GROW:
+            records, record_floats = _grown(records, record_floats)
+    return _finish_with_marks(
+        ranks, steps, start_heights, talon, start_dealt, start_foundation, layout, wrap, dead_king, line,
+        table, records, record_floats, scalars, status,
+    )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _grown(records: np.ndarray, record_floats: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The records of a walk with marks in arrays twice as long."""
+    size = records.shape[0]
+    counts = np.zeros(2 * size, dtype=np.int64)
+    floats = np.zeros((2 * size, record_floats.shape[1]), dtype=np.float64)
+    counts[:size] = records
+    floats[:size] = record_floats
+    return counts, floats
+
+
+def _walker(by_heights: bool):  # returns a compiled function
+    """The loop of the walk, compiled for one way of keeping positions: by pile heights (``by_heights``) or
+    with marks. One source serves both; the choice is a constant of the compiled code, so each loop keeps
+    only its own branches."""
+
+    @numba.njit(cache=True, _nrt=not by_heights)  # as each loop was compiled before they were one
+    def walk(
+        ranks, steps, heights, tops, counts, bottoms, tally, talon, starts, wrap, dead_king, table, records,
+        record_floats, lost, seen, lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves,
+        children, child_keys, scalars, remaining, max_positions, figures, chances, legal, ahead, stack, nexts,
+        depth_counts, child_figures, profile, reductions,
+    ):  # fmt: skip
+        """The walk's loop, from the state in its arguments; returns a status or GROW (a table should double).
+
+        ``frames[depth]`` is the position at ``depth`` on the current line:
+        its key, its moves (``moves[depth]``) and the next to try, the
+        piles whose move was found to lead to a lost position, and what
+        each way keeps besides. By heights: whether it is known winnable
+        (then every legal move is counted), the sums of its children's
+        numbers so far, and which of its moves lead to a win, whose player
+        figures are in ``children[depth]``; a decided position's figures
+        are passed up in ``figures``, and ``profile`` gets the tallies of
+        :class:`WalkProfile`. With marks: its layout number, talon cards
+        dealt, foundation and pile cards left, and each move's record (or
+        mark) in ``children[depth]``, its key in ``child_keys[depth]``.
+        """
+        piles = ranks.shape[0]
+        talon_size = talon.shape[0]
+        depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
+        lost_count, not_won, moves_winnable = (
+            scalars[_LOST_CHILDREN],
+            scalars[_NOT_WON],
+            scalars[_MOVES_WINNABLE],
+        )
+        even_minus_odd = scalars[_EVEN_MINUS_ODD]
+        siblings = (reductions & Reduction.SIBLINGS.value) != 0
+        status = GROW
+        proof = 0
+        while True:
+            if by_heights:
+                if (
+                    _full(table, stored)
+                    or _records_full(records, stored)
+                    or 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) > lost_children.shape[0]
+                ):
                     break
-                entered = _enter(
-                    ranks, heights, tops, counts, tally, rank, remaining - depth - 1,
-                    memo_keys, memo, memo_orders, moves, depth + 1,
-                )  # fmt: skip
-                if entered > 0:  # not decided at once: search it, looking for a win first
-                    frame[_PLAYED] = pile
-                    frame[_DEEPER] = 1
-                    depth += 1
-                    frame = frames[depth]
-                    frame[_KEY], frame[_COUNT], frame[_ENTERED] = child, entered, nodes
-                    frame[_COUNTING] = frame[_NEXT] = frame[_SOLUTIONS] = frame[_WINNERS] = frame[_LOSERS] = 0
-                    frame[_PENDING] = frame[_PENDING_ROOTS] = frame[_DEEPER] = 0
-                    frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
-                    _prefetch_lookups(
-                        table, lost, seen, child_key(ranks, steps, heights, child, moves[depth, 0])
-                    )
-                    continue
-                _unplay(ranks, heights, tops, counts, bottoms, tally, pile)
-                found = 1 if entered == _WON else 0
-                probability, line_moves = float(found), 0.0
-                if found:
-                    profile[_ENTERED_WINNABLE] += 1
-                    _won_figures(figures)
-                    stored += _store(table, records, record_floats, stored, child, 1, 0.0, figures)
-                    _see(seen, child)
-                else:
-                    profile[_REFUTED_ON_ENTRY] += 1
-                    _tally_proof(profile, frame, 1)
-        else:  # every move tried: a search that found no win proves the position lost
-            found = frame[_SOLUTIONS]
-            if found:
-                profile[_ENTERED_WINNABLE] += depth > 0  # the start is not entered: the walk begins there
-                profile[_MODEL_POSITIONS] += _position_figures(
-                    ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth, frame[_WINNERS],
-                    children[depth], figures, chances, legal, ahead, stack, nexts, depth_counts, child_figures,
-                )  # fmt: skip
-                probability = sums[_ODDS] / frame[_LEGAL]
-                figures[0] = probability  # random play's, summed in the order of the moves, as it always was
-                line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
-                stored += _store(
-                    table, records, record_floats, stored, frame[_KEY], found, line_moves, figures
-                )
-                _see(seen, frame[_KEY])
-                scalars[_MOVES_WINNABLE] += frame[_LEGAL]
-            else:
-                probability, line_moves = 0.0, 0.0
-                if depth > 0:  # the start is not entered
-                    profile[_LOST_SEARCHED] += 1
-                    profile[_LOST_SHALLOW] += 1 - frame[_DEEPER]
-                proof = nodes - frame[_ENTERED] + 1  # positions entered in proving it lost, itself included
-                if remaining - depth > UNSTORED:
-                    remember(lost, frame[_KEY], bit_length(nodes - frame[_ENTERED]))
-                    _see(seen, frame[_KEY])
-            child = frame[_KEY]
-            if depth == 0:
-                status = Status.EXACT.value
+            elif stored == records.shape[0]:
                 break
-            depth -= 1
             frame = frames[depth]
-            sums = frame_floats[depth]
-            played = frame[_PLAYED]
-            _unplay(ranks, heights, tops, counts, bottoms, tally, played)
-            if found == 0:
-                _tally_proof(profile, frame, proof)
-        if found == 0:
-            frame[_LOSERS] |= 1 << played
-        if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
-            scalars[_LOST_CHILDREN] += set_add(lost_children, child)
-        if found > 0:
-            if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
-                frame[_COUNTING] = 1
-                profile[_ENTERED_PROVING] += frame[_PENDING]  # the searches of the moves tried before
-                profile[_LOST_CHILDREN_ENTERED] += frame[_PENDING_ROOTS]
-                for index in range(frame[_NEXT] - 1):  # the moves tried before this one lost
-                    lost_child = child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
-                    scalars[_LOST_CHILDREN] += set_add(lost_children, lost_child)
-                foundation = frame[_KEY] >> FOUNDATION_SHIFT
-                frame[_LEGAL] = _untried(ranks, heights, tops, foundation, moves, depth, frame[_NEXT])
-                frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
-                frame[_NEXT] = 0
-            frame[_SOLUTIONS] += found
-            frame[_WINNERS] |= 1 << played
-            for index in range(FIGURES):
-                children[depth, played, index] = figures[index]
-            sums[_ODDS] += probability
-            sums[_LINE_MOVES] += line_moves
-            if frame[_SOLUTIONS] > COUNT_LIMIT:
-                status = Status.OVERFLOW.value
+            if frame[_NEXT] < frame[_COUNT]:
+                index = frame[_NEXT]
+                move = moves[depth, index]
+                frame[_NEXT] += 1
+                found, probability, line_moves = 0, 0.0, 0.0
+                # known: a position stored before, one a lost sibling stands in for, or one with no move
+                known = False
+                if by_heights:
+                    sums = frame_floats[depth]
+                    child = child_key(ranks, steps, heights, frame[_KEY], move)
+                    if frame[_COUNTING]:  # a lost child is added to lost_children below
+                        prefetch_at(lost_children, slot_for(child, lost_children.shape[0] - 1))
+                    if frame[_NEXT] < frame[_COUNT]:  # warm the next sibling's record meanwhile
+                        sibling = child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
+                        _prefetch_lookups(table, lost, seen, sibling)
+                    played = move
+                    if frame[_COUNTING] and frame[_LOSERS] and siblings:
+                        known = stood_in_for(ranks, heights, tops, move, frame[_LOSERS])
+                        profile[_STOOD_IN] += known
+                    if not known:
+                        profile[_FILTER_LOOKUPS] += 1
+                        if not _seen(seen, child):
+                            profile[_FILTER_NEGATIVE] += 1
+                        else:
+                            stored_lost = False
+                            if remaining - depth - 1 > UNSTORED:
+                                profile[_LOST_LOOKUPS] += 1
+                                stored_lost = recalls(lost, child)
+                                profile[_LOST_HITS] += stored_lost
+                            if stored_lost:
+                                known = True
+                            else:
+                                profile[_TABLE_LOOKUPS] += 1
+                                slot = _slot(table, child)
+                                if table[slot] != 0:
+                                    record = _record_at(table, slot)
+                                    profile[_TABLE_HITS] += 1
+                                    known = True
+                                    found = records[record + _RECORD_COUNT]
+                                    line_moves = record_floats[record + _RECORD_LINE_MOVES]
+                                    for figure in range(FIGURES):
+                                        figures[figure] = record_floats[record + _RECORD_FIGURES + figure]
+                                    probability = figures[0]
+                    if (
+                        not known
+                        and remaining - depth - 1 > 0
+                        and not any_move_after(ranks, heights, tops, move)
+                    ):
+                        known = True
+                        profile[_DEAD_AFTER] += 1
+                else:
+                    layout, dealt, foundation = marked_child(
+                        ranks, steps, heights, talon, frame[_LAYOUT], frame[_DEALT], move
+                    )
+                    cards = frame[_LEFT] - 1 if move < piles else frame[_LEFT]
+                    child = marked_key(layout, dealt, foundation, talon_size)
+                    child_keys[depth, index] = child
+                    mark = table.get(child, _UNDECIDED)
+                    if mark == _UNDECIDED and siblings and move < piles and frame[_LOSERS]:
+                        if stood_in_for(ranks, heights, tops, move, frame[_LOSERS]):
+                            mark = _LOST_MARK
+                            table[child] = _LOST_MARK
+                    if mark != _UNDECIDED:
+                        children[depth, index] = mark if mark >= 0 else _LOST_MARK
+                        if mark < 0 and move < piles:
+                            frame[_LOSERS] |= 1 << move
+                        continue
+                if not known:
+                    nodes += 1
+                    if nodes > max_positions:
+                        status = Status.OUT_OF_BUDGET.value
+                        break
+                    if by_heights:
+                        foundation = play_by_heights(ranks, heights, tops, counts, bottoms, tally, move)
+                        entered = enter_by_heights(
+                            ranks, heights, tops, counts, tally, foundation, remaining - depth - 1,
+                            memo_keys, memo, memo_orders, moves, depth + 1,
+                        )  # fmt: skip
+                    else:
+                        if move < piles:
+                            take(ranks, heights, tops, move)
+                            counts[foundation] -= 1
+                            even_minus_odd -= 1 - 2 * (foundation & 1)
+                            if heights[move] == 0:
+                                bottoms[foundation] -= 1
+                        entered = enter_with_marks(
+                            ranks, heights, tops, counts, bottoms, starts, dealt, foundation, wrap, dead_king,
+                            cards, even_minus_odd, memo_orders, memo_keys, memo, moves, depth + 1,
+                        )  # fmt: skip
+                    if entered > 0:  # not decided at once: walk on below it
+                        if by_heights:  # searched for a win first
+                            frame[_PLAYED] = move
+                            frame[_DEEPER] = 1
+                        depth += 1
+                        frame = frames[depth]
+                        frame[_KEY], frame[_COUNT], frame[_NEXT], frame[_LOSERS] = child, entered, 0, 0
+                        if by_heights:
+                            frame[_ENTERED] = nodes
+                            frame[_COUNTING] = frame[_SOLUTIONS] = frame[_WINNERS] = 0
+                            frame[_PENDING] = frame[_PENDING_ROOTS] = frame[_DEEPER] = 0
+                            frame_floats[depth, _ODDS] = frame_floats[depth, _LINE_MOVES] = 0.0
+                            _prefetch_lookups(
+                                table, lost, seen, child_key(ranks, steps, heights, child, moves[depth, 0])
+                            )
+                        else:
+                            frame[_LAYOUT], frame[_DEALT], frame[_FOUNDATION], frame[_LEFT] = (
+                                layout, dealt, foundation, cards,
+                            )  # fmt: skip
+                        continue
+                    if by_heights:
+                        unplay_by_heights(ranks, heights, tops, counts, bottoms, tally, move)
+                    elif move < piles:
+                        put_back_card(ranks, heights, tops, counts, bottoms, move)
+                        even_minus_odd += 1 - 2 * (foundation & 1)
+                    if entered == WON:
+                        won_figures(figures)
+                    if by_heights:
+                        found = 1 if entered == WON else 0
+                        probability, line_moves = float(found), 0.0
+                        if found:
+                            profile[_ENTERED_WINNABLE] += 1
+                            stored += _store(table, records, record_floats, stored, child, 1, 0.0, figures)
+                            _see(seen, child)
+                        else:
+                            profile[_REFUTED_ON_ENTRY] += 1
+                            _tally_proof(profile, frame, 1)
+                    else:
+                        if entered == WON:
+                            _store_marked(table, records, record_floats, stored, child, 1, figures)
+                            children[depth, index] = stored
+                            stored += 1
+                        else:
+                            table[child] = _LOST_MARK
+                            children[depth, index] = _LOST_MARK
+                            if move < piles:
+                                frame[_LOSERS] |= 1 << move
+                        continue
+            else:  # every move is decided: so is the position
+                if by_heights:  # a search that found no win proves it lost
+                    sums = frame_floats[depth]
+                    found = frame[_SOLUTIONS]
+                    if found:
+                        # the start is not entered: the walk begins there
+                        profile[_ENTERED_WINNABLE] += depth > 0
+                        profile[_MODEL_POSITIONS] += winnable_by_heights(
+                            ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth,
+                            frame[_WINNERS], children[depth], figures, chances, legal, ahead, stack, nexts,
+                            depth_counts, child_figures,
+                        )  # fmt: skip
+                        probability = sums[_ODDS] / frame[_LEGAL]
+                        # random play's, summed in the order the moves were decided, as it always was
+                        figures[0] = probability
+                        line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
+                        stored += _store(
+                            table, records, record_floats, stored, frame[_KEY], found, line_moves, figures
+                        )
+                        _see(seen, frame[_KEY])
+                        scalars[_MOVES_WINNABLE] += frame[_LEGAL]
+                    else:
+                        probability, line_moves = 0.0, 0.0
+                        if depth > 0:  # the start is not entered
+                            profile[_LOST_SEARCHED] += 1
+                            profile[_LOST_SHALLOW] += 1 - frame[_DEEPER]
+                        # the positions entered in proving it lost, itself included
+                        proof = nodes - frame[_ENTERED] + 1
+                        if remaining - depth > UNSTORED:
+                            remember(lost, frame[_KEY], bit_length(nodes - frame[_ENTERED]))
+                            _see(seen, frame[_KEY])
+                    child = frame[_KEY]
+                else:
+                    count = frame[_COUNT]
+                    record = _LOST_MARK
+                    winners = 0
+                    total = 0
+                    for index in range(count):
+                        known_record = children[depth, index]
+                        if known_record >= 0:
+                            winners |= 1 << moves[depth, index]
+                            total += records[known_record]
+                            if total >= COUNT_LIMIT:
+                                break
+                    if total >= COUNT_LIMIT:
+                        status = Status.OVERFLOW.value
+                        break
+                    if total > 0:
+                        record = stored
+                        stored += 1
+                        records[record] = total
+                        _marked_figures(
+                            records, record_floats, record, children, moves, depth, count, winners, ranks,
+                            heights, tops, frame[_FOUNDATION], talon, frame[_DEALT], frame[_LEFT], wrap,
+                            dead_king, chances, ahead, stack, nexts, depth_counts, child_figures, figures,
+                        )  # fmt: skip
+                        moves_winnable += count
+                        not_won += 1
+                        for index in range(count):
+                            if children[depth, index] < 0 and table[child_keys[depth, index]] == _LOST_MARK:
+                                table[child_keys[depth, index]] = _COUNTED_MARK
+                                lost_count += 1
+                    table[frame[_KEY]] = record
+                if depth == 0:
+                    status = Status.EXACT.value
+                    break
+                depth -= 1
+                frame = frames[depth]
+                if by_heights:
+                    sums = frame_floats[depth]
+                    played = frame[_PLAYED]
+                    unplay_by_heights(ranks, heights, tops, counts, bottoms, tally, played)
+                    if found == 0:
+                        _tally_proof(profile, frame, proof)
+                else:
+                    index = frame[_NEXT] - 1
+                    move = moves[depth, index]
+                    children[depth, index] = record
+                    if move < piles:
+                        if record < 0:
+                            frame[_LOSERS] |= 1 << move
+                        rank = put_back_card(ranks, heights, tops, counts, bottoms, move)
+                        even_minus_odd += 1 - 2 * (rank & 1)
+                    continue
+            if by_heights:  # the move ``played`` from the position at ``depth`` led to ``found`` wins
+                if found == 0:
+                    frame[_LOSERS] |= 1 << played
+                if found == 0 and frame[_COUNTING]:  # a lost child of a winnable position
+                    scalars[_LOST_CHILDREN] += set_add(lost_children, child)
+                if found > 0:
+                    if not frame[_COUNTING]:  # a win exists: from now on every legal move counts
+                        frame[_COUNTING] = 1
+                        profile[_ENTERED_PROVING] += frame[_PENDING]  # the searches of the moves tried before
+                        profile[_LOST_CHILDREN_ENTERED] += frame[_PENDING_ROOTS]
+                        for index in range(frame[_NEXT] - 1):  # the moves tried before this one lost
+                            lost_child = child_key(ranks, steps, heights, frame[_KEY], moves[depth, index])
+                            scalars[_LOST_CHILDREN] += set_add(lost_children, lost_child)
+                        foundation = frame[_KEY] >> FOUNDATION_SHIFT
+                        frame[_LEGAL] = untried_moves(
+                            ranks, heights, tops, foundation, moves, depth, frame[_NEXT]
+                        )
+                        frame[_COUNT] = frame[_LEGAL] - frame[_NEXT]
+                        frame[_NEXT] = 0
+                    frame[_SOLUTIONS] += found
+                    frame[_WINNERS] |= 1 << played
+                    for figure in range(FIGURES):
+                        children[depth, played, figure] = figures[figure]
+                    sums[_ODDS] += probability
+                    sums[_LINE_MOVES] += line_moves
+                    if frame[_SOLUTIONS] > COUNT_LIMIT:
+                        status = Status.OVERFLOW.value
+                        break
+        scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
+        if not by_heights:
+            scalars[_LOST_CHILDREN], scalars[_NOT_WON], scalars[_MOVES_WINNABLE] = (
+                lost_count,
+                not_won,
+                moves_winnable,
+            )
+            scalars[_EVEN_MINUS_ODD] = even_minus_odd
+        return status
+
+    return walk
+
+
+_walk_by_heights = _walker(True)
+_walk_with_marks = _walker(False)
+
+
+def _finisher(by_heights: bool):  # returns a compiled function
+    """The numbers of :class:`Tree` from a walk's filled table, compiled for one way of keeping positions (as
+    :func:`_walker`): the totals, each way's own, then the opening and the line, one source for both."""
+
+    @numba.njit(cache=True)
+    def finish(
+        ranks, steps, start_heights, talon, start_dealt, start_foundation, start_key, wrap, dead_king, line,
+        table, records, record_floats, scalars, status,
+    ):  # fmt: skip
+        """The integers of :class:`Tree` (see _INTEGERS) and its floats (each player's two figures, then the
+        branching along winning lines and at winnable positions). ``start_key`` is the start's key by
+        heights, its layout number with marks."""
+        piles = ranks.shape[0]
+        talon_size = talon.shape[0]
+        integers = np.zeros(_INTEGERS, dtype=np.int64)
+        floats = np.zeros(FIGURES + 2, dtype=np.float64)
+        integers[0], integers[_POSITIONS] = status, scalars[_NODES]
+        if by_heights:
+            slot = _slot(table, start_key)
+            start_slot = _record_at(table, slot)  # the start's record, read only if the start is stored
+            total = records[start_slot + _RECORD_COUNT] if table[slot] != 0 else 0
+            for index in range(FIGURES):  # a lost start: no win, and dead ends without end
+                floats[index] = (
+                    record_floats[start_slot + _RECORD_FIGURES + index]
+                    if total > 0
+                    else (np.inf if index % 2 else 0.0)
+                )
+            winnable = scalars[_STORED] if total > 0 else 0
+            won = 0  # winnable positions with no card left: one per foundation rank a line can end on
+            for foundation in range(NUM_RANKS):
+                won += _wins(table, records, foundation << FOUNDATION_SHIFT)
+            not_won = winnable - won
+            floats[_ON_WINNABLE] = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
+            remaining = 0
+            for pile in range(piles):
+                remaining += start_heights[pile]
+            # every winning line plays every card: ``remaining`` positions, each with its legal moves
+            floats[_ON_LINES] = (
+                record_floats[start_slot + _RECORD_LINE_MOVES] / (total * remaining) if total > 0 else 0.0
+            )
+            lost_start = 1 if total == 0 else 0  # a lost start is no winnable position's child
+            integers[1], integers[2] = total, winnable
+            integers[3] = winnable + scalars[_LOST_CHILDREN] + lost_start
+        else:
+            if status != Status.EXACT.value:
+                return integers, floats  # nothing it found is claimed
+            start = table[marked_key(start_key, start_dealt, start_foundation, talon_size)]
+            not_won = scalars[_NOT_WON]
+            if start >= 0:
+                integers[1] = records[start]
+                floats[:] = record_floats[start]
+                floats[_ON_LINES] = (
+                    record_floats[start, _LINE_MOVES_OF] / record_floats[start, _LINE_LENGTH]
+                    if not_won
+                    else 0.0
+                )
+                floats[_ON_WINNABLE] = scalars[_MOVES_WINNABLE] / not_won if not_won else 0.0
+                integers[2] = scalars[_STORED]
+                integers[3] = scalars[_STORED] + scalars[_LOST_CHILDREN]
+            else:
+                for row in range(PLAYER_COUNT):
+                    floats[2 * row], floats[2 * row + 1] = 0.0, np.inf
+                integers[3] = 1  # the start alone: no winnable position has children
+        # the opening (winning first moves, first moves), then the line (forced moves, decisions, traps and
+        # the first trap)
+        heights = start_heights.copy()
+        tops = free_cards(ranks, heights)
+        moves = np.zeros((1, piles + 1), dtype=np.int64)
+        key, dealt, foundation = start_key, start_dealt, start_foundation
+        forced = decisions = traps = 0
+        first_trap = -1
+        for step in range(line.shape[0] + 1):
+            count = fill_moves_of(
+                ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, 0, moves, 0
+            )
+            winning = 0
+            for index in range(count):
+                if by_heights:
+                    winning += _wins(table, records, child_key(ranks, steps, heights, key, moves[0, index]))
+                else:
+                    after, after_dealt, after_foundation = marked_child(
+                        ranks, steps, heights, talon, key, dealt, moves[0, index]
+                    )
+                    after_key = marked_key(after, after_dealt, after_foundation, talon_size)
+                    winning += table.get(after_key, _LOST_MARK) >= 0
+            if step == 0:
+                integers[4], integers[5] = winning, count
+            if step == line.shape[0]:
                 break
-    scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
-    return status
+            if count == 1:
+                forced += 1
+            elif count > 1:
+                decisions += 1
+                if winning < count:
+                    traps += 1
+                    if first_trap < 0:
+                        first_trap = step
+            move = line[step]
+            if by_heights:
+                key = child_key(ranks, steps, heights, key, move)
+            else:
+                key, dealt, foundation = marked_child(ranks, steps, heights, talon, key, dealt, move)
+            if move < piles:
+                foundation = take(ranks, heights, tops, move)
+        integers[6], integers[7], integers[8], integers[9] = forced, decisions, traps, first_trap
+        return integers, floats
+
+    return finish
+
+
+_finish_by_heights = _finisher(True)
+_finish_with_marks = _finisher(False)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -578,72 +989,6 @@ def _tally_proof(profile, parent, proof) -> None:
     else:
         parent[_PENDING] += proof
         parent[_PENDING_ROOTS] += 1
-
-
-@numba.njit(cache=True, _nrt=False)
-def _enter(
-    ranks, heights, tops, counts, tally, foundation, left, memo_keys, memo, memo_orders, moves, row
-) -> int:
-    """_WON if the position is won, _LOST if it is lost at once; otherwise fill ``moves[row]`` and return how many.
-
-    Lost at once: no legal move, or the search's necessary conditions for a win
-    fail (:func:`pipeline.engine.search.hopeless`, with its memo). The moves are those
-    worth trying to find a win: same-rank dominance leaves out moves that
-    another stands in for.
-    """
-    if left == 0:
-        return _WON
-    flags = Reduction.EULER.value | Reduction.ORDER.value
-    if hopeless(
-        ranks, heights, counts, foundation, tally[_CODE], tally[_END_RANKS], flags,
-        memo_keys, memo, memo_orders,
-    ):  # fmt: skip
-        return _LOST
-    count = fill_moves(ranks, heights, tops, foundation, Reduction.DOMINANCE.value, moves, row)
-    return count if count > 0 else _LOST
-
-
-@numba.njit(cache=True, _nrt=False)
-def _play(ranks, heights, tops, counts, bottoms, tally, pile) -> int:
-    """Play the free card of ``pile``, keeping the rank counts and their tally up to date; return its rank."""
-    rank = take(ranks, heights, tops, pile)
-    counts[rank] -= 1
-    tally[_CODE] -= POWERS_OF_5[rank]
-    if heights[pile] == 0:
-        bottoms[rank] -= 1
-        if bottoms[rank] == 0:
-            tally[_END_RANKS] &= ~(1 << rank)
-    return rank
-
-
-@numba.njit(cache=True, _nrt=False)
-def _unplay(ranks, heights, tops, counts, bottoms, tally, pile) -> None:
-    """Undo :func:`_play` on ``pile``."""
-    emptied = heights[pile] == 0
-    rank = put_back(ranks, heights, tops, pile)
-    counts[rank] += 1
-    tally[_CODE] += POWERS_OF_5[rank]
-    if emptied:
-        bottoms[rank] += 1
-        tally[_END_RANKS] |= 1 << rank
-
-
-@numba.njit(cache=True, _nrt=False)
-def _adjacent(a: int, b: int) -> bool:
-    """Whether ranks ``a`` and ``b`` are one apart around the circle (a card of one fits on the other)."""
-    difference = a - b
-    return difference == 1 or difference == -1 or difference == 12 or difference == -12
-
-
-@numba.njit(cache=True, _nrt=False)
-def _any_move_after(ranks, heights, tops, pile) -> bool:
-    """Whether a card will fit once the free card of ``pile`` is played: an adjacent free card, or the one it uncovers."""
-    rank = ranks[pile, heights[pile] - 1]
-    up = rank + 1 if rank < NUM_RANKS - 1 else 0
-    down = rank - 1 if rank > 0 else NUM_RANKS - 1
-    if tops[up] | tops[down]:
-        return True
-    return heights[pile] > 1 and _adjacent(ranks[pile, heights[pile] - 2], rank)
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -681,21 +1026,6 @@ def _seen(seen, key) -> bool:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _untried(ranks, heights, tops, foundation, moves, row, tried) -> int:
-    """Replace ``moves[row]`` by the legal moves not among its first ``tried``; return how many are legal in all."""
-    done = 0
-    for index in range(tried):
-        done |= 1 << moves[row, index]
-    legal = fill_moves(ranks, heights, tops, foundation, 0, moves, row)
-    kept = 0
-    for index in range(legal):
-        if not (done >> moves[row, index]) & 1:
-            moves[row, kept] = moves[row, index]
-            kept += 1
-    return legal
-
-
-@numba.njit(cache=True, _nrt=False)
 def _slot(table, key) -> int:
     """The index of the slot that holds ``key``, or of the empty one where storing it would put it."""
     mask = table.shape[0] // _SLOT - 1
@@ -728,39 +1058,6 @@ def _store(table, records, record_floats, stored, key, count, line_moves, figure
 
 
 @numba.njit(cache=True, _nrt=False)
-def _won_figures(figures) -> None:
-    """Every player's figures in a won position: a sure win, no dead end."""
-    for row in range(PLAYER_COUNT):
-        figures[2 * row] = 1.0
-        figures[2 * row + 1] = 0.0
-
-
-@numba.njit(cache=True, _nrt=False)
-def _position_figures(
-    ranks, heights, tops, foundation, remaining, winners, children, figures, chances, legal, ahead, stack,
-    nexts, depth_counts, child_figures,
-) -> int:  # fmt: skip
-    """Every player's figures in a winnable position, from its winning moves' (``winners``, ``children``, by
-    pile; :func:`~pipeline.engine.tree_figures.player_figures`); returns the positions the models' lookahead
-    visited. The layouts this loop walks have no talon, and their ranks wrap with no dead King
-    (:func:`walks_by_heights`)."""
-    count = fill_moves(ranks, heights, tops, foundation, 0, legal, 0)
-    visited = fill_chances(
-        ranks, heights, tops, foundation, NO_TALON, 0, remaining, True, False, legal, 0, count, winners, chances,
-        ahead, stack, nexts, depth_counts,
-    )  # fmt: skip
-    won = 0
-    for index in range(count):
-        pile = legal[0, index]
-        if (winners >> pile) & 1:
-            won |= 1 << index
-            for figure in range(FIGURES):
-                child_figures[index, figure] = children[pile, figure]
-    player_figures(chances, count, won, child_figures, figures)
-    return visited
-
-
-@numba.njit(cache=True, _nrt=False)
 def _full(table, stored) -> bool:
     """Whether the index of winnable positions, holding ``stored``, should double before one more is stored."""
     return 2 * (stored + 1) > table.shape[0] // _SLOT
@@ -789,70 +1086,49 @@ def _wins(table, records, key) -> bool:
     return table[slot] != 0 and records[_record_at(table, slot) + _RECORD_COUNT] > 0
 
 
-@numba.njit(cache=True, _nrt=False)
-def _legal(ranks, heights, foundation, moves) -> int:
-    """Fill ``moves`` with the piles whose free card fits on ``foundation``; return how many."""
-    count = 0
-    for pile in range(NUM_PILES):
-        if heights[pile] > 0 and _adjacent(ranks[pile, heights[pile] - 1], foundation):
-            moves[count] = pile
-            count += 1
-    return count
-
-
 @numba.njit(cache=True)
-def _finish(ranks, steps, start_heights, start_foundation, start_key, line, table, records, scalars, status):
-    """The numbers of :class:`Tree` from the filled table: totals, then the opening and the line."""
-    slot = _slot(table, start_key)
-    start_slot = _record_at(table, slot)  # the start's record, read only if the start is stored
-    total = records[start_slot + _RECORD_COUNT] if table[slot] != 0 else 0
-    floats = records.view(np.float64)
-    figures = np.zeros(FIGURES, dtype=np.float64)
-    for index in range(FIGURES):  # a lost start: no win, and dead ends without end
-        figures[index] = (
-            floats[start_slot + _RECORD_FIGURES + index] if total > 0 else (np.inf if index % 2 else 0.0)
-        )
-    probability = figures[0]
-    winnable = scalars[_STORED] if total > 0 else 0
-    won = 0  # winnable positions with no card left: one per foundation rank a line can end on
-    for foundation in range(NUM_RANKS):
-        won += _wins(table, records, foundation << FOUNDATION_SHIFT)
-    not_won = winnable - won
-    on_winnable = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
-    remaining = 0
-    for pile in range(NUM_PILES):
-        remaining += start_heights[pile]
-    # every winning line plays every card: ``remaining`` positions, each with its legal moves
-    on_lines = floats[start_slot + _RECORD_LINE_MOVES] / (total * remaining) if total > 0 else 0.0
-    lost_start = 1 if total == 0 else 0  # a lost start is no winnable position's child
-    reachable = winnable + scalars[_LOST_CHILDREN] + lost_start
-    heights = start_heights.copy()
-    moves = np.zeros(NUM_PILES, dtype=np.int64)
-    foundation = start_foundation
-    first = _legal(ranks, heights, foundation, moves)
-    winning_first = 0
-    for index in range(first):
-        winning_first += _wins(table, records, child_key(ranks, steps, heights, start_key, moves[index]))
-    forced = decisions = traps = 0
-    first_trap = -1
-    key = start_key
-    for step in range(line.shape[0]):
-        count = _legal(ranks, heights, foundation, moves)
-        if count == 1:
-            forced += 1
-        elif count > 1:
-            decisions += 1
-            for index in range(count):
-                if not _wins(table, records, child_key(ranks, steps, heights, key, moves[index])):
-                    traps += 1
-                    if first_trap < 0:
-                        first_trap = step
-                    break
-        pile = line[step]
-        key = child_key(ranks, steps, heights, key, pile)
-        foundation = ranks[pile, heights[pile] - 1]
-        heights[pile] -= 1
-    return (
-        status, total, probability, winnable, reachable, on_lines, on_winnable,
-        winning_first, first, forced, decisions, traps, first_trap, scalars[_NODES], figures,
+def _store_marked(table, records, record_floats, stored, key, count, figures) -> None:
+    """Keep a won position's record (``count`` solutions, ``figures``, no moves along its lines) as the
+    ``stored``-th, under ``key``."""
+    table[key] = stored
+    records[stored] = count
+    for figure in range(FIGURES):
+        record_floats[stored, figure] = figures[figure]
+    record_floats[stored, _LINE_MOVES_OF] = record_floats[stored, _LINE_LENGTH] = 0.0
+
+
+@numba.njit(cache=True, _nrt=False)
+def _marked_figures(
+    records, record_floats, record, children, moves, depth, count, winners, ranks, heights, tops, foundation,
+    talon, dealt, left, wrap, dead_king, chances, ahead, stack, nexts, depth_counts, child_figures, figures,
+) -> None:  # fmt: skip
+    """Fill a winnable position's record (with marks): each player's figures, from its moves' records in the
+    order of its moves (:func:`~pipeline.engine.tree_figures.winnable_figures`), the legal moves summed along
+    its winning lines and the moves of those lines.
+
+    Its lines differ in length (Golf's do), so the count of moves along
+    them is kept, not assumed as by heights: each winnable child's plus
+    its count, and the legal moves each child's plus ``count`` times its
+    count.
+    """
+    line_moves = line_length = 0.0
+    for index in range(count):
+        child = children[depth, index]
+        if child >= 0:
+            line_moves += record_floats[child, _LINE_MOVES_OF] + count * records[child]
+            line_length += record_floats[child, _LINE_LENGTH] + records[child]
+    record_floats[record, _LINE_MOVES_OF] = line_moves
+    record_floats[record, _LINE_LENGTH] = line_length
+    won = 0
+    for index in range(count):
+        child = children[depth, index]
+        if child >= 0:
+            won |= 1 << index
+            for figure in range(FIGURES):
+                child_figures[index, figure] = record_floats[child, figure]
+    winnable_figures(
+        ranks, heights, tops, foundation, talon, dealt, left, wrap, dead_king, moves, depth, count, winners,
+        won, child_figures, chances, ahead, stack, nexts, depth_counts, figures,
     )  # fmt: skip
+    for figure in range(FIGURES):
+        record_floats[record, figure] = figures[figure]

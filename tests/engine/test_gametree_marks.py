@@ -1,4 +1,5 @@
-"""The family's game-tree walk and player models against brute force: every line played out, no memo."""
+"""The game-tree walk with marks (the family's layouts) and player models against brute force: every line
+played out, no memo."""
 
 from __future__ import annotations
 
