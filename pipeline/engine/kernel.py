@@ -475,13 +475,16 @@ def _move_lister(taller_first: bool):  # returns a compiled function
         fitting = above | below
         count = 0
         while fitting:
-            moves[row, count] = lowest_bit(fitting)
-            count += 1
+            pile = lowest_bit(fitting)
             fitting &= fitting - 1
+            at = count
+            while taller_first and at > 0 and heights[moves[row, at - 1]] < heights[pile]:
+                moves[row, at] = moves[row, at - 1]  # taller piles first, equal heights in pile order
+                at -= 1
+            moves[row, at] = pile
+            count += 1
         if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
             count = undominated(ranks, heights, tops, moves, row, count)
-        if taller_first:
-            _taller_first(heights, moves, row, count)
         if talon_left:
             moves[row, count] = ranks.shape[0]
             count += 1
@@ -492,18 +495,6 @@ def _move_lister(taller_first: bool):  # returns a compiled function
 
 moves_in_pile_order = _move_lister(False)
 moves_taller_first = _move_lister(True)
-
-
-@numba.njit(cache=True, _nrt=False)
-def _taller_first(heights: np.ndarray, moves: np.ndarray, row: int, count: int) -> None:
-    """Order the ``count`` piles of ``moves[row]`` taller first, equal heights in the order they are in."""
-    for index in range(1, count):
-        pile = moves[row, index]
-        at = index
-        while at > 0 and heights[moves[row, at - 1]] < heights[pile]:
-            moves[row, at] = moves[row, at - 1]
-            at -= 1
-        moves[row, at] = pile
 
 
 @numba.njit(cache=True, _nrt=False)
