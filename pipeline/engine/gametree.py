@@ -119,11 +119,11 @@ from pipeline.engine.kernel import (
     bit_length,
     child_key,
     code_of_counts,
-    fill_moves_of,
     free_cards,
     key_of,
     layout_of,
     layout_steps,
+    moves_taller_first,
     pile_tallies,
     prefetch,
     prefetch_at,
@@ -932,7 +932,7 @@ def _finisher(by_heights: bool):  # returns a compiled function
         forced = decisions = traps = 0
         first_trap = -1
         for step in range(line.shape[0] + 1):
-            count = fill_moves_of(
+            count = moves_taller_first(
                 ranks, heights, tops, foundation, dealt < talon_size, wrap, dead_king, 0, moves, 0
             )
             winning = 0

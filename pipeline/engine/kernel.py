@@ -37,7 +37,6 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from pipeline.engine import compiled_cache
-from pipeline.engine.reductions import Reduction
 from pipeline.game.cards import NUM_RANKS
 
 compiled_cache.prepare()  # every compiled module imports this one: nothing is defined or loaded before it
@@ -498,20 +497,6 @@ moves_taller_first = _move_lister(True)
 
 
 @numba.njit(cache=True, _nrt=False)
-def fill_moves(
-    ranks: np.ndarray,
-    heights: np.ndarray,
-    tops: np.ndarray,
-    foundation: int,
-    dominance: int,
-    moves: np.ndarray,
-    row: int,
-) -> int:
-    """:func:`moves_in_pile_order` for Black Hole's walk, until it lists its moves there (no talon)."""
-    return moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, dominance, moves, row)
-
-
-@numba.njit(cache=True, _nrt=False)
 def undominated(
     ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, moves: np.ndarray, row: int, count: int
 ) -> int:
@@ -634,23 +619,3 @@ def neighbour_piles(tops: np.ndarray, rank: int, wrap: bool) -> int:
     elif wrap:
         piles |= tops[NUM_RANKS - 1]
     return piles
-
-
-@numba.njit(cache=True, _nrt=False)
-def fill_moves_of(
-    ranks: np.ndarray,
-    heights: np.ndarray,
-    tops: np.ndarray,
-    foundation: int,
-    talon_left: bool,
-    wrap: bool,
-    dead_king: bool,
-    flags: int,
-    moves: np.ndarray,
-    row: int,
-) -> int:
-    """:func:`moves_taller_first` for the marked walk, until it lists its moves there."""
-    return moves_taller_first(
-        ranks, heights, tops, foundation, talon_left, wrap, dead_king, flags & Reduction.DOMINANCE.value, moves,
-        row,
-    )  # fmt: skip

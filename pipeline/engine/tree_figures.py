@@ -18,9 +18,9 @@ import numba
 from pipeline.engine.conditions import predecessor_shortfall, rules_out
 from pipeline.engine.kernel import (
     POWERS_OF_5,
-    fill_moves,
-    fill_moves_of,
     lowest_bit,
+    moves_in_pile_order,
+    moves_taller_first,
     put_back,
     stands_in_for,
     take,
@@ -125,7 +125,9 @@ def enter_by_heights(
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return LOST
-    count = fill_moves(ranks, heights, tops, foundation, Reduction.DOMINANCE.value, moves, row)
+    count = moves_in_pile_order(  # these layouts have no talon and wrap with no dead King
+        ranks, heights, tops, foundation, False, True, False, Reduction.DOMINANCE.value, moves, row
+    )
     return count if count > 0 else LOST
 
 
@@ -151,7 +153,7 @@ def enter_with_marks(
     ):  # fmt: skip
         return LOST
     talon_left = dealt < starts.shape[0] - 1
-    count = fill_moves_of(ranks, heights, tops, foundation, talon_left, wrap, dead_king, 0, moves, row)
+    count = moves_taller_first(ranks, heights, tops, foundation, talon_left, wrap, dead_king, 0, moves, row)
     return count if count > 0 else LOST
 
 
@@ -221,7 +223,7 @@ def untried_moves(ranks, heights, tops, foundation, moves, row, tried) -> int:
     done = 0
     for index in range(tried):
         done |= 1 << moves[row, index]
-    legal = fill_moves(ranks, heights, tops, foundation, 0, moves, row)
+    legal = moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, 0, moves, row)
     kept = 0
     for index in range(legal):
         if not (done >> moves[row, index]) & 1:
@@ -239,7 +241,7 @@ def winnable_by_heights(
     ``children``, by pile; :func:`winnable_figures`), its legal moves in pile order; returns the positions
     the models' lookahead visited. These layouts have no talon, and their ranks wrap with no dead King
     (:func:`~pipeline.engine.gametree.walks_by_heights`)."""
-    count = fill_moves(ranks, heights, tops, foundation, 0, legal, 0)
+    count = moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, 0, legal, 0)
     won = 0
     for index in range(count):
         pile = legal[0, index]

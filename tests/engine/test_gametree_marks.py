@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pipeline.engine.gametree import WalkOptions, tree_of
-from pipeline.engine.kernel import fill_moves_of
+from pipeline.engine.kernel import moves_taller_first
 from pipeline.engine.policies import PLAYER_COUNT, fill_chances, new_scratch
 from pipeline.engine.search import position_arrays
 from pipeline.engine.solver import solve
@@ -225,7 +225,7 @@ def _compiled_chances(position: Position, winning: int = 0) -> dict[int, np.ndar
         if heights[pile]:
             tops[ranks[pile, heights[pile] - 1]] |= 1 << pile
     moves = np.zeros((1, game.num_piles + 1), dtype=np.int64)
-    count = fill_moves_of(
+    count = moves_taller_first(
         ranks, heights, tops, foundation, dealt < len(talon), game.wrap, game.dead_king, 0, moves, 0
     )
     chances = np.zeros((PLAYER_COUNT, game.num_piles + 1))
