@@ -452,7 +452,8 @@ def _move_lister(taller_first: bool):  # returns a compiled function
     """The move lister, compiled for one order of the moves: pile order (``taller_first`` False) or taller
     piles first. One source serves both; the order is a constant of the compiled code. The pile-order one is
     inlined where it is called (the Black Hole search lists moves at every position, and a call there costs
-    more than the listing), the other is called: inlined, it slowed the searches with marks by a fifth."""
+    more than the listing); the other is called, as the searches with marks called their lister before (one
+    inlined version measured slower there)."""
 
     @numba.njit(cache=True, _nrt=False, inline="never" if taller_first else "always")
     def list_moves(
