@@ -473,18 +473,20 @@ def _move_lister(taller_first: bool):  # returns a compiled function
         """
         above, below = fitting_sides(tops, foundation, wrap, dead_king)
         fitting = above | below
+        # only where two free cards of one rank fit can one stand in for another
+        twins = dominance and (above & (above - 1) or below & (below - 1))
         count = 0
         while fitting:
             pile = lowest_bit(fitting)
             fitting &= fitting - 1
+            if twins and _dominated(ranks, heights, tops, pile):
+                continue
             at = count
             while taller_first and at > 0 and heights[moves[row, at - 1]] < heights[pile]:
                 moves[row, at] = moves[row, at - 1]  # taller piles first, equal heights in pile order
                 at -= 1
             moves[row, at] = pile
             count += 1
-        if dominance and (above & (above - 1) or below & (below - 1)):  # two free cards of one rank may fit
-            count = undominated(ranks, heights, tops, moves, row, count)
         if talon_left:
             moves[row, count] = ranks.shape[0]
             count += 1
@@ -495,21 +497,6 @@ def _move_lister(taller_first: bool):  # returns a compiled function
 
 moves_in_pile_order = _move_lister(False)
 moves_taller_first = _move_lister(True)
-
-
-@numba.njit(cache=True, _nrt=False)
-def undominated(
-    ranks: np.ndarray, heights: np.ndarray, tops: np.ndarray, moves: np.ndarray, row: int, count: int
-) -> int:
-    """Keep, in order, the ``count`` piles of ``moves[row]`` that no other pile stands in for by same-rank
-    dominance (:func:`_dominated`); return how many are kept."""
-    kept = 0
-    for index in range(count):
-        pile = moves[row, index]
-        if not _dominated(ranks, heights, tops, pile):
-            moves[row, kept] = pile
-            kept += 1
-    return kept
 
 
 @numba.njit(cache=True, _nrt=False)
