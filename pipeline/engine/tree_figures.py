@@ -36,6 +36,8 @@ WON, LOST = -1, -2
 """What entering a position says of one decided at once: won, or lost."""
 TALLY_CODE, TALLY_END_RANKS = range(2)
 """By heights, the rank tally's words: code_of_counts of the rank counts, the bottom ranks of the piles."""
+# the layouts walked by heights (walks_by_heights): no talon, ranks that wrap, no dead King
+_TALON_LEFT, _WRAP, _DEAD_KING = False, True, False
 _MARKED_CONDITIONS = (Reduction.EULER | Reduction.ORDER | Reduction.RUNS | Reduction.PREDECESSORS).value
 
 
@@ -125,8 +127,17 @@ def enter_by_heights(
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return LOST
-    count = moves_in_pile_order(  # these layouts have no talon and wrap with no dead King
-        ranks, heights, tops, foundation, False, True, False, Reduction.DOMINANCE.value, moves, row
+    count = moves_in_pile_order(
+        ranks,
+        heights,
+        tops,
+        foundation,
+        _TALON_LEFT,
+        _WRAP,
+        _DEAD_KING,
+        Reduction.DOMINANCE.value,
+        moves,
+        row,
     )
     return count if count > 0 else LOST
 
@@ -223,7 +234,9 @@ def untried_moves(ranks, heights, tops, foundation, moves, row, tried) -> int:
     done = 0
     for index in range(tried):
         done |= 1 << moves[row, index]
-    legal = moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, 0, moves, row)
+    legal = moves_in_pile_order(
+        ranks, heights, tops, foundation, _TALON_LEFT, _WRAP, _DEAD_KING, 0, moves, row
+    )
     kept = 0
     for index in range(legal):
         if not (done >> moves[row, index]) & 1:
@@ -241,7 +254,7 @@ def winnable_by_heights(
     ``children``, by pile; :func:`winnable_figures`), its legal moves in pile order; returns the positions
     the models' lookahead visited. These layouts have no talon, and their ranks wrap with no dead King
     (:func:`~pipeline.engine.gametree.walks_by_heights`)."""
-    count = moves_in_pile_order(ranks, heights, tops, foundation, False, True, False, 0, legal, 0)
+    count = moves_in_pile_order(ranks, heights, tops, foundation, _TALON_LEFT, _WRAP, _DEAD_KING, 0, legal, 0)
     won = 0
     for index in range(count):
         pile = legal[0, index]
