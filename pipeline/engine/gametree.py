@@ -49,7 +49,16 @@ key (:func:`pipeline.engine.kernel.layout_weights`): the multiset of remaining
 piles, read as rank sequences, and the foundation rank. Positions that differ
 only by which of two piles holding the same ranks is which have the same
 future, move for move, so they share one record, and ``winnable_states`` and
-``reachable_states`` count such positions once. Lost positions go to the solver's
+``reachable_states`` count such positions once. The index keeps every winnable
+position's key, so each is counted once; its records (the figures) may be
+capped (``max_records`` of :func:`tree_of`): when they are full, the records
+of about half the positions, those with the fewest cards left, are
+forgotten, and a forgotten position met again is walked again, as it was
+first walked, so its figures come out the same and only the positions
+entered grow. (Met as the twin of the position first walked, two piles of
+the same ranks swapped, its moves are summed in another order, which could
+move a float's last bit; on the deals measured none did.) A cap too tight
+walks the same positions again and again. Lost positions go to the solver's
 lossy cache (the transposition table of :mod:`pipeline.engine.kernel`): one
 forgotten is proved again. A small filter of every stored key (two bits in
 one word) answers "never stored" for most lookups without touching either
@@ -198,9 +207,14 @@ _MARKED_FRAME_FIELDS = 17
 _ODDS, _LINE_MOVES = range(2)  # a frame's float fields by heights: its children's sums
 _FRAME_FLOATS = 2
 (
-    _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN, _NOT_WON, _EVEN_MINUS_ODD,
-) = range(7)  # the loop's kept scalars  # fmt: skip
-_SCALARS = 7
+    _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN, _NOT_WON, _EVEN_MINUS_ODD, _WINNABLE,
+) = range(8)  # the loop's kept scalars  # fmt: skip
+_SCALARS = 8
+# by heights, an index slot's second word: the record's number, and the cards left in its position above
+_NUMBER_BITS = 40
+_NUMBER = (1 << _NUMBER_BITS) - 1
+_FORGOTTEN = _NUMBER  # a winnable position whose record was forgotten: walked again when met
+_FEWEST_RECORDS = 64  # the least cap on records (tree_of's max_records): each forgetting keeps about half
 _TALLY = 2
 _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
 (
@@ -291,16 +305,23 @@ def tree_of(
     line: tuple[int, ...] = (),
     max_positions: int = DEFAULT_MAX_POSITIONS,
     options: WalkOptions = WalkOptions(),
+    *,
+    max_records: int | None = None,
 ) -> Tree:
     """The game tree numbers of ``deal`` (any game) from ``start``; the along-the-line ones follow ``line`` (a
-    win). The layout chooses how the walk keeps its positions (:func:`walks_by_heights`)."""
+    win). The layout chooses how the walk keeps its positions (:func:`walks_by_heights`).
+
+    ``max_records`` (by heights; None: no limit) caps the records of winnable positions kept at once: when
+    they are full, the walk forgets about half of them, those with the fewest cards left, and walks a
+    forgotten position again when it meets it: the figures are the same (see the module's docstring), the
+    positions entered grow. With marks the walk keeps every record."""
     path = np.array(line, dtype=np.int64)
     profile = None
     if walks_by_heights(deal.game):
         ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
         heights = np.array(start.heights, dtype=np.int64)
         integers, floats, tallies = walk_tree(
-            ranks, heights, start.foundation_rank, path, max_positions, options.reductions
+            ranks, heights, start.foundation_rank, path, max_positions, options.reductions, max_records
         )
         profile = WalkProfile(*(int(tally) for tally in tallies))
     else:
@@ -336,11 +357,11 @@ def _players(figures: np.ndarray) -> tuple[PlayerFigures, ...]:
     )
 
 
-def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions):
+def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records=None):
     """The numbers of :class:`Tree` for the position (``ranks``, heights, foundation) of a layout walked by
     heights: its integers (see _INTEGERS) and its floats (each player's two figures, then the branching
     along winning lines and at winnable positions), then the tallies of :class:`WalkProfile`, as arrays."""
-    return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions)[1]
+    return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records)[1]
 
 
 def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_POSITIONS) -> np.ndarray:
@@ -355,7 +376,7 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
         raise ValueError(f"the walk ended {Status(int(integers[0])).name}")
     slots = table.reshape(-1, _SLOT)
     slots = slots[slots[:, 0] != 0]
-    counts = records.reshape(-1, _RECORD)[slots[:, 1], _RECORD_COUNT]
+    counts = records.reshape(-1, _RECORD)[slots[:, 1] & _NUMBER, _RECORD_COUNT]
     return np.sort(slots[counts > 0, 0] - 1)
 
 
@@ -365,7 +386,7 @@ def warm_growth() -> None:
     _move_slots(np.zeros(_SLOT, dtype=np.int64), np.zeros(2 * _SLOT, dtype=np.int64))
 
 
-def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions):
+def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records=None):
     """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`, for a
     layout walked by heights.
 
@@ -378,8 +399,11 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     :func:`_walk_by_heights`, returns when a table should double, the table is doubled
     here, and it carries on from the state kept in the arrays.
     """
+    if max_records is not None and max_records < _FEWEST_RECORDS:
+        raise ValueError(f"max_records must be at least {_FEWEST_RECORDS}, not {max_records}")
     table = np.zeros(_SLOT * _FIRST_CAPACITY, dtype=np.int64)
-    records = np.zeros(_RECORD * _FIRST_CAPACITY, dtype=np.int64)
+    first_records = _FIRST_CAPACITY if max_records is None else min(_FIRST_CAPACITY, max_records)
+    records = np.zeros(_RECORD * first_records, dtype=np.int64)
     lost = np.zeros(MAX_SLOTS, dtype=np.int64)
     lost_children = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
     seen = np.zeros(_SEEN_BITS // 64, dtype=np.int64)
@@ -417,14 +441,18 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
             frame_floats, moves, children, unused, scalars, remaining, max_positions, figures, chances, legal,
             ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
         )  # fmt: skip
-        if status == GROW and _full(table, scalars[_STORED]):
+        if status == GROW and _full(table, scalars[_WINNABLE]):
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
             _move_slots(table, bigger)
             table = bigger
         elif status == GROW and _records_full(records, scalars[_STORED]):
-            # in place where the allocator can (a large block is remapped, not copied), zeros after the end,
-            # so the records are not held twice while they grow
-            records.resize(2 * records.shape[0], refcheck=False)
+            kept = records.shape[0] // _RECORD
+            if max_records is None or kept < max_records:
+                # in place where the allocator can (a large block is remapped, not copied), zeros after the
+                # end, so the records are not held twice while they grow
+                records.resize(_RECORD * min(2 * kept, max_records or 2 * kept), refcheck=False)
+            else:
+                scalars[_STORED] = _forget(table, records, scalars[_STORED])
         elif status == GROW:
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
@@ -456,7 +484,9 @@ def _begin(
     if entered < 0:  # decided at once: won (no card left) or lost
         if entered == WON:
             won_figures(figures)
-            scalars[_STORED] = _store(table, records, records.view(np.float64), 0, key, 1, 0.0, figures)
+            scalars[_STORED] = scalars[_WINNABLE] = _store(
+                table, records, records.view(np.float64), 0, key, 1, 0.0, figures, remaining
+            )
         return Status.EXACT.value
     frames[0, _KEY], frames[0, _COUNT] = key, entered
     frames[0, _LOSERS] = frames[0, _PENDING] = frames[0, _PENDING_ROOTS] = frames[0, _DEEPER] = 0
@@ -574,6 +604,7 @@ def _walker(by_heights: bool):  # returns a compiled function
         piles = ranks.shape[0]
         talon_size = talon.shape[0]
         depth, stored, nodes = scalars[_DEPTH], scalars[_STORED], scalars[_NODES]
+        winnable = scalars[_WINNABLE]
         lost_count, not_won, moves_winnable = (
             scalars[_LOST_CHILDREN],
             scalars[_NOT_WON],
@@ -586,7 +617,7 @@ def _walker(by_heights: bool):  # returns a compiled function
         while True:
             if by_heights:
                 if (
-                    _full(table, stored)
+                    _full(table, winnable)
                     or _records_full(records, stored)
                     or 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) > lost_children.shape[0]
                 ):
@@ -628,7 +659,7 @@ def _walker(by_heights: bool):  # returns a compiled function
                             else:
                                 profile[_TABLE_LOOKUPS] += 1
                                 slot = _slot(table, child)
-                                if table[slot] != 0:
+                                if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
                                     record = _record_at(table, slot)
                                     profile[_TABLE_HITS] += 1
                                     known = True
@@ -715,7 +746,12 @@ def _walker(by_heights: bool):  # returns a compiled function
                         probability, line_moves = float(found), 0.0
                         if found:
                             profile[_ENTERED_WINNABLE] += 1
-                            stored += _store(table, records, record_floats, stored, child, 1, 0.0, figures)
+                            kept = _store(
+                                table, records, record_floats, stored, child, 1, 0.0, figures,
+                                remaining - depth - 1,
+                            )  # fmt: skip
+                            stored += kept > 0
+                            winnable += kept == 1
                             _see(seen, child)
                         else:
                             profile[_REFUTED_ON_ENTRY] += 1
@@ -747,11 +783,15 @@ def _walker(by_heights: bool):  # returns a compiled function
                         # random play's, summed in the order the moves were decided, as it always was
                         figures[0] = probability
                         line_moves = sums[_LINE_MOVES] + frame[_LEGAL] * float(found)
-                        stored += _store(
-                            table, records, record_floats, stored, frame[_KEY], found, line_moves, figures
-                        )
+                        kept = _store(
+                            table, records, record_floats, stored, frame[_KEY], found, line_moves, figures,
+                            remaining - depth,
+                        )  # fmt: skip
+                        stored += kept > 0
                         _see(seen, frame[_KEY])
-                        scalars[_MOVES_WINNABLE] += frame[_LEGAL]
+                        if kept == 1:  # a position walked again after its record was forgotten counts once
+                            winnable += 1
+                            scalars[_MOVES_WINNABLE] += frame[_LEGAL]
                     else:
                         probability, line_moves = 0.0, 0.0
                         if depth > 0:  # the start is not entered
@@ -844,6 +884,7 @@ def _walker(by_heights: bool):  # returns a compiled function
                         status = Status.OVERFLOW.value
                         break
         scalars[_DEPTH], scalars[_STORED], scalars[_NODES] = depth, stored, nodes
+        scalars[_WINNABLE] = winnable
         if not by_heights:
             scalars[_LOST_CHILDREN], scalars[_NOT_WON], scalars[_MOVES_WINNABLE] = (
                 lost_count,
@@ -887,7 +928,7 @@ def _finisher(by_heights: bool):  # returns a compiled function
                     if total > 0
                     else (np.inf if index % 2 else 0.0)
                 )
-            winnable = scalars[_STORED] if total > 0 else 0
+            winnable = scalars[_WINNABLE] if total > 0 else 0
             won = 0  # winnable positions with no card left: one per foundation rank a line can end on
             for foundation in range(NUM_RANKS):
                 won += _wins(table, records, foundation << FOUNDATION_SHIFT)
@@ -1038,23 +1079,28 @@ def _slot(table, key) -> int:
 @numba.njit(cache=True, _nrt=False)
 def _record_at(table, slot) -> int:
     """Where in the records the record of the index's ``slot`` (an occupied one) begins."""
-    return _RECORD * table[slot + 1]
+    return _RECORD * (table[slot + 1] & _NUMBER)
 
 
 @numba.njit(cache=True, _nrt=False)
-def _store(table, records, record_floats, stored, key, count, line_moves, figures) -> int:
-    """Store the numbers of the winnable position ``key`` (see _RECORD), the ``stored``-th if new; 1 if it is."""
+def _store(table, records, record_floats, stored, key, count, line_moves, figures, cards) -> int:
+    """Store the numbers of the winnable position ``key`` (see _RECORD), with ``cards`` left, as the
+    ``stored``-th record if it has none: 1 if the position is new, 2 if its record was forgotten, else 0."""
     slot = _slot(table, key)
-    new = 1 if table[slot] == 0 else 0
-    if new:
+    kept = 0
+    if table[slot] == 0:
+        kept = 1
         table[slot] = key + 1
-        table[slot + 1] = stored
+    elif (table[slot + 1] & _NUMBER) == _FORGOTTEN:
+        kept = 2
+    if kept:
+        table[slot + 1] = stored | (cards << _NUMBER_BITS)
     record = _record_at(table, slot)
     records[record + _RECORD_COUNT] = count
     record_floats[record + _RECORD_LINE_MOVES] = line_moves
     for index in range(FIGURES):
         record_floats[record + _RECORD_FIGURES + index] = figures[index]
-    return new
+    return kept
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -1079,11 +1125,44 @@ def _move_slots(table, bigger) -> None:
             bigger[target + 1] = table[slot + 1]
 
 
+@numba.njit(cache=True)
+def _forget(table, records, stored) -> int:
+    """Forget the records of the winnable positions with the fewest cards left, about half of them, and pack
+    the rest at the front, in order; returns how many records are kept. Their index slots stay, marked."""
+    tally = np.zeros(64, dtype=np.int64)
+    cards_of = np.zeros(stored, dtype=np.int64)
+    for slot in range(0, table.shape[0], _SLOT):
+        if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
+            cards = table[slot + 1] >> _NUMBER_BITS
+            cards_of[table[slot + 1] & _NUMBER] = cards
+            tally[cards] += 1
+    most, dropped = 0, 0
+    while dropped < stored // 2:
+        dropped += tally[most]
+        most += 1
+    number = np.full(stored, -1, dtype=np.int64)
+    kept = 0
+    for record in range(stored):
+        if cards_of[record] >= most:
+            number[record] = kept
+            for word in range(_RECORD * (kept != record)):  # moved down, to pack the records kept
+                records[_RECORD * kept + word] = records[_RECORD * record + word]
+            kept += 1
+    for slot in range(0, table.shape[0], _SLOT):
+        if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
+            cards = table[slot + 1] >> _NUMBER_BITS
+            renumbered = number[table[slot + 1] & _NUMBER]
+            table[slot + 1] = (_FORGOTTEN if renumbered < 0 else renumbered) | (cards << _NUMBER_BITS)
+    return kept
+
+
 @numba.njit(cache=True, _nrt=False)
 def _wins(table, records, key) -> bool:
     """Whether the table holds ``key`` as a position from which a win exists."""
     slot = _slot(table, key)
-    return table[slot] != 0 and records[_record_at(table, slot) + _RECORD_COUNT] > 0
+    if table[slot] == 0:
+        return False
+    return (table[slot + 1] & _NUMBER) == _FORGOTTEN or records[_record_at(table, slot) + _RECORD_COUNT] > 0
 
 
 @numba.njit(cache=True)

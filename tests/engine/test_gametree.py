@@ -274,3 +274,20 @@ def test_switching_the_sibling_reduction_off_changes_no_figure_late(deal, start,
     assert _figures(tree_of(deal, start, line)) == _figures(
         tree_of(deal, start, line, options=WalkOptions(siblings=False))
     )
+
+
+@pytest.mark.parametrize("index", [19, 21])
+def test_forgetting_records_changes_no_figure(index):
+    deal = seeded_deal(1, index)
+    line = tuple(solve(deal).solution)
+    roomy = tree_of(deal, Position.start(deal), line)
+    tight = tree_of(deal, Position.start(deal), line, max_records=1_024)
+    assert roomy.winnable_states > 3 * 1_024  # so the tight walk forgets several times
+    assert _figures(tight) == _figures(roomy)  # bit for bit, each position counted once
+    assert tight.positions > roomy.positions  # the forgotten ones were walked again
+
+
+def test_a_cap_on_records_below_the_least_is_refused():
+    deal = seeded_deal(1, 19)
+    with pytest.raises(ValueError, match="max_records must be at least 64"):
+        tree_of(deal, Position.start(deal), max_records=63)
