@@ -51,7 +51,7 @@ only by which of two piles holding the same ranks is which have the same
 future, move for move, so they share one record, and ``winnable_states`` and
 ``reachable_states`` count such positions once. The index keeps every winnable
 position's key, so each is counted once; its records (the figures) may be
-capped (``max_records`` of :func:`tree_of`): when they are full, the records
+capped (``max_bytes`` of :func:`tree_of`): when they are full, the records
 of about half the positions, those with the fewest cards left, are
 forgotten, and a forgotten position met again is walked again, as it was
 first walked, so its figures come out the same and only the positions
@@ -214,9 +214,11 @@ _SCALARS = 8
 _NUMBER_BITS = 40
 _NUMBER = (1 << _NUMBER_BITS) - 1
 _FORGOTTEN = _NUMBER  # a winnable position whose record was forgotten: walked again when met
-_FEWEST_RECORDS = 64  # the least cap on records (tree_of's max_records): each forgetting keeps about half
+_FEWEST_RECORDS = 64  # the fewest records a cap on the tables (tree_of's max_bytes) leaves room for
 _TALLY = 2
 _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
+# the tables of a walk by heights that never grow: the lost cache, the filter, the condition memo
+_FIXED_BYTES = 8 * (MAX_SLOTS + _SEEN_BITS // 64 + MEMO_SIZE * (2 + MAX_ORDERED_ENDS * ORDER_WORDS))
 (
     _ENTERED_WINNABLE, _ENTERED_PROVING, _LOST_CHILDREN_ENTERED, _REFUTED_ON_ENTRY, _LOST_SEARCHED,
     _LOST_SHALLOW, _FILTER_LOOKUPS, _FILTER_NEGATIVE, _LOST_LOOKUPS, _LOST_HITS, _TABLE_LOOKUPS,
@@ -306,22 +308,24 @@ def tree_of(
     max_positions: int = DEFAULT_MAX_POSITIONS,
     options: WalkOptions = WalkOptions(),
     *,
-    max_records: int | None = None,
+    max_bytes: int | None = None,
 ) -> Tree:
     """The game tree numbers of ``deal`` (any game) from ``start``; the along-the-line ones follow ``line`` (a
     win). The layout chooses how the walk keeps its positions (:func:`walks_by_heights`).
 
-    ``max_records`` (by heights; None: no limit) caps the records of winnable positions kept at once: when
-    they are full, the walk forgets about half of them, those with the fewest cards left, and walks a
-    forgotten position again when it meets it: the figures are the same (see the module's docstring), the
-    positions entered grow. With marks the walk keeps every record."""
+    ``max_bytes`` (by heights; None: no limit) caps the bytes of the walk's tables (:func:`table_bytes`).
+    The records of winnable positions take what the index and the set of lost children leave: when they
+    are full, the walk forgets about half of them, those with the fewest cards left, and walks a forgotten
+    position again when it meets it, with the same figures (see the module's docstring); only the
+    positions entered grow. When the index or that set cannot grow within the cap, the walk stops
+    (``OUT_OF_BUDGET``). With marks the walk keeps every record and ignores the cap."""
     path = np.array(line, dtype=np.int64)
     profile = None
     if walks_by_heights(deal.game):
         ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
         heights = np.array(start.heights, dtype=np.int64)
         integers, floats, tallies = walk_tree(
-            ranks, heights, start.foundation_rank, path, max_positions, options.reductions, max_records
+            ranks, heights, start.foundation_rank, path, max_positions, options.reductions, max_bytes
         )
         profile = WalkProfile(*(int(tally) for tally in tallies))
     else:
@@ -357,11 +361,11 @@ def _players(figures: np.ndarray) -> tuple[PlayerFigures, ...]:
     )
 
 
-def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records=None):
+def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reductions, max_bytes=None):
     """The numbers of :class:`Tree` for the position (``ranks``, heights, foundation) of a layout walked by
     heights: its integers (see _INTEGERS) and its floats (each player's two figures, then the branching
     along winning lines and at winnable positions), then the tallies of :class:`WalkProfile`, as arrays."""
-    return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records)[1]
+    return _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_bytes)[1]
 
 
 def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_POSITIONS) -> np.ndarray:
@@ -380,13 +384,42 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     return np.sort(slots[counts > 0, 0] - 1)
 
 
+def table_bytes(records: int) -> int:
+    """The bytes of a walk by heights' tables when its index and its set of lost children are as first made
+    and it keeps ``records`` records of winnable positions: what ``max_bytes`` of :func:`tree_of` counts
+    (the tables that grow with the tree, and the lost cache, the filter and the condition memo)."""
+    return _FIXED_BYTES + 8 * (_SLOT * _FIRST_CAPACITY + _FIRST_CAPACITY + _RECORD * records)
+
+
+def _records_room(max_bytes: int | None, index_bytes: int, children_bytes: int) -> int | None:
+    """How many records fit in ``max_bytes`` beside an index and a set of lost children of these sizes (None:
+    no cap)."""
+    if max_bytes is None:
+        return None
+    return (max_bytes - _FIXED_BYTES - index_bytes - children_bytes) // (8 * _RECORD)
+
+
+def _records_within(
+    table: np.ndarray, records: np.ndarray, scalars: np.ndarray, room: int | None
+) -> np.ndarray:
+    """The records, forgotten (:func:`_forget`) until fewer than ``room`` are kept, in an array of at most
+    ``room``."""
+    if room is None:
+        return records
+    while scalars[_STORED] >= room:
+        scalars[_STORED] = _forget(table, records, scalars[_STORED])
+    if records.shape[0] > _RECORD * room:
+        records.resize(_RECORD * room, refcheck=False)
+    return records
+
+
 def warm_growth() -> None:
     """Compile (or load from Numba's cache) what :func:`_walked` calls only when its index doubles, which a
     small walk never does: so that a warm-up (:mod:`pipeline.engine.warm`) leaves nothing to compile."""
     _move_slots(np.zeros(_SLOT, dtype=np.int64), np.zeros(2 * _SLOT, dtype=np.int64))
 
 
-def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_records=None):
+def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_bytes=None):
     """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`, for a
     layout walked by heights.
 
@@ -399,10 +432,14 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
     :func:`_walk_by_heights`, returns when a table should double, the table is doubled
     here, and it carries on from the state kept in the arrays.
     """
-    if max_records is not None and max_records < _FEWEST_RECORDS:
-        raise ValueError(f"max_records must be at least {_FEWEST_RECORDS}, not {max_records}")
     table = np.zeros(_SLOT * _FIRST_CAPACITY, dtype=np.int64)
-    first_records = _FIRST_CAPACITY if max_records is None else min(_FIRST_CAPACITY, max_records)
+    first_records = _FIRST_CAPACITY
+    if max_bytes is not None:
+        if max_bytes < table_bytes(_FEWEST_RECORDS):
+            raise ValueError(
+                f"max_bytes must be at least {table_bytes(_FEWEST_RECORDS):,}, not {max_bytes:,}"
+            )
+        first_records = min(_FIRST_CAPACITY, _records_room(max_bytes, table.nbytes, 8 * _FIRST_CAPACITY))
     records = np.zeros(_RECORD * first_records, dtype=np.int64)
     lost = np.zeros(MAX_SLOTS, dtype=np.int64)
     lost_children = np.zeros(_FIRST_CAPACITY, dtype=np.int64)
@@ -441,19 +478,32 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
             frame_floats, moves, children, unused, scalars, remaining, max_positions, figures, chances, legal,
             ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
         )  # fmt: skip
-        if status == GROW and _full(table, scalars[_WINNABLE]):
+        if status != GROW:
+            break
+        if _full(table, scalars[_WINNABLE]):
+            room = _records_room(max_bytes, 2 * table.nbytes, lost_children.nbytes)
+            if room is not None and room < _FEWEST_RECORDS:
+                status = Status.OUT_OF_BUDGET.value
+                break
+            records = _records_within(table, records, scalars, room)
             bigger = np.zeros(2 * table.shape[0], dtype=np.int64)
             _move_slots(table, bigger)
             table = bigger
-        elif status == GROW and _records_full(records, scalars[_STORED]):
-            kept = records.shape[0] // _RECORD
-            if max_records is None or kept < max_records:
+        elif _records_full(records, scalars[_STORED]):
+            capacity = records.shape[0] // _RECORD
+            room = _records_room(max_bytes, table.nbytes, lost_children.nbytes)
+            if room is None or room > capacity:
                 # in place where the allocator can (a large block is remapped, not copied), zeros after the
                 # end, so the records are not held twice while they grow
-                records.resize(_RECORD * min(2 * kept, max_records or 2 * kept), refcheck=False)
+                records.resize(_RECORD * min(2 * capacity, room or 2 * capacity), refcheck=False)
             else:
                 scalars[_STORED] = _forget(table, records, scalars[_STORED])
-        elif status == GROW:
+        else:
+            room = _records_room(max_bytes, table.nbytes, 2 * lost_children.nbytes)
+            if room is not None and room < _FEWEST_RECORDS:
+                status = Status.OUT_OF_BUDGET.value
+                break
+            records = _records_within(table, records, scalars, room)
             bigger = np.zeros(2 * lost_children.shape[0], dtype=np.int64)
             set_move_into(lost_children, bigger)
             lost_children = bigger

@@ -281,13 +281,23 @@ def test_forgetting_records_changes_no_figure(index):
     deal = seeded_deal(1, index)
     line = tuple(solve(deal).solution)
     roomy = tree_of(deal, Position.start(deal), line)
-    tight = tree_of(deal, Position.start(deal), line, max_records=1_024)
+    tight = tree_of(deal, Position.start(deal), line, max_bytes=gametree.table_bytes(1_024))
     assert roomy.winnable_states > 3 * 1_024  # so the tight walk forgets several times
     assert _figures(tight) == _figures(roomy)  # bit for bit, each position counted once
     assert tight.positions > roomy.positions  # the forgotten ones were walked again
 
 
-def test_a_cap_on_records_below_the_least_is_refused():
+def test_an_index_that_cannot_grow_within_the_cap_stops_the_walk(monkeypatch):
+    deal = seeded_deal(1, 0)
+    monkeypatch.setattr(gametree, "_FIRST_CAPACITY", 1 << 10)
+    roomy = tree_of(deal, Position.start(deal))
+    assert roomy.status is Status.EXACT and roomy.winnable_states > 4 * (1 << 10)  # the index doubles
+    capped = tree_of(deal, Position.start(deal), max_bytes=gametree.table_bytes(1 << 10))
+    assert capped.status is Status.OUT_OF_BUDGET
+
+
+def test_a_cap_below_the_least_tables_is_refused():
     deal = seeded_deal(1, 19)
-    with pytest.raises(ValueError, match="max_records must be at least 64"):
-        tree_of(deal, Position.start(deal), max_records=63)
+    least = gametree.table_bytes(64)
+    with pytest.raises(ValueError, match=f"max_bytes must be at least {least:,}"):
+        tree_of(deal, Position.start(deal), max_bytes=least - 1)
