@@ -317,8 +317,9 @@ def tree_of(
     The records of winnable positions take what the index and the set of lost children leave: when they
     are full, the walk forgets about half of them, those with the fewest cards left, and walks a forgotten
     position again when it meets it, with the same figures (see the module's docstring); only the
-    positions entered grow. When the index or that set cannot grow within the cap, the walk stops
-    (``OUT_OF_BUDGET``). With marks the walk keeps every record and ignores the cap."""
+    positions entered grow. While a table doubles, the old and the new both count. When the index or that
+    set cannot grow within the cap, the walk stops (``OUT_OF_BUDGET``). With marks the walk keeps every
+    record and ignores the cap."""
     path = np.array(line, dtype=np.int64)
     profile = None
     if walks_by_heights(deal.game):
@@ -480,8 +481,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
         )  # fmt: skip
         if status != GROW:
             break
-        if _full(table, scalars[_WINNABLE]):
-            room = _records_room(max_bytes, 2 * table.nbytes, lost_children.nbytes)
+        if _full(table, scalars[_WINNABLE]):  # while it doubles, the old index and the new are both held
+            room = _records_room(max_bytes, 3 * table.nbytes, lost_children.nbytes)
             if room is not None and room < _FEWEST_RECORDS:
                 status = Status.OUT_OF_BUDGET.value
                 break
@@ -498,8 +499,8 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
                 records.resize(_RECORD * min(2 * capacity, room or 2 * capacity), refcheck=False)
             else:
                 scalars[_STORED] = _forget(table, records, scalars[_STORED])
-        else:
-            room = _records_room(max_bytes, table.nbytes, 2 * lost_children.nbytes)
+        else:  # the set of lost children doubles, both held meanwhile
+            room = _records_room(max_bytes, table.nbytes, 3 * lost_children.nbytes)
             if room is not None and room < _FEWEST_RECORDS:
                 status = Status.OUT_OF_BUDGET.value
                 break
