@@ -374,15 +374,13 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     found by walking the tree from ``start``; ValueError when the walk is not exact."""
     ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
     heights = np.array(start.heights, dtype=np.int64)
-    (table, records), (integers, _, _) = _walked(
+    (table, _), (integers, _, _) = _walked(
         ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
     )
     if integers[0] != Status.EXACT.value:
         raise ValueError(f"the walk ended {Status(int(integers[0])).name}")
-    slots = table.reshape(-1, _SLOT)
-    slots = slots[slots[:, 0] != 0]
-    counts = records.reshape(-1, _RECORD)[slots[:, 1] & _NUMBER, _RECORD_COUNT]
-    return np.sort(slots[counts > 0, 0] - 1)
+    keys = table[::_SLOT]  # the index holds winnable positions alone
+    return np.sort(keys[keys != 0] - 1)
 
 
 def table_bytes(records: int) -> int:
@@ -710,7 +708,7 @@ def _walker(by_heights: bool):  # returns a compiled function
                             else:
                                 profile[_TABLE_LOOKUPS] += 1
                                 slot = _slot(table, child)
-                                if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
+                                if table[slot] != 0 and _has_record(table, slot):
                                     record = _record_at(table, slot)
                                     profile[_TABLE_HITS] += 1
                                     known = True
@@ -982,7 +980,7 @@ def _finisher(by_heights: bool):  # returns a compiled function
             winnable = scalars[_WINNABLE] if total > 0 else 0
             won = 0  # winnable positions with no card left: one per foundation rank a line can end on
             for foundation in range(NUM_RANKS):
-                won += _wins(table, records, foundation << FOUNDATION_SHIFT)
+                won += _wins(table, foundation << FOUNDATION_SHIFT)
             not_won = winnable - won
             floats[_ON_WINNABLE] = scalars[_MOVES_WINNABLE] / not_won if not_won > 0 else 0.0
             remaining = 0
@@ -1030,7 +1028,7 @@ def _finisher(by_heights: bool):  # returns a compiled function
             winning = 0
             for index in range(count):
                 if by_heights:
-                    winning += _wins(table, records, child_key(ranks, steps, heights, key, moves[0, index]))
+                    winning += _wins(table, child_key(ranks, steps, heights, key, moves[0, index]))
                 else:
                     after, after_dealt, after_foundation = marked_child(
                         ranks, steps, heights, talon, key, dealt, moves[0, index]
@@ -1128,6 +1126,12 @@ def _slot(table, key) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
+def _has_record(table, slot) -> bool:
+    """Whether the index's occupied ``slot`` has its record (it was not forgotten)."""
+    return (table[slot + 1] & _NUMBER) != _FORGOTTEN
+
+
+@numba.njit(cache=True, _nrt=False)
 def _record_at(table, slot) -> int:
     """Where in the records the record of the index's ``slot`` (an occupied one) begins."""
     return _RECORD * (table[slot + 1] & _NUMBER)
@@ -1142,7 +1146,7 @@ def _store(table, records, record_floats, stored, key, count, line_moves, figure
     if table[slot] == 0:
         kept = 1
         table[slot] = key + 1
-    elif (table[slot + 1] & _NUMBER) == _FORGOTTEN:
+    elif not _has_record(table, slot):
         kept = 2
     if kept:
         table[slot + 1] = stored | (cards << _NUMBER_BITS)
@@ -1155,9 +1159,9 @@ def _store(table, records, record_floats, stored, key, count, line_moves, figure
 
 
 @numba.njit(cache=True, _nrt=False)
-def _full(table, stored) -> bool:
-    """Whether the index of winnable positions, holding ``stored``, should double before one more is stored."""
-    return 2 * (stored + 1) > table.shape[0] // _SLOT
+def _full(table, winnable) -> bool:
+    """Whether the index of winnable positions, holding ``winnable``, should double before one more is stored."""
+    return 2 * (winnable + 1) > table.shape[0] // _SLOT
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -1183,7 +1187,7 @@ def _forget(table, records, stored) -> int:
     tally = np.zeros(64, dtype=np.int64)
     cards_of = np.zeros(stored, dtype=np.int64)
     for slot in range(0, table.shape[0], _SLOT):
-        if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
+        if table[slot] != 0 and _has_record(table, slot):
             cards = table[slot + 1] >> _NUMBER_BITS
             cards_of[table[slot + 1] & _NUMBER] = cards
             tally[cards] += 1
@@ -1200,7 +1204,7 @@ def _forget(table, records, stored) -> int:
                 records[_RECORD * kept + word] = records[_RECORD * record + word]
             kept += 1
     for slot in range(0, table.shape[0], _SLOT):
-        if table[slot] != 0 and (table[slot + 1] & _NUMBER) != _FORGOTTEN:
+        if table[slot] != 0 and _has_record(table, slot):
             cards = table[slot + 1] >> _NUMBER_BITS
             renumbered = number[table[slot + 1] & _NUMBER]
             table[slot + 1] = (_FORGOTTEN if renumbered < 0 else renumbered) | (cards << _NUMBER_BITS)
@@ -1208,12 +1212,9 @@ def _forget(table, records, stored) -> int:
 
 
 @numba.njit(cache=True, _nrt=False)
-def _wins(table, records, key) -> bool:
-    """Whether the table holds ``key`` as a position from which a win exists."""
-    slot = _slot(table, key)
-    if table[slot] == 0:
-        return False
-    return (table[slot + 1] & _NUMBER) == _FORGOTTEN or records[_record_at(table, slot) + _RECORD_COUNT] > 0
+def _wins(table, key) -> bool:
+    """Whether the table holds ``key`` as a position from which a win exists (it holds no other)."""
+    return table[_slot(table, key)] != 0
 
 
 @numba.njit(cache=True)
