@@ -311,8 +311,14 @@ def test_sorting_goes_both_ways_and_the_address_keeps_filter_sort_and_scroll(
     assert page.input_value("#search") == "many-1" and shown_rows(page) == matched[:100]
 
 
-def deal_shown(page: Any) -> str:
+def deal_shown(page: Any, awaited: str | None = None) -> str:
+    """The id of the deal on show; after a step to ``awaited``, once the page has drawn it (a step keeps the
+    page shown, so its title changes a moment later) or the wait times out."""
     page.wait_for_selector("#play:not([hidden])")
+    if awaited is not None:
+        page.wait_for_function(
+            "id => document.querySelector('#deal-title .deal-id')?.textContent === id", arg=awaited
+        )
     shown: str = page.text_content("#deal-title .deal-id")
     return shown
 
@@ -330,15 +336,15 @@ def test_previous_and_next_go_through_the_index_in_its_order_and_filter_by_butto
     assert page.get_attribute("#previous-deal", "href") is None  # the first deal: nothing before it
     assert page.text_content("#deal-place") == f"1 of {len(order)}"
     page.click("#next-deal")
-    assert deal_shown(page) == order[1] and page.text_content("#deal-place") == f"2 of {len(order)}"
+    assert deal_shown(page, order[1]) == order[1] and page.text_content("#deal-place") == f"2 of {len(order)}"
     page.keyboard.press("n")
-    assert deal_shown(page) == order[2]
+    assert deal_shown(page, order[2]) == order[2]
     page.keyboard.press("p")
-    assert deal_shown(page) == order[1]
+    assert deal_shown(page, order[1]) == order[1]
     page.click("#previous-deal")
-    assert deal_shown(page) == order[0]
+    assert deal_shown(page, order[0]) == order[0]
     page.go_back()  # each step is a page of its own: Back retraces them
-    assert deal_shown(page) == order[1]
+    assert deal_shown(page, order[1]) == order[1]
 
     # From a filtered index, only its deals, in its order; the last has no next.
     tier = rows[0]["tier"]
@@ -350,7 +356,10 @@ def test_previous_and_next_go_through_the_index_in_its_order_and_filter_by_butto
     page.click(f".deal-row[data-deal-id='{filtered[0]}'] a")
     assert deal_shown(page) == filtered[0] and page.text_content("#deal-place") == "1 of 2"
     page.keyboard.press("n")
-    assert deal_shown(page) == filtered[1] and page.get_attribute("#next-deal", "aria-disabled") == "true"
+    assert (
+        deal_shown(page, filtered[1]) == filtered[1]
+        and page.get_attribute("#next-deal", "aria-disabled") == "true"
+    )
     page.keyboard.press("n")  # nothing after the last
     assert deal_shown(page) == filtered[1]
     assert page.get_attribute("#back", "href") == f"#tier={tier}&sort=difficulty-desc"
