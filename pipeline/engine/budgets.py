@@ -1,7 +1,11 @@
 """The engine's default budgets, in a module light enough for the command line to read without Numba.
 
-Budgets count work (nodes, positions, deterministic seconds), never wall-clock
-time, so a verdict or a grade is the same on a busy machine as on an idle one.
+Budgets count work (nodes, positions, deterministic seconds) or memory, never
+wall-clock time, so a verdict or a grade is the same on a busy machine as on
+an idle one.
+
+>>> walk_table_bytes(DEFAULT_MAX_MEMORY_MIB) == (DEFAULT_MAX_MEMORY_MIB - WORKER_BASE_MIB) * 2**20
+True
 """
 
 MAX_BUDGET = 2**62
@@ -11,11 +15,42 @@ MAX_TIME_LIMIT = 86_400.0
 
 DEFAULT_MAX_NODES = 50_000_000
 """Solver nodes per deal: many times what the hardest deal measured needed (docs/benchmarks.md gives how many)."""
-DEFAULT_MAX_POSITIONS = 22_000_000
-"""Game-tree positions entered per deal when grading: enough to count nearly every winnable deal exactly;
-docs/benchmarks.md gives what it costs."""
+DEFAULT_MAX_MEMORY_MIB = 1024
+"""What one grading worker may hold, in MiB: the budget that decides which deals are graded exactly. The
+game-tree walk's tables get what :data:`WORKER_BASE_MIB` leaves of it (:func:`walk_table_bytes`)."""
+WORKER_BASE_MIB = 320
+"""What a grading worker holds beside its walk's tables, in MiB: Python, the compiled engine, pyarrow,
+the worker's rows, and the walk's scratch outside its tables.
+
+Measured in loky workers grading Black Hole deals of seed 20261129
+(2026-12-06): 197 to 203 MiB resident once the engine was loaded, 241 to
+261 MiB at the high-water mark after grading small deals. The walk holds
+up to about 96 MiB more than its tables' cap while it picks the records to
+forget, so the four largest trees of that run's first 1,000 deals (116,
+408, 567, 669), each graded exactly within 1,024 MiB, peaked at 986 MiB
+with 320 here, 1,024 MiB with 288, and 1,061 MiB with 256.
+"""
+MAX_MEMORY_MIB = 2**20
+"""The largest memory budget accepted, in MiB (1 TiB)."""
+LEAST_MAX_MEMORY_MIB = WORKER_BASE_MIB + 40
+"""The least memory budget accepted, in MiB: the worker's base and the least tables the walk takes (the
+tables it starts with and a few records: about 36.5 MiB), rounded up to 40 MiB."""
+DEFAULT_MAX_POSITIONS = 250_000_000
+"""Game-tree positions entered per deal when grading: a guard against a walk that, under a memory budget set
+low, forgets and walks the same positions again for a very long time (about two minutes of walking, at about
+2 million positions a second). Not what decides which deals are graded: the memory budget does."""
 DEFAULT_TIME_LIMIT = 30.0
 """CP-SAT deterministic seconds per deal (units of work, not of wall clock): no deal measured has needed them
 all; docs/benchmarks.md gives what they cost."""
 DEFAULT_REFERENCE_NODES = 1_000_000_000
 """Nodes of the plain reference search, which settles a deal when CP-SAT cannot."""
+
+
+def walk_table_bytes(max_memory_mib: int) -> int:
+    """The bytes a grading worker's walk may give its tables within ``max_memory_mib`` MiB: the budget less
+    :data:`WORKER_BASE_MIB` (``max_bytes`` of :func:`pipeline.engine.gametree.tree_of`).
+
+    >>> walk_table_bytes(LEAST_MAX_MEMORY_MIB) // 2**20
+    40
+    """
+    return (max_memory_mib - WORKER_BASE_MIB) * 2**20
