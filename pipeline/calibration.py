@@ -154,8 +154,9 @@ def from_sample(
     found = [grade.difficulty_by(reference) for grade in grades]
     difficulties = [difficulty for difficulty in found if difficulty is not None]
     tiers = quartile_tiers(reference, difficulties)
+    budgets = f"--max-positions {grading.max_positions} --max-memory {grading.max_memory_mib}"
     note = (
-        f"Written by blackhole calibrate ({origin}, --max-positions {grading.max_positions}): the thresholds\n"
+        f"Written by blackhole calibrate ({origin}, {budgets}): the thresholds\n"
         f"are the round values nearest the quartiles of the {len(difficulties)} solvable deals graded exactly."
     )
     write_tiers(tiers, target, note=note)

@@ -99,11 +99,11 @@ MAX_CALIBRATION_COUNT = 100_000
 game tree, so its cost grows with the sample (docs/benchmarks.md gives what ``make calibrate``'s 2,000 cost)."""
 
 
-def _setting(settings: type, name: str, help: str, *short: str) -> Any:
-    """The option of the settings field ``name``: its flag (``max_nodes``: ``--max-nodes``), the bounds the
-    field declares (Typer's ``min`` and ``max``) and ``help``."""
+def _setting(settings: type, name: str, help: str, *short: str, flag: str | None = None) -> Any:
+    """The option of the settings field ``name``: its flag (``max_nodes``: ``--max-nodes``, unless ``flag``
+    names it otherwise), the bounds the field declares (Typer's ``min`` and ``max``) and ``help``."""
     bounds = bounds_of(settings, name)
-    flag = f"--{name.replace('_', '-')}"
+    flag = flag or f"--{name.replace('_', '-')}"
     return typer.Option(flag, *short, min=bounds.lowest, max=bounds.highest, help=help)
 
 
@@ -130,6 +130,15 @@ MaxPositions = Annotated[
         GradeSettings,
         "max_positions",
         "Game-tree positions allowed per deal when grading; past them the deal is out_of_budget.",
+    ),
+]
+MaxMemory = Annotated[
+    int,
+    _setting(
+        GradeSettings,
+        "max_memory_mib",
+        "Memory one grading worker may use, in MiB; a deal whose walk needs more is out_of_budget.",
+        flag="--max-memory",
     ),
 ]
 
@@ -539,6 +548,7 @@ def grade(
         ),
     ] = GradeSettings().tiers,
     max_positions: MaxPositions = GradeSettings().max_positions,
+    max_memory: MaxMemory = GradeSettings().max_memory_mib,
     sample: Annotated[
         float,
         _setting(GradeSettings, "sample", "Share of solved deals to walk; the others say not_sampled."),
@@ -552,7 +562,9 @@ def grade(
     from pipeline.reports import tables
     from pipeline.stages.grade import grade_pack
 
-    settings = GradeSettings(max_positions=max_positions, tiers=tiers, sample=sample, seed=seed)
+    settings = GradeSettings(
+        max_positions=max_positions, max_memory_mib=max_memory, tiers=tiers, sample=sample, seed=seed
+    )
     with _pack_pass(out, jobs, quiet, timings) as options:
         summary = grade_pack(solved, out, settings, options, game=_pack_game(game))
     _note(f"wrote {_counted(summary.total, 'grade')} to {out}", quiet)
@@ -601,6 +613,7 @@ def calibrate_sample(
     ],
     jobs: Jobs = 1,
     max_positions: MaxPositions = GradeSettings().max_positions,
+    max_memory: MaxMemory = GradeSettings().max_memory_mib,
     max_nodes: MaxNodes = SolveSettings().max_nodes,
     game: GameChoice = GameName.BLACK_HOLE,
     quiet: Quiet = False,
@@ -620,7 +633,7 @@ def calibrate_sample(
             (seeded_deal(seed, index, played) for index in range(count)),
             origin=f"--seed {seed} --count {count}{of_game}",
             solving=SolveSettings(max_nodes=max_nodes),
-            grading=GradeSettings(max_positions=max_positions),
+            grading=GradeSettings(max_positions=max_positions, max_memory_mib=max_memory),
             options=PassOptions(jobs=jobs, progress=not quiet),
         )
     _note(f"wrote {out}: thresholds from {calibration.scored} graded deals", quiet)

@@ -35,7 +35,9 @@ the command line (``--set run.output=...``) is read relative to the working fold
 (of both samples), ``time_limit`` (CP-SAT
 deterministic seconds per deal) and ``reference_nodes`` (the reference
 search's budget when CP-SAT cannot tell).
-``[grade]``: ``max_positions`` (game-tree positions per deal), ``tiers``
+``[grade]``: ``max_memory_mib`` (what one grading worker may hold, in MiB: a deal whose
+game-tree walk needs more is ``out_of_budget``), ``max_positions`` (game-tree positions
+per deal, a guard against a walk that would run very long under a budget set low), ``tiers``
 (a tiers file; default the one shipped with the package,
 :data:`~pipeline.stages.settings.DEFAULT_TIERS`), ``sample`` (share of the
 solved deals graded, 0..1, default 1; the others say ``not_sampled``) and

@@ -79,9 +79,25 @@ def test_the_calibrate_command_writes_the_tiers_and_prints_the_thresholds(tmp_pa
     assert "tier unsolvable 1" in lines and "out of budget (no tier) 1" in lines
     assert "thresholds from 4 graded deals" in result.stderr
     assert "the tiers before" not in result.stdout  # there were none
+    assert "(--seed 653 --count 6, --max-positions 2000000 --max-memory 1024)" in out.read_text()
     # the form from before the subcommands, options first, is calibrate sample's
-    again = invoke("calibrate", "--seed", 653, "--count", 6, "--out", out, "--max-positions", 2_000_000)
+    again = invoke(
+        "calibrate",
+        "--seed",
+        653,
+        "--count",
+        6,
+        "--out",
+        out,
+        "--max-positions",
+        2_000_000,
+        "--max-memory",
+        512,
+    )
     assert again.exit_code == 0, again.output
+    assert (
+        "--max-positions 2000000 --max-memory 512)" in out.read_text()
+    )  # the budgets the sample was graded in
     assert (
         "before: thresholds (attempts of lookahead-4" in again.stdout and "the tiers before" in again.stdout
     )

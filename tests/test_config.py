@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pipeline.config import ConfigError, RunConfig, load_config, parse_config
+from pipeline.engine.budgets import LEAST_MAX_MEMORY_MIB
 from pipeline.stages.settings import DEFAULT_TIERS, CurateSettings
 
 GOOD = '[run]\nname = "x"\nseed = 1\ncount = 10\n'
@@ -35,6 +36,7 @@ EVERY_KEY = {
     "crosscheck.time_limit": ("2.5", 2.5),
     "crosscheck.reference_nodes": ("1000", 1000),
     "grade.max_positions": ("12345", 12345),
+    "grade.max_memory_mib": ("2048", 2048),
     "grade.tiers": ('"t.toml"', Path("t.toml")),
     "grade.sample": ("0.01", 0.01),
     "grade.seed": ("3", 3),
@@ -114,6 +116,10 @@ def test_a_setting_without_quotes_is_read_as_text():
             "PySol FC deals 8589934590 to 8589934592 pass the last one, 8589934591",
         ),
         (GOOD + "[grade]\nsample = -0.1\n", "x.toml:6: [grade] sample must be at least 0.0, got -0.1"),
+        (
+            GOOD + "[grade]\nmax_memory_mib = 100\n",
+            f"x.toml:6: [grade] max_memory_mib must be at least {LEAST_MAX_MEMORY_MIB}, got 100",
+        ),
         (GOOD + "[grade]\nsample = nan\n", "x.toml:6: [grade] sample must be a finite number, got nan"),
         (
             GOOD + "[crosscheck]\ntime_limit = inf\n",

@@ -18,6 +18,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 import pipeline as blackhole
+from pipeline.engine.budgets import LEAST_MAX_MEMORY_MIB
 from pipeline.errors import ArgumentError, BlackholeError
 from pipeline.stages.settings import PassOptions, bounds_of
 
@@ -189,7 +190,7 @@ def test_player_models_raise_only_documented_errors(player, returned):
 @example(a=-(10**400), b=0, c=0, d=0, e=0)
 def test_settings_and_tiers_raise_only_documented_errors(a, b, c, d, e):
     documented(lambda: blackhole.SolveSettings(max_nodes=a, longest_play=b))
-    documented(lambda: blackhole.GradeSettings(max_positions=a, tiers=b, sample=c, seed=d))
+    documented(lambda: blackhole.GradeSettings(max_positions=a, tiers=b, sample=c, seed=d, max_memory_mib=e))
     documented(
         lambda: blackhole.CrosscheckSettings(sample=a, seed=b, loss_sample=c, time_limit=d, reference_nodes=e)
     )
@@ -256,6 +257,10 @@ def test_packs_raise_only_documented_errors(face_pack, value):
         (lambda: blackhole.SolveSettings(max_nodes=0), "got 0"),
         (lambda: blackhole.GradeSettings(max_positions=2**80), "GradeSettings: max_positions"),
         (lambda: blackhole.GradeSettings(max_positions=-5), "got -5"),
+        (
+            lambda: blackhole.GradeSettings(max_memory_mib=256),
+            f"GradeSettings: max_memory_mib must be from {LEAST_MAX_MEMORY_MIB} to 1048576, got 256",
+        ),
         (lambda: blackhole.CrosscheckSettings(time_limit=-1), "time_limit must be from 0.01"),
         (
             lambda: blackhole.CrosscheckSettings(time_limit=math.nan),

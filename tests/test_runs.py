@@ -105,6 +105,7 @@ def test_the_pack_folder_is_partitioned_by_tier_with_a_manifest(finished):
         assert json.loads(provenance[b"blackhole_config"]) == manifest.origin.config
         assert provenance[b"dealing_scheme"] == b"blackhole-sha256-v1"
         assert provenance[b"grade_max_positions"] == b"2000000"
+        assert provenance[b"grade_max_memory_mib"] == b"1024"
     assert manifest.origin.config["grade"]["tiers"] is None  # the packaged tiers: no path of this machine
 
 

@@ -36,7 +36,8 @@ def grade(
 
     ``tiers`` default to those of ``settings.tiers`` (the default standing for the deal's game's own:
     :func:`~pipeline.stages.settings.tiers_for`; ConfigError naming the file when it is bad); a walk
-    past ``settings.max_positions`` gives the status ``out_of_budget`` and no metrics.
+    that needs more memory than ``settings.max_memory_mib`` or enters more positions than
+    ``settings.max_positions`` gives the status ``out_of_budget`` and no metrics.
 
     ``result`` must be of ``deal`` (:func:`~pipeline.stages.face_results.check_result`: a win's
     solution replays on it, a claimed loss is solved again): else ArgumentError.

@@ -3,8 +3,10 @@
 For each ``solved`` row, :func:`pipeline.engine.gametree.tree_of` walks the deal's
 whole game tree from the start, counting exactly, whatever the game; forced moves, decisions and
 traps are counted along the pack's solution (replayed by the rules first).
-The walk has a budget of positions, not of seconds, so a graded pack is the
-same bytes whatever the machine's load. When the budget runs out, or a count
+The walk has a budget of memory (what one grading worker may hold, in MiB:
+its tables get the budget less :data:`~pipeline.engine.budgets.WORKER_BASE_MIB`)
+and a guard of positions entered, not of seconds, so a graded pack is the
+same bytes whatever the machine's load. When a budget runs out, or a count
 would pass 2**62, no tree metric is written (never an estimate): the row says
 ``out_of_budget`` or ``overflow`` and has no tier. An ``unsolvable`` row needs
 no walk: no line wins, no first move wins, no player ever wins. An
@@ -44,6 +46,7 @@ from typing import Any
 
 import pyarrow as pa
 
+from pipeline.engine.budgets import walk_table_bytes
 from pipeline.engine.gametree import tree_of
 from pipeline.engine.status import Status
 from pipeline.errors import of_type
@@ -170,9 +173,14 @@ def grade_deal(
     result: SolveResult,
     *,
     max_positions: int = GradeSettings().max_positions,
+    max_memory_mib: int = GradeSettings().max_memory_mib,
     tiers: Tiers | None = None,
 ) -> Grade:
     """The grade of ``deal``, given what the solver found of it (its verdict, a win's moves, the most cards played).
+
+    The walk enters at most ``max_positions`` positions, and its tables take at most what a worker holding
+    ``max_memory_mib`` MiB can give them (:func:`~pipeline.engine.budgets.walk_table_bytes`): past either,
+    the grade is ``out_of_budget``.
 
     Without ``tiers`` the difficulty and the tier of a win are left None. ``tiers`` must be calibrated for
     the deal's game (:func:`pipeline.stages.settings.shipped_tiers`).
@@ -191,7 +199,13 @@ def grade_deal(
             tier=Tier.UNSOLVABLE,
         )
     began = time.perf_counter()
-    tree = tree_of(deal, Position.start(deal), line=tuple(result.solution), max_positions=max_positions)
+    tree = tree_of(
+        deal,
+        Position.start(deal),
+        line=tuple(result.solution),
+        max_positions=max_positions,
+        max_bytes=walk_table_bytes(max_memory_mib),
+    )
     seconds = time.perf_counter() - began
     cards = deal.game.pile_cards if cards is None else cards
     if tree.status is not Status.EXACT:
@@ -254,7 +268,14 @@ class GradeStage:
 
     def apply(self, deal: Deal, result: SolveResult | None = None) -> Grade:
         assert result is not None  # what the solver found: a win's line, the most cards played
-        return grade_deal(deal, result, max_positions=self.settings.max_positions, tiers=self.tiers)
+        chosen = self.settings
+        return grade_deal(
+            deal,
+            result,
+            max_positions=chosen.max_positions,
+            max_memory_mib=chosen.max_memory_mib,
+            tiers=self.tiers,
+        )
 
     def columns(self, table: pa.Table, outputs: Sequence[Grade], *, timings: bool) -> pa.Table:
         return graded_table(table, outputs, timings=timings)

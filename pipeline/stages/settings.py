@@ -33,11 +33,14 @@ from pathlib import Path, PosixPath
 from typing import Any
 
 from pipeline.engine.budgets import (
+    DEFAULT_MAX_MEMORY_MIB,
     DEFAULT_MAX_NODES,
     DEFAULT_MAX_POSITIONS,
     DEFAULT_REFERENCE_NODES,
     DEFAULT_TIME_LIMIT,
+    LEAST_MAX_MEMORY_MIB,
     MAX_BUDGET,
+    MAX_MEMORY_MIB,
     MAX_TIME_LIMIT,
 )
 from pipeline.errors import of_type, real_number, whole_number
@@ -59,7 +62,7 @@ class ShippedFile(PosixPath):
     >>> shipped_file("stages/tiers.toml") == _INSTALLED / "stages" / "tiers.toml"
     True
     >>> GradeSettings()
-    GradeSettings(max_positions=22000000, tiers=shipped_file('stages/tiers.toml'), sample=1.0, seed=0)
+    GradeSettings(max_positions=250000000, max_memory_mib=1024, tiers=shipped_file('stages/tiers.toml'), sample=1.0, seed=0)
     """
 
     def __repr__(self) -> str:
@@ -229,13 +232,18 @@ class CrosscheckSettings:
 
 @dataclass(frozen=True)
 class GradeSettings:
-    """The game-tree walk's budget of positions per deal, the tiers file, and which wins are graded.
+    """The game-tree walk's budgets per deal (the memory one grading worker may hold, in MiB, and a guard
+    of positions entered), the tiers file, and which wins are graded.
 
+    A walk that needs more memory than ``max_memory_mib`` (its tables get
+    what :data:`~pipeline.engine.budgets.WORKER_BASE_MIB` leaves of it), or
+    enters more than ``max_positions`` positions, ends ``out_of_budget``.
     ``sample`` is the share of solved deals graded (1: all, 0: none), chosen
     by ``seed`` and the deal id (:func:`pipeline.stages.sampling.graded`).
     """
 
     max_positions: int = bounded(DEFAULT_MAX_POSITIONS, 1, MAX_BUDGET)
+    max_memory_mib: int = bounded(DEFAULT_MAX_MEMORY_MIB, LEAST_MAX_MEMORY_MIB, MAX_MEMORY_MIB)
     tiers: Path = DEFAULT_TIERS
     sample: float = bounded(1.0, 0.0, 1.0)
     seed: int = bounded(0, 0, MAX_SEED)
@@ -244,8 +252,15 @@ class GradeSettings:
         checked_fields(self)
 
     def metadata(self) -> dict[str, str]:
-        """The walk's budget as a pack's schema metadata (the tiers say themselves: :meth:`Tiers.metadata`)."""
-        return {"grade_max_positions": str(self.max_positions)}
+        """The walk's budgets as a pack's schema metadata (the tiers say themselves: :meth:`Tiers.metadata`).
+
+        >>> GradeSettings(max_memory_mib=2048).metadata()
+        {'grade_max_positions': '250000000', 'grade_max_memory_mib': '2048'}
+        """
+        return {
+            "grade_max_positions": str(self.max_positions),
+            "grade_max_memory_mib": str(self.max_memory_mib),
+        }
 
     def sample_metadata(self) -> dict[str, str]:
         """The grade sample, said only when it is not every win (a full grade's pack as before).

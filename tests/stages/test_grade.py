@@ -21,7 +21,7 @@ import typer
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
+from pipeline.engine.budgets import DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_POSITIONS, LEAST_MAX_MEMORY_MIB
 from pipeline.engine.gametree import tree_of
 from pipeline.files import DestinationError
 from pipeline.game.players import PLAYERS
@@ -32,7 +32,7 @@ from pipeline.packs.parquet import PackError, metadata, write_pack_file
 from pipeline.packs.schema import CHECK_FIELDS, GRADE_FIELDS, SOLVED_SCHEMA
 from pipeline.packs.sources import seeded_deals
 from pipeline.stages.crosscheck import checked_table
-from pipeline.stages.grade import Grade, grade_deal, grade_pack, summarize_grades
+from pipeline.stages.grade import Grade, GradeStage, grade_deal, grade_pack, summarize_grades
 from pipeline.stages.settings import DEFAULT_TIERS, GradeSettings, PassOptions, SolveSettings
 from pipeline.stages.solve import solve_deals, solved_table
 from pipeline.stages.tiers import Tiers, load_tiers
@@ -103,7 +103,8 @@ def test_a_graded_pack_is_the_solved_pack_with_the_grade_columns(solved, graded)
     for field in GRADE_FIELDS:
         assert graded.schema.field(field.name).type == field.type, field.name
     assert graded.column("grade_status").null_count == 0
-    assert metadata(graded) == metadata(source) | {"grade_max_positions": str(BUDGET)} | TIERS.metadata()
+    budgets = {"grade_max_positions": str(BUDGET), "grade_max_memory_mib": str(DEFAULT_MAX_MEMORY_MIB)}
+    assert metadata(graded) == metadata(source) | budgets | TIERS.metadata()
 
 
 def test_statuses_row_by_row(graded):
@@ -225,6 +226,28 @@ def test_a_small_budget_gives_out_of_budget_and_no_tier():
     assert grade.log10_solutions is None and grade.winnable_share is None
 
 
+def test_a_memory_budget_set_low_leaves_a_large_tree_out_of_budget():
+    """Seed 1's deal 101 has 5.3 million winnable positions: the least budget's tables hold the index of a
+    million slots alone, so its walk stops (in about 2 s) when the index would double."""
+    deal = seeded_deal(1, 101)
+    [result] = solve_deals([deal])
+    low = GradeStage(GradeSettings(max_memory_mib=LEAST_MAX_MEMORY_MIB), TIERS)
+    grade = low.apply(deal, result)
+    assert grade.grade_status is GradeStatus.OUT_OF_BUDGET and grade.tier is None
+
+
+def test_a_memory_budget_set_low_grades_a_smaller_tree_the_same_walking_again():
+    """Seed 20261129's deal 4 has 138,388 winnable positions, more records than the least budget keeps: the
+    walk forgets some and walks them again, and every figure is the same."""
+    deal = seeded_deal(20261129, 4)
+    [result] = solve_deals([deal])
+    low, roomy = (
+        dataclasses.replace(grade_deal(deal, result, max_memory_mib=budget, tiers=TIERS), grade_seconds=None)
+        for budget in (LEAST_MAX_MEMORY_MIB, DEFAULT_MAX_MEMORY_MIB)
+    )
+    assert low.grade_status is GradeStatus.EXACT and low == roomy
+
+
 def test_rows_keep_their_order_and_jobs_do_not_matter(solved, graded, tmp_path):
     reversed_pack = tmp_path / "reversed.parquet"
     source = pq.read_table(solved)
@@ -337,7 +360,20 @@ def test_the_grade_command_writes_the_pack_and_a_summary(solved, graded, tmp_pat
 def test_the_command_defaults_are_the_modules():
     params = {param.name: param for param in typer.main.get_command(app).commands["grade"].params}
     assert params["max_positions"].default == DEFAULT_MAX_POSITIONS
+    assert params["max_memory"].default == DEFAULT_MAX_MEMORY_MIB
     assert params["tiers"].default == DEFAULT_TIERS
+
+
+def test_the_memory_budget_given_to_the_command_is_the_packs_metadata(solved, graded, tmp_path):
+    out = tmp_path / "g.parquet"
+    args = ("--max-positions", BUDGET, "--tiers", _tiers_file(tmp_path), "--no-timings", "-q")
+    result = invoke("grade", solved, "--out", out, "--max-memory", 2048, *args)
+    assert result.exit_code == 0, result.output
+    found = metadata(pq.read_table(out))
+    assert (found["grade_max_memory_mib"], found["grade_max_positions"]) == ("2048", str(BUDGET))
+    assert pq.read_table(out).equals(graded)  # the same rows: every tree walked fits in either budget
+    low = invoke("grade", solved, "--out", out, "--max-memory", LEAST_MAX_MEMORY_MIB - 1, *args)
+    assert low.exit_code == 2 and f"greater than or equal to {LEAST_MAX_MEMORY_MIB}" in low.stderr
 
 
 def test_the_default_tiers_ship_with_the_package():

@@ -33,6 +33,7 @@ def test_a_run_s_metadata_says_every_stage_s_settings_then_the_samples_then_the_
         "crosscheck_sample",
         "crosscheck_seed",
         "grade_max_positions",
+        "grade_max_memory_mib",
         "crosscheck_loss_sample",
         "grade_sample",
         "grade_seed",
