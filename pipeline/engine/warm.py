@@ -4,7 +4,9 @@ Numba compiles a function the first time it is called, which for the whole
 engine takes about a minute. :func:`warm` calls each entry point the
 stages use (the solver, the game-tree walk, the reference search) once, on a
 small deal of each game asked for, with budgets that stop each search
-almost at once, so that each function is compiled and cached; when they
+almost at once, so that each function is compiled and cached (the walk with
+its tables capped, as the grade stage walks, and so tightly that it
+forgets records, which an uncapped walk never does); when they
 are cached already it only loads them (a fraction of a second). ``make
 setup`` runs it for every game; a run warms its game in the parent before
 it starts workers, which then load the engine rather than each compile it::
@@ -22,7 +24,7 @@ from pathlib import Path
 from numba.core import event
 
 from pipeline.engine.compiled_cache import WARMED_PREFIX, cache_folder_of, keep_in_step
-from pipeline.engine.gametree import tree_of, warm_growth
+from pipeline.engine.gametree import table_bytes, tree_of, warm_growth
 from pipeline.engine.reference import reference_solve
 from pipeline.engine.solver import solve
 from pipeline.files import replacing
@@ -32,6 +34,7 @@ from pipeline.game.shuffles import seeded_deal
 
 WARM_NODES = 1_000  # a warm-up search's budget: enough to enter every loop, too little to take any time
 WARM_POSITIONS = 1_000  # the game-tree walk's
+WARM_RECORDS = 64  # records the warm-up's walk may keep: the fewest tree_of takes, so that it forgets some
 
 
 def warm(games: Iterable[Game] = GAMES) -> bool:
@@ -48,7 +51,7 @@ def warm(games: Iterable[Game] = GAMES) -> bool:
             start = Position.start(deal)
             solve(deal, max_nodes=WARM_NODES)
             reference_solve(deal, max_nodes=WARM_NODES)
-            tree_of(deal, start, max_positions=WARM_POSITIONS)
+            tree_of(deal, start, max_positions=WARM_POSITIONS, max_bytes=table_bytes(WARM_RECORDS))
             warm_growth()
     return bool(compiled.buffer)
 

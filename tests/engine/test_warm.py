@@ -57,6 +57,22 @@ def test_after_a_warm_up_a_games_deals_go_through_every_stage_compiling_nothing(
     assert done.stdout.strip() == "[]"  # nothing compiled, nor loaded from the cache, after the warm-up
 
 
+def test_a_warm_up_compiles_the_walk_that_forgets_records_within_its_cap() -> None:
+    """The grade stage caps the walk's tables; under the cap a large walk forgets records, which a small
+    walk within a grading budget never does: the warm-up compiles that too."""
+    script = (
+        "from pipeline.engine import gametree\n"
+        "from pipeline.engine.warm import warm\n"
+        "from pipeline.game.games import BLACK_HOLE\n"
+        "warm([BLACK_HOLE])\n"
+        "print(len(gametree._forget.signatures))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=600
+    )
+    assert done.stdout.strip() == "1"
+
+
 def test_before_workers_a_game_is_warmed_once_and_marked(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
