@@ -429,7 +429,7 @@ PACK_CASES = [
     Case("report-manifest-deals-as-text", report(lambda s: s.manifest(setting("deals", "many"))), r"packs/p/_manifest\.json: .*deals"),
     Case("report-manifest-file-listed-twice", report(lambda s: s.manifest(lambda m: {**m, "files": [*m["files"], m["files"][0]]})), r"packs/p/_manifest\.json: files\[\d+\]\.path: .*(twice|again|duplicate)"),
     Case("report-manifest-deals-disagree", report(lambda s: s.manifest(setting("deals", 999))), r"packs/p/_manifest\.json: .*\b999\b"),
-    Case("report-manifest-format-from-the-future", report(lambda s: s.manifest(setting("format_version", 3))), r"packs/p/_manifest\.json: format_version: 3 is not one of 1, 2$"),
+    Case("report-manifest-format-from-the-future", report(lambda s: s.manifest(setting("format_version", 4))), r"packs/p/_manifest\.json: format_version: 4 is not one of 1, 2, 3$"),
     Case("curate-manifest-curation-garbled", lambda s: ["curate", s.manifest(setting("curation", "by hand"), pack=CURATED), "--out", "again"], r"packs/c/_manifest\.json: .*curation"),
     Case("report-no-data-files", report(lambda s: s.manifest(_emptied)), r"packs/p: the pack holds no deals"),
     Case("report-data-file-changed", report(lambda s: s.tier_file("easy", lambda t: flip_byte(0.5)(_parquet_bytes(t)), signed=False)), r"packs/p/tier=easy/part-0\.parquet: SHA-256 differs from the manifest's"),

@@ -68,9 +68,12 @@ from pipeline.packs.parquet import PackError
 
 MANIFEST = "_manifest.json"
 OLD_MANIFEST = "manifest.json"  # format 1's name for it, still read
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 """The pack format this version writes. 1 (no ``format_version`` key): ``manifest.json``, ``solution_count``
-as decimal text. 2: ``_manifest.json``, ``solution_count`` int64, ``tier_thresholds`` in the manifest."""
+as decimal text. 2: ``_manifest.json``, ``solution_count`` int64, ``tier_thresholds`` in the manifest. 3: a
+graded pack's schema metadata says the grading memory budget (``grade_max_memory_mib``, MiB; absent before:
+no memory budget) beside a default position budget raised from 22,000,000 to 250,000,000. Every earlier
+format is still read."""
 MANIFEST_SCHEMA = "manifest.schema.json"  # the JSON Schema of a manifest, beside this module
 KIND_ONLY = "kind_only"  # the metadata key of an Origin field written in one kind of manifest only
 ABSENT_WHEN_NONE = "absent_when_none"  # the metadata key of a field left out of the JSON while it is None

@@ -174,7 +174,7 @@ PACK_FIELDS = (
 
 FORMAT_1_TYPES = {"solution_count": pa.string()}
 """The columns whose type format 1 of the pack files wrote otherwise: ``solution_count`` as decimal text
-(format 2 writes int64, which sorts as a number in every reader). Readers cast them to today's type."""
+(formats 2 and later write int64, which sorts as a number in every reader). Readers cast them to today's type."""
 
 COLUMN_GROUPS = (
     ("Deals pack", "`blackhole generate`, `blackhole import`", DEAL_FIELDS),

@@ -137,7 +137,8 @@ def test_the_schema_is_a_draft_2020_12_schema_of_every_key_the_manifest_writes()
     jsonschema.Draft202012Validator.check_schema(SCHEMA)
     properties = SCHEMA["properties"]
     then_format, then_pack, then_curated = (branch["then"] for branch in SCHEMA["allOf"])
-    assert SCHEMA["allOf"][0]["if"]["properties"]["format_version"]["const"] == FORMAT_VERSION
+    assert SCHEMA["allOf"][0]["if"]["properties"]["format_version"]["minimum"] == 2
+    assert properties["format_version"]["enum"] == list(range(1, FORMAT_VERSION + 1))
     for manifest, then in [(PACK, then_pack), (CURATED, then_curated)]:
         written = list(manifest.to_dict())
         assert [key for key in properties if key in written] == written  # the same keys, in the same order
@@ -225,10 +226,10 @@ def test_the_schema_declares_every_dataclass_field_with_its_type():
     assert SCHEMA["required"] == [
         item.name for item in origin + rest if not any(key in item.metadata for key in optional)
     ]
-    added = [
-        item.name for item in rest if item.metadata.get(ADDED_IN) == FORMAT_VERSION and item not in version
-    ]
+    since = SCHEMA["allOf"][0]["if"]["properties"]["format_version"]["minimum"]  # formats 2 and later
+    added = [item.name for item in rest if item.metadata.get(ADDED_IN) == since and item not in version]
     assert SCHEMA["allOf"][0]["then"]["required"] == added
+    assert all(item.metadata.get(ADDED_IN, 1) <= since for item in rest)  # format 3 added no key
     for kind, branch in zip(KINDS, SCHEMA["allOf"][1:], strict=True):
         assert branch["if"]["properties"]["kind"]["const"] == kind
         only = [item.name for item in origin if item.metadata.get(KIND_ONLY) == kind]
@@ -452,13 +453,19 @@ def test_a_path_leaving_the_pack_is_refused_before_it_is_opened(tmp_path):
 
 
 def test_a_manifest_of_another_format_is_one_line():
-    assert problem_of(damaged(PACK, _set("format_version", to=3))) == "format_version: 3 is not one of 1, 2"
-    assert problem_of(damaged(PACK, _set("format_version", to="2"))) == (
+    assert (
+        problem_of(damaged(PACK, _set("format_version", to=4))) == "format_version: 4 is not one of 1, 2, 3"
+    )
+    assert problem_of(damaged(PACK, _set("format_version", to="3"))) == (
         "format_version: expected integer, found string"
     )
     assert (
         problem_of(damaged(PACK, _delete("tier_thresholds"))) == "tier_thresholds: missing"
-    )  # format 2 has it
+    )  # formats 2 and 3 have it
+    format_2 = dataclasses.replace(PACK, format_version=2)  # the manifest of format 3 with another number
+    assert problem_of(damaged(format_2, _delete("tier_thresholds"))) == "tier_thresholds: missing"
+    assert Manifest.from_json(format_2.to_json()) == format_2
+    assert list(format_2.to_dict()) == list(PACK.to_dict())
     old = damaged(PACK, lambda found: [found.pop(key) for key in ("format_version", "tier_thresholds")])
     assert Manifest.from_json(old).format_version == 1  # format 1: neither key
     graded = dataclasses.replace(
@@ -563,7 +570,7 @@ def manifests(draw: st.DrawFn) -> Manifest:
             source_config=draw(_CONFIGS),
             curation=draw(st.none() | curation),
         )
-    version = draw(st.sampled_from([1, FORMAT_VERSION]))  # format 1 has no tier_thresholds
+    version = draw(st.sampled_from(range(1, FORMAT_VERSION + 1)))  # format 1 has no tier_thresholds
     positive = st.floats(min_value=0, exclude_min=True, allow_infinity=False)
     rising = st.lists(positive, min_size=3, max_size=3, unique=True).map(sorted)
     thresholds = st.builds(

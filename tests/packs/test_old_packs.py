@@ -1,10 +1,13 @@
-"""Packs of format 1 (``manifest.json``, ``solution_count`` as decimal text) still read everywhere, as today's.
+"""Packs of format 1 (``manifest.json``, ``solution_count`` as decimal text) and 2 (no grading memory budget)
+still read everywhere, as today's.
 
 :func:`as_format_1` rewrites a pack folder as the writers of format 1 wrote it;
 every reader then gives what it gives of the same pack in format 2: the folder
 readers, ``open_pack``, exports (the same bytes), reports, curation (into a
-pack of format 2), galleries (the same ``deals.js``, so the same build id) and
-play records' deal look-ups.
+pack of today's format), galleries (the same ``deals.js``, so the same build id) and
+play records' deal look-ups. :func:`as_format_2` rewrites one as format 2 wrote it:
+its files' metadata say a budget of positions and no memory budget, which a
+gallery shows as none.
 """
 
 from __future__ import annotations
@@ -23,8 +26,21 @@ import pytest
 from pipeline import __version__
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.exports import export_pack_folder
-from pipeline.packs.folders import ROW_GROUP_ROWS, pack_folder_batches, read_pack_folder, write_pack_folder
-from pipeline.packs.manifest import MANIFEST, OLD_MANIFEST, Origin, manifest_path, read_manifest
+from pipeline.packs.folders import (
+    ROW_GROUP_ROWS,
+    pack_folder_batches,
+    pack_metadata,
+    read_pack_folder,
+    write_pack_folder,
+)
+from pipeline.packs.manifest import (
+    FORMAT_VERSION,
+    MANIFEST,
+    OLD_MANIFEST,
+    Origin,
+    manifest_path,
+    read_manifest,
+)
 from pipeline.packs.parquet import PackError, read_pack_file, read_pack_file_batches
 from pipeline.plays.deals import pack_deals
 from pipeline.reports.charts import report_pack
@@ -54,6 +70,35 @@ def as_format_1(folder: Path) -> Path:
     (folder / MANIFEST).unlink()
     (folder / OLD_MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     return folder
+
+
+def as_format_2(folder: Path) -> Path:
+    """Rewrite the pack folder ``folder`` as format 2 wrote it: ``format_version`` 2, and in every file's
+    schema metadata no ``grade_max_memory_mib`` and format 2's default position budget; each file's
+    SHA-256 updated."""
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    for entry in manifest["files"]:
+        path = folder / entry["path"]
+        table = pq.read_table(path)
+        entries = {
+            key: value for key, value in table.schema.metadata.items() if key != b"grade_max_memory_mib"
+        }
+        table = table.replace_schema_metadata(entries | {b"grade_max_positions": b"22000000"})
+        pq.write_table(table, path, compression="zstd", row_group_size=ROW_GROUP_ROWS)
+        entry["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    manifest["format_version"] = 2
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def format_2(packs: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The pack and the curated pack of :func:`packs`, as format 2 wrote them, under the same names."""
+    folder = tmp_path_factory.mktemp("format-2")
+    return {
+        kind: as_format_2(shutil.copytree(packs[f"new-{kind}"], folder / packs[f"new-{kind}"].name))
+        for kind in KINDS
+    }
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +136,7 @@ def test_an_old_manifest_reads_as_format_1_and_writes_back_byte_for_byte(packs, 
     manifest = read_manifest(old)
     assert manifest.format_version == 1 and manifest.tier_thresholds is None
     assert manifest.to_json() == (old / OLD_MANIFEST).read_text(encoding="utf-8")
-    assert read_manifest(packs[f"new-{kind}"]).format_version == 2
+    assert read_manifest(packs[f"new-{kind}"]).format_version == FORMAT_VERSION == 3
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -149,7 +194,7 @@ def test_curating_an_old_pack_writes_a_pack_of_today(packs, tmp_path):
     target = tmp_path / "c"
     manifest = curate_folder(packs["old-pack"], target, per_tier={"easy": 2, "hard": 1}, order="pack")
     again = curate_folder(packs["new-pack"], tmp_path / "d", per_tier={"easy": 2, "hard": 1}, order="pack")
-    assert manifest.format_version == 2 and manifest.tier_thresholds == again.tier_thresholds is not None
+    assert manifest.format_version == 3 and manifest.tier_thresholds == again.tier_thresholds is not None
     assert read_pack_folder(target).equals(read_pack_folder(tmp_path / "d"))
 
 
@@ -199,3 +244,30 @@ def test_an_old_count_that_is_no_number_is_one_error_line(tmp_path, pack_rows):
     pq.write_table(pack_rows.set_column(position, pa.field("solution_count", pa.string()), text), path)
     with pytest.raises(PackError, match=r"graded\.parquet: a column of an earlier pack format will not read"):
         read_pack_file(path, pack_rows.schema)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_pack_of_format_2_reads_as_todays_and_its_manifest_writes_back_byte_for_byte(packs, format_2, kind):
+    manifest = read_manifest(format_2[kind])
+    assert (
+        manifest.format_version == 2
+        and manifest.tier_thresholds == read_manifest(packs[f"new-{kind}"]).tier_thresholds
+    )
+    assert manifest.to_json() == (format_2[kind] / MANIFEST).read_text(encoding="utf-8")
+    assert read_pack_folder(format_2[kind]).equals(read_pack_folder(packs[f"new-{kind}"]))
+    found = pack_metadata(format_2[kind])
+    assert "grade_max_memory_mib" not in found and found["grade_max_positions"] == "22000000"
+    assert pack_metadata(packs[f"new-{kind}"])["grade_max_memory_mib"] == "1024"
+
+
+def test_a_pack_of_format_2_is_reported_exported_and_curated_as_todays(packs, format_2, tmp_path):
+    for kind in KINDS:
+        assert (
+            report_pack(format_2[kind], tmp_path / kind).description
+            == report_pack(packs[f"new-{kind}"], tmp_path / f"new-{kind}").description
+        )
+        for era, folder in (("old", format_2[kind]), ("new", packs[f"new-{kind}"])):
+            export_pack_folder(folder, tmp_path / f"{era}-{kind}.json", "json")
+        assert (tmp_path / f"old-{kind}.json").read_bytes() == (tmp_path / f"new-{kind}.json").read_bytes()
+    manifest = curate_folder(format_2["pack"], tmp_path / "c", per_tier={"easy": 2, "hard": 1}, order="pack")
+    assert manifest.format_version == FORMAT_VERSION

@@ -24,7 +24,7 @@ from pipeline.game.players import Player
 from pipeline.game.shuffles import SEEDED_SCHEME
 from pipeline.packs.folders import pack_metadata, read_pack_folder, write_pack_folder
 from pipeline.packs.labels import PACK_TIERS
-from pipeline.packs.manifest import MANIFEST, TierThresholds, read_manifest
+from pipeline.packs.manifest import FORMAT_VERSION, MANIFEST, TierThresholds, read_manifest
 from pipeline.packs.manifest import Origin as PackOrigin
 from pipeline.stages.curate import curate_folder
 from pipeline.stages.tiers import Difficulty, Figure, Tiers
@@ -131,7 +131,7 @@ def test_the_manifest_carries_the_thresholds_the_files_record(packs):
     for folder in packs.values():
         manifest = read_manifest(folder)
         tiers = Tiers.from_metadata(pack_metadata(folder))
-        assert tiers is not None and manifest.format_version == 2
+        assert tiers is not None and manifest.format_version == FORMAT_VERSION
         assert manifest.tier_thresholds == TierThresholds(
             tiers.difficulty.player.value,
             tiers.difficulty.figure.value,
