@@ -42,8 +42,10 @@ bytes it was before the family came), the gallery's
 build id (:func:`build_id`), what its difficulty counts (the reference player and figure)
 and the tier thresholds in that figure (from the pack's metadata; null for a
 pack that was never graded), the budgets the solver and the grader ran with
-(``budgets``: ``max_nodes`` and ``grade_max_positions`` of the metadata, null
-when not recorded; an ungraded deal's grade says which ran out), the ladder of player models
+(``budgets``: ``max_nodes``, ``grade_max_positions`` and ``grade_max_memory_mib``
+of the metadata as ``solve``, ``grade`` and ``grade_memory_mib``, each null
+when not recorded, as a pack graded before memory budgets has no memory
+budget; an ungraded deal's grade says which ran out), the ladder of player models
 (:data:`~pipeline.game.players.PLAYERS`: each one's name, words and columns),
 the pack's tier names in order, and the deals as ``columns`` (:data:`COLUMNS`)
 and ``deals`` (one list of values per deal). ``cards`` is :func:`cards_text`: the page reads
@@ -216,6 +218,7 @@ def gallery_data(
         "budgets": {
             "solve": _budget(provenance, "max_nodes"),
             "grade": _budget(provenance, "grade_max_positions"),
+            "grade_memory_mib": _budget(provenance, "grade_max_memory_mib"),
         },
         "players": [
             {
@@ -234,7 +237,7 @@ def gallery_data(
 
 
 def _budget(provenance: dict[str, str], key: str) -> int | None:
-    """A budget of positions the pack's metadata records under ``key``, or None."""
+    """A budget (of positions, or of MiB) the pack's metadata records under ``key``, or None."""
     text = provenance.get(key)
     return int(text) if text is not None and text.isdigit() else None
 

@@ -271,3 +271,12 @@ def test_a_pack_of_format_2_is_reported_exported_and_curated_as_todays(packs, fo
         assert (tmp_path / f"old-{kind}.json").read_bytes() == (tmp_path / f"new-{kind}.json").read_bytes()
     manifest = curate_folder(format_2["pack"], tmp_path / "c", per_tier={"easy": 2, "hard": 1}, order="pack")
     assert manifest.format_version == FORMAT_VERSION
+
+
+def test_a_gallery_of_a_format_2_pack_shows_no_memory_budget(packs, format_2, tmp_path):
+    written = {}
+    for era, folder in (("format-2", format_2["curated"]), ("new", packs["new-curated"])):
+        write_gallery(folder, tmp_path / era, title="t")
+        written[era] = (tmp_path / era / DATA).read_text(encoding="utf-8")
+    assert '"grade": 22000000, "grade_memory_mib": null}' in written["format-2"]
+    assert '"grade": 250000000, "grade_memory_mib": 1024}' in written["new"]

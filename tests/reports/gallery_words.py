@@ -199,10 +199,17 @@ def solution_moves_text(forced: int, choices: int) -> str:
 
 
 def ungraded_text(verdict: str | None, grade_status: str | None, budgets: dict[str, int | None]) -> str:
-    """Why a deal has no grade, with the budget that ran out (``budgets``: deals.js's, positions)."""
+    """Why a deal has no grade, with the budget that ran out (``budgets``: deals.js's; the grader's, its memory
+    in MiB and its positions beside, or its positions alone in a pack graded before memory budgets)."""
 
     def budget(value: int | None) -> str:
         return f" of {rounded_count(value)} positions" if value else ""
+
+    memory = budgets.get("grade_memory_mib")
+    grade_budget = budget(budgets["grade"])
+    if memory:
+        beside = f" (or {rounded_count(budgets['grade'])} positions)" if budgets["grade"] else ""
+        grade_budget = f" of {memory:,} MiB of memory{beside}"
 
     if verdict == "unknown":
         return (
@@ -213,7 +220,7 @@ def ungraded_text(verdict: str | None, grade_status: str | None, budgets: dict[s
         return "This deal has no grade: the pack was never solved."
     unknown = ", so what each player meets is not known."
     reasons = {
-        "out_of_budget": f"the grader ran out of its budget{budget(budgets['grade'])} before it could count "
+        "out_of_budget": f"the grader ran out of its budget{grade_budget} before it could count "
         f"every line of play{unknown}",
         "overflow": f"it has more ways to win than the grader can count exactly{unknown}",
         "not_sampled": "this run graded only a sample of its wins, and this deal was not among them.",

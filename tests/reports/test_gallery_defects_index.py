@@ -445,7 +445,11 @@ def test_an_ungraded_deal_says_why_it_has_no_grade(
         set_rows(data, made)
 
     provenance = metadata(read_pack_folder(curated_pack))
-    budgets = {"solve": int(provenance["max_nodes"]), "grade": int(provenance["grade_max_positions"])}
+    budgets = {
+        "solve": int(provenance["max_nodes"]),
+        "grade": int(provenance["grade_max_positions"]),
+        "grade_memory_mib": int(provenance["grade_max_memory_mib"]),
+    }
     assert data_of(gallery.folder)["budgets"] == budgets
     folder = rewritten(gallery.folder, tmp_path / "ungraded", ungraded)
     open_gallery(page, folder)
@@ -453,10 +457,25 @@ def test_an_ungraded_deal_says_why_it_has_no_grade(
         open_by_hash(page, f"why-{number}")
         reason = page.text_content("#grade .ungraded-reason")
         assert reason == said.ungraded_text(verdict, status, budgets)
-        if status == "out_of_budget":
-            assert f"{said.rounded_count(budgets['grade'])} positions" in reason  # "22 million positions"
+        if status == "out_of_budget":  # "1,024 MiB of memory (or 250 million positions)"
+            assert (
+                f"{budgets['grade_memory_mib']:,} MiB of memory (or {said.rounded_count(budgets['grade'])} positions)"
+                in reason
+            )
         if verdict == "unknown":
             assert f"{said.rounded_count(budgets['solve'])} positions" in reason
+    # a pack graded before memory budgets (format 2) records none: its positions alone
+    before = budgets | {"grade": 22_000_000, "grade_memory_mib": None}
+
+    def graded_before(data: dict[str, Any]) -> None:
+        ungraded(data)
+        data["budgets"] = before
+
+    open_gallery(page, rewritten(gallery.folder, tmp_path / "before", graded_before))
+    open_by_hash(page, "why-1")
+    reason = page.text_content("#grade .ungraded-reason")
+    assert reason == said.ungraded_text("solved", "out_of_budget", before)
+    assert "of 22 million positions before" in reason and "memory" not in reason
 
 
 # ---------------------------------------------------------------- the dark scheme

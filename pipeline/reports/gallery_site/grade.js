@@ -24,6 +24,7 @@
   const shareText = words.shareText;
   const countText = words.countText;
   const roundedCount = words.roundedCount;
+  const groupDigits = words.groupDigits;
 
   function paragraph(text, className) {
     return element("p", className, text);
@@ -238,9 +239,16 @@
 
     // Why the deal has no grade, from its verdict and grade status and the budgets the pack
     // was made with: the solver's or the grader's budget ran out, a count too large to keep
-    // exactly, a win left out of the run's sample, or a pack never graded.
+    // exactly, a win left out of the run's sample, or a pack never graded. The grader's
+    // budget is its memory, and its positions beside (a pack graded before memory budgets:
+    // its positions alone).
     function ungradedText(deal) {
       const budget = (value) => (value ? " of " + roundedCount(value) + " positions" : "");
+      const memory = pack.budgets.grade_memory_mib;
+      const gradeBudget = memory
+        ? " of " + groupDigits(memory) + " MiB of memory" +
+          (pack.budgets.grade ? " (or " + roundedCount(pack.budgets.grade) + " positions)" : "")
+        : budget(pack.budgets.grade);
       if (deal.verdict === "unknown") {
         return (
           "Nobody knows yet whether this deal can be won: the solver ran out of its budget" +
@@ -252,7 +260,7 @@
       const unknown = ", so what each player meets is not known.";
       const reasons = {
         out_of_budget:
-          "the grader ran out of its budget" + budget(pack.budgets.grade) +
+          "the grader ran out of its budget" + gradeBudget +
           " before it could count every line of play" + unknown,
         overflow: "it has more ways to win than the grader can count exactly" + unknown,
         not_sampled: "this run graded only a sample of its wins, and this deal was not among them.",

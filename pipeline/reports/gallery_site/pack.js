@@ -46,8 +46,9 @@
   //   reference                 the player whose figure the tiers are cut on (null: ungraded)
   //   byAttempts                the figure is attempts without undo (else dead ends with undo)
   //   tiers, tierOrder, columns the thresholds (null: ungraded), tier names, deals.js's columns
-  //   budgets                   {solve, grade}: the positions the solver and the grader could
-  //                             search a deal (null: not recorded)
+  //   budgets                   {solve, grade, grade_memory_mib}: the positions the solver and
+  //                             the grader could search a deal, and the memory (MiB) a grading
+  //                             worker could hold (null: not recorded)
   function read(data) {
     const deals = readDeals(data);
     const players = data.players;
@@ -71,7 +72,7 @@
       byAttempts: Boolean(data.difficulty) && data.difficulty.figure === "attempts",
       difficulty: data.difficulty,
       tiers: data.tiers,
-      budgets: data.budgets || { solve: null, grade: null },
+      budgets: Object.assign({ solve: null, grade: null, grade_memory_mib: null }, data.budgets),
       tierOrder: data.tier_order,
       columns: data.columns,
     });
