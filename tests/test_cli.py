@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from pipeline import __version__
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.engine.budgets import DEFAULT_MAX_MEMORY_MIB, DEFAULT_MAX_POSITIONS
 from pipeline.engine.solver import DEFAULT_MAX_NODES
 from pipeline.errors import BlackholeError, ExitCode
 from pipeline.game.deal import EXAMPLE_BOARD
@@ -200,6 +201,10 @@ def test_configs_are_valid_runs():
     default = load_config(ROOT / "configs" / "default.toml")
     assert (default.name, default.seed, default.count, default.jobs) == ("default", SEED, 1000, 2)
     assert default.solve.max_nodes == DEFAULT_MAX_NODES and default.timings is False
+    assert (default.grade.max_positions, default.grade.max_memory_mib) == (
+        DEFAULT_MAX_POSITIONS,
+        DEFAULT_MAX_MEMORY_MIB,
+    )
     assert default.output.resolve() == ROOT / "output" and default.grade.tiers.is_file()
     assert dict(default.curate.per_tier) == {"easy": 100, "medium": 100, "hard": 100, "expert": 100}
     smoke = load_config(ROOT / "configs" / "smoke.toml")
