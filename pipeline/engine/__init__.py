@@ -4,7 +4,8 @@
   the one line said when compiling begins.
 - ``cache_folder``: where that cache is: the package's folder, or the first other one that can be written.
 - ``warm``: every game's compiled functions compiled into the cache ahead of use (``make setup``, a run's parent).
-- ``budgets``: default budgets (nodes, positions, deterministic seconds), light enough for the CLI.
+- ``budgets``: default budgets (nodes, positions, deterministic seconds, a grading worker's memory), light enough
+  for the CLI.
 - ``kernel``: the compiled kernel shared by the searches: bit tricks, hash sets,
   the transposition table, move generation and position keys.
 - ``conditions``: necessary conditions for a win, used to prune (each a proof
