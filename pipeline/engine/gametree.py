@@ -132,7 +132,9 @@ from pipeline.engine.kernel import (
     key_of,
     layout_of,
     layout_steps,
+    moves_in_pile_order,
     moves_taller_first,
+    new_set,
     pile_tallies,
     prefetch,
     prefetch_at,
@@ -140,6 +142,7 @@ from pipeline.engine.kernel import (
     recalls,
     remember,
     set_add,
+    set_contains,
     set_move_into,
     slot_for,
     take,
@@ -383,6 +386,31 @@ def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_
     return np.sort(keys[keys != 0] - 1)
 
 
+def floor_walk(deal: Deal, start: Position, winnable: np.ndarray) -> int:
+    """The floor of the walk from ``start`` in a layout walked by heights, for the benchmark
+    (bench/bench_walk_floor.py): the walk's work over the positions from which a win exists alone, given
+    ``winnable``, their keys (:func:`winnable_keys`). Any other child is taken as lost without entering
+    it, no position entered is asked a necessary condition, and no player model's figures are made
+    (:func:`_walker`'s ``floor``), so its figures are not the walk's; returns the winnable positions it
+    stored, which are ``winnable``'s."""
+    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
+    heights = np.array(start.heights, dtype=np.int64)
+    _, (integers, _, _) = _walked(
+        ranks, heights, start.foundation_rank, np.zeros(0, np.int64), DEFAULT_MAX_POSITIONS,
+        WalkOptions().reductions, winnable_set=_set_of(winnable),
+    )  # fmt: skip
+    return int(integers[2])
+
+
+@numba.njit(cache=True)
+def _set_of(keys: np.ndarray) -> np.ndarray:
+    """The keys as a set (:func:`~pipeline.engine.kernel.new_set`)."""
+    table = new_set(2 * keys.shape[0] + 2)
+    for key in keys:
+        set_add(table, key)
+    return table
+
+
 def table_bytes(records: int) -> int:
     """The bytes of a walk by heights' tables when its index and its set of lost children are as first made
     and it keeps ``records`` records of winnable positions: what ``max_bytes`` of :func:`tree_of` counts
@@ -418,7 +446,9 @@ def warm_growth() -> None:
     _move_slots(np.zeros(_SLOT, dtype=np.int64), np.zeros(2 * _SLOT, dtype=np.int64))
 
 
-def _walked(ranks, start_heights, start_foundation, line, max_positions, reductions, max_bytes=None):
+def _walked(
+    ranks, start_heights, start_foundation, line, max_positions, reductions, max_bytes=None, winnable_set=None
+):  # fmt: skip
     """The table of winnable positions (its index and records) and the numbers of :func:`walk_tree`, for a
     layout walked by heights.
 
@@ -471,11 +501,11 @@ def _walked(ranks, start_heights, start_foundation, line, max_positions, reducti
         frames, moves, scalars, memo_keys, memo, memo_orders, figures, profile,
     )  # fmt: skip
     while status == GROW:
-        status = _walk_by_heights(
+        status = (_walk_by_heights if winnable_set is None else _walk_floor)(
             ranks, steps, heights, tops, counts, bottoms, tally, talon, talon, True, False, table, records,
             records.view(np.float64), lost, seen, lost_children, memo_keys, memo, memo_orders, frames,
             frame_floats, moves, children, unused, scalars, remaining, max_positions, figures, chances, legal,
-            ahead, stack, nexts, depth_counts, child_figures, profile, reductions,
+            ahead, stack, nexts, depth_counts, child_figures, profile, reductions, winnable_set,
         )  # fmt: skip
         if status != GROW:
             break
@@ -603,7 +633,7 @@ def _walked_with_marks(
             ranks, steps, heights, tops, counts, bottoms, unused, talon, starts, wrap, dead_king, table,
             records, record_floats, unused, unused, unused, walk_keys, walk_ends, orders, frames, record_floats,
             moves, children, child_keys, scalars, left, max_positions, figures, chances, moves, ahead, stack,
-            nexts, depth_counts, child_figures, unused, reductions,
+            nexts, depth_counts, child_figures, unused, reductions, unused,
         )  # fmt: skip
         if status == GROW:
             records, record_floats = _grown(records, record_floats)
@@ -624,17 +654,23 @@ def _grown(records: np.ndarray, record_floats: np.ndarray) -> tuple[np.ndarray, 
     return counts, floats
 
 
-def _walker(by_heights: bool):  # returns a compiled function
+def _walker(by_heights: bool, floor: bool = False):  # returns a compiled function
     """The loop of the walk, compiled for one way of keeping positions: by pile heights (``by_heights``) or
     with marks. One source serves both; the choice is a constant of the compiled code, so each loop keeps
-    only its own branches."""
+    only its own branches.
+
+    ``floor`` (by heights) compiles the benchmark's floor of the walk (:func:`floor_walk`): given
+    ``winnable_set``, the set of the positions from which a win exists, it takes any other child as lost
+    without entering it, asks no necessary condition of a position it enters, and leaves the player
+    models' figures out, so that it does the walk's work over winnable positions alone. Otherwise
+    ``winnable_set`` is not read."""
 
     @numba.njit(cache=True, _nrt=not by_heights)  # as each loop was compiled before they were one
     def walk(
         ranks, steps, heights, tops, counts, bottoms, tally, talon, starts, wrap, dead_king, table, records,
         record_floats, lost, seen, lost_children, memo_keys, memo, memo_orders, frames, frame_floats, moves,
         children, child_keys, scalars, remaining, max_positions, figures, chances, legal, ahead, stack, nexts,
-        depth_counts, child_figures, profile, reductions,
+        depth_counts, child_figures, profile, reductions, winnable_set,
     ):  # fmt: skip
         """The walk's loop, from the state in its arguments; returns a status or GROW (a table should double).
 
@@ -690,7 +726,9 @@ def _walker(by_heights: bool):  # returns a compiled function
                         sibling = child_key(ranks, steps, heights, frame[_KEY], moves[depth, frame[_NEXT]])
                         _prefetch_lookups(table, lost, seen, sibling)
                     played = move
-                    if frame[_COUNTING] and frame[_LOSERS] and siblings:
+                    if floor and not set_contains(winnable_set, child):
+                        known = True  # lost, the oracle says
+                    elif frame[_COUNTING] and frame[_LOSERS] and siblings:
                         known = stood_in_for(ranks, heights, tops, move, frame[_LOSERS])
                         profile[_STOOD_IN] += known
                     if not known:
@@ -748,10 +786,15 @@ def _walker(by_heights: bool):  # returns a compiled function
                         break
                     if by_heights:
                         foundation = play_by_heights(ranks, heights, tops, counts, bottoms, tally, move)
-                        entered = enter_by_heights(
-                            ranks, heights, tops, counts, tally, foundation, remaining - depth - 1,
-                            memo_keys, memo, memo_orders, moves, depth + 1,
-                        )  # fmt: skip
+                        if floor:
+                            entered = _enter_winnable(
+                                ranks, heights, tops, foundation, remaining - depth - 1, moves, depth + 1
+                            )
+                        else:
+                            entered = enter_by_heights(
+                                ranks, heights, tops, counts, tally, foundation, remaining - depth - 1,
+                                memo_keys, memo, memo_orders, moves, depth + 1,
+                            )  # fmt: skip
                     else:
                         if move < piles:
                             take(ranks, heights, tops, move)
@@ -823,11 +866,12 @@ def _walker(by_heights: bool):  # returns a compiled function
                     if found:
                         # the start is not entered: the walk begins there
                         profile[_ENTERED_WINNABLE] += depth > 0
-                        profile[_MODEL_POSITIONS] += winnable_by_heights(
-                            ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth,
-                            frame[_WINNERS], children[depth], figures, chances, legal, ahead, stack, nexts,
-                            depth_counts, child_figures,
-                        )  # fmt: skip
+                        if not floor:
+                            profile[_MODEL_POSITIONS] += winnable_by_heights(
+                                ranks, heights, tops, frame[_KEY] >> FOUNDATION_SHIFT, remaining - depth,
+                                frame[_WINNERS], children[depth], figures, chances, legal, ahead, stack, nexts,
+                                depth_counts, child_figures,
+                            )  # fmt: skip
                         probability = sums[_ODDS] / frame[_LEGAL]
                         # random play's, summed in the order the moves were decided, as it always was
                         figures[0] = probability
@@ -948,6 +992,19 @@ def _walker(by_heights: bool):  # returns a compiled function
 
 _walk_by_heights = _walker(True)
 _walk_with_marks = _walker(False)
+_walk_floor = _walker(True, floor=True)
+
+
+@numba.njit(cache=True, _nrt=False)
+def _enter_winnable(ranks, heights, tops, foundation, left, moves, row) -> int:
+    """:func:`~pipeline.engine.tree_figures.enter_by_heights` for the floor of the walk, which enters
+    winnable positions alone: no necessary condition asked."""
+    if left == 0:
+        return WON
+    count = moves_in_pile_order(
+        ranks, heights, tops, foundation, False, True, False, Reduction.DOMINANCE.value, moves, row
+    )
+    return count if count > 0 else LOST
 
 
 def _finisher(by_heights: bool):  # returns a compiled function

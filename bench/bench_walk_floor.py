@@ -1,0 +1,125 @@
+"""The floor of the grading walk: its work over winnable positions alone, in nanoseconds per winnable
+position, against an earlier commit's (docs/grader.md, "The floor").
+
+Solves BENCH_DEALS seeded deals of `make bench`'s grading sample (seed 1)
+and takes every ``--every``-th solvable one. For each it finds the keys of
+the positions from which a win exists (:func:`pipeline.engine.gametree.winnable_keys`,
+a full walk), then walks the floor (:func:`pipeline.engine.gametree.floor_walk`):
+the walk given those keys, taking any other child as lost without entering
+it, asking no necessary condition and making no player model's figures. So
+it does no proof work at all, and what it spends is the bookkeeping of the
+winnable positions: listing their moves, looking each child up, storing
+the record. Each deal's floor is walked twice and the least CPU time taken,
+here and, deal by deal in turn, in a process of its own with a checkout of
+``--baseline`` (bench/floor_worker.py), so both see the machine at the same
+moment. Prints the medians of nanoseconds per winnable position and their
+ratio, and writes output/bench/walk_floor.json.
+
+    .venv/bin/python bench/bench_walk_floor.py [--every 16] [--baseline REV|none]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.engine.gametree import winnable_keys
+from pipeline.engine.solver import solve
+from pipeline.game.rules import Position
+from pipeline.game.shuffles import seeded_deal
+from pipeline.game.verdicts import Verdict
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_grading import BENCH_DEALS, BENCH_SEED, ROOT, baseline_checkout  # noqa: E402
+from floor_worker import timed_floor  # noqa: E402
+
+FLOOR_BASELINE = (
+    "FLOOR_BASELINE_COMMIT"  # the walk when its floor was first measured, before it was made leaner
+)
+EVERY = 16
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--every", type=int, default=EVERY, help="walk every N-th solvable deal")
+    parser.add_argument("--baseline", default=FLOOR_BASELINE, help="the commit to compare with, or none")
+    arguments = parser.parse_args()
+    folder = ROOT / "output" / "bench"
+    keys_folder = folder / "winnable-keys"
+    keys_folder.mkdir(parents=True, exist_ok=True)
+    solvable = [
+        index
+        for index in range(BENCH_DEALS)
+        if solve(seeded_deal(BENCH_SEED, index)).verdict is Verdict.SOLVED
+    ]
+    chosen = solvable[:: arguments.every]
+    worker = None
+    if arguments.baseline != "none":
+        checkout = baseline_checkout(arguments.baseline)
+        worker = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "floor_worker.py")],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(checkout)},
+            cwd=checkout,
+        )
+    rows = []
+    for number, index in enumerate(chosen):
+        deal = seeded_deal(BENCH_SEED, index)
+        keys = winnable_keys(deal, Position.start(deal), max_positions=10**10)
+        path = keys_folder / f"{BENCH_SEED}-{index}.npy"
+        np.save(path, keys)
+        if number == 0:
+            timed_floor(BENCH_SEED, index, keys)  # compile (or load) the floor before timing it
+        row = {"index": index, "winnable": len(keys)}
+        if worker is not None:
+            assert worker.stdin is not None and worker.stdout is not None
+            asked = json.dumps({"seed": BENCH_SEED, "index": index, "keys": str(path)}) + "\n"
+            if number == 0:
+                worker.stdin.write(asked)
+                worker.stdin.flush()
+                worker.stdout.readline()
+            worker.stdin.write(asked)
+            worker.stdin.flush()
+            before = json.loads(worker.stdout.readline())
+            if before["winnable"] != len(keys):
+                raise SystemExit(
+                    f"deal {index}: the baseline's floor stored {before['winnable']:,} of {len(keys):,}"
+                )
+            row["before_ns"] = 1e9 * before["cpu_seconds"] / len(keys)
+        now = timed_floor(BENCH_SEED, index, keys)
+        if now["winnable"] != len(keys):
+            raise SystemExit(
+                f"deal {index}: the floor stored {now['winnable']:,} of {len(keys):,} winnable positions"
+            )
+        row["ns"] = 1e9 * now["cpu_seconds"] / len(keys)
+        path.unlink()
+        rows.append(row)
+    report = {
+        "deals": len(rows),
+        "median_ns_per_winnable": statistics.median(row["ns"] for row in rows),
+        "median_winnable": statistics.median(row["winnable"] for row in rows),
+    }
+    if worker is not None:
+        report["baseline"] = arguments.baseline
+        report["baseline_median_ns_per_winnable"] = statistics.median(row["before_ns"] for row in rows)
+        report["median_ratio"] = statistics.median(row["ns"] / row["before_ns"] for row in rows)
+    print(
+        f"The floor of the walk on {len(rows)} solvable deals of seed {BENCH_SEED} (every {arguments.every}th):"
+    )
+    print("| measure | value |\n|---|---|")
+    for name, value in report.items():
+        print(f"| {name} | {value:,.3f} |" if isinstance(value, float) else f"| {name} | {value} |")
+    (folder / "walk_floor.json").write_text(json.dumps({"summary": report, "deals": rows}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
