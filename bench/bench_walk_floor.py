@@ -10,9 +10,9 @@ it, asking no necessary condition and making no player model's figures. So
 it does no proof work at all, and what it spends is the bookkeeping of the
 winnable positions: listing their moves, looking each child up, storing
 the record. Each deal's floor is walked twice and the least CPU time taken,
-here and, deal by deal in turn, in a process of its own with a checkout of
-``--baseline`` (bench/floor_worker.py), so both see the machine at the same
-moment. Prints the medians of nanoseconds per winnable position and their
+here and, with ``--baseline REV``, deal by deal in turn in a process of its
+own with a checkout of REV (bench/floor_worker.py; the floor first came in
+c05486a), so both see the machine at the same moment. Prints the medians of nanoseconds per winnable position and their
 ratio, and writes output/bench/walk_floor.json.
 
     .venv/bin/python bench/bench_walk_floor.py [--every 16] [--baseline REV|none]
@@ -49,7 +49,9 @@ EVERY = 16
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--every", type=int, default=EVERY, help="walk every N-th solvable deal")
-    parser.add_argument("--baseline", default=FLOOR_BASELINE, help="the commit to compare with, or none")
+    parser.add_argument(
+        "--baseline", default="none", help="a commit with the floor to compare with (c05486a or later)"
+    )
     arguments = parser.parse_args()
     folder = ROOT / "output" / "bench"
     keys_folder = folder / "winnable-keys"
