@@ -211,8 +211,13 @@ _ODDS, _LINE_MOVES = range(2)  # a frame's float fields by heights: its children
 _FRAME_FLOATS = 2
 (
     _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN, _NOT_WON, _EVEN_MINUS_ODD, _WINNABLE,
-) = range(8)  # the loop's kept scalars  # fmt: skip
-_SCALARS = 8
+    _MEMORY_CHECK,
+) = range(9)  # the loop's kept scalars  # fmt: skip
+_SCALARS = 9
+# with marks, the memory a walk holds is counted every _CHECK_EVERY positions entered, at _DICT_ENTRY_BYTES an
+# entry of its table (a typed Dict of int64: measured 47 to 63 bytes an entry at its peak, a resize included)
+_CHECK_EVERY = 1 << 20
+_DICT_ENTRY_BYTES = 64
 # by heights, an index slot's second word: the record's number, and the cards left in its position above
 _NUMBER_BITS = 40
 _NUMBER = (1 << _NUMBER_BITS) - 1
@@ -321,8 +326,9 @@ def tree_of(
     are full, the walk forgets about half of them, those with the fewest cards left, and walks a forgotten
     position again when it meets it, with the same figures (see the module's docstring); only the
     positions entered grow. While a table doubles, the old and the new both count. When the index or that
-    set cannot grow within the cap, the walk stops (``OUT_OF_BUDGET``). With marks the walk keeps every
-    record and ignores the cap."""
+    set cannot grow within the cap, the walk stops (``OUT_OF_BUDGET``). With marks the walk decides each
+    position once and keeps every mark and record, so it cannot forget: the bytes of its table and records
+    are counted as it grows (every million positions or so), and past the cap it stops (``OUT_OF_BUDGET``)."""
     path = np.array(line, dtype=np.int64)
     profile = None
     if walks_by_heights(deal.game):
@@ -337,7 +343,7 @@ def tree_of(
         game = deal.game
         integers, floats = _walked_with_marks(
             ranks, heights, talon, dealt, foundation, game.wrap, game.dead_king, path, max_positions,
-            options.reductions,
+            options.reductions, -1 if max_bytes is None else max_bytes,
         )  # fmt: skip
     status, solutions, winnable, reachable, winning_first, first, forced, decisions, traps, first_trap = (
         int(number) for number in integers[:_POSITIONS]
@@ -575,11 +581,13 @@ def _begin(
 @numba.njit(cache=True)
 def _walked_with_marks(
     ranks, start_heights, talon, start_dealt, start_foundation, wrap, dead_king, line, max_positions,
-    reductions,
+    reductions, max_bytes,
 ):  # fmt: skip
     """The numbers of :class:`Tree` for a layout walked with marks (its integers and its floats, as
     :func:`walk_tree`'s): the tables made, the start entered, then the loop, :func:`_walk_with_marks`, which
-    returns when the records should double; they are doubled here, and it carries on."""
+    returns when the records should double, and every _CHECK_EVERY positions entered; the memory its
+    tables hold is counted then (:func:`_marked_bytes`: past ``max_bytes``, unless it is negative, the walk
+    stops out of budget), the records doubled when full, and it carries on."""
     piles = ranks.shape[0]
     talon_size = talon.shape[0]
     heights = start_heights.copy()
@@ -607,6 +615,7 @@ def _walked_with_marks(
     child_figures = np.zeros((width, FIGURES), dtype=np.float64)  # the winnable children's, by move
     figures = np.zeros(FIGURES, dtype=np.float64)
     scalars = np.zeros(_SCALARS, dtype=np.int64)
+    scalars[_MEMORY_CHECK] = _CHECK_EVERY
     unused = np.zeros(1, dtype=np.int64)
     key = marked_key(layout, start_dealt, start_foundation, talon_size)
     scalars[_NODES] = 1  # the start is entered
@@ -635,12 +644,25 @@ def _walked_with_marks(
             moves, children, child_keys, scalars, left, max_positions, figures, chances, moves, ahead, stack,
             nexts, depth_counts, child_figures, unused, reductions, unused,
         )  # fmt: skip
-        if status == GROW:
+        if status != GROW:
+            break
+        if max_bytes >= 0 and _marked_bytes(table, records, record_floats) > max_bytes:
+            status = Status.OUT_OF_BUDGET.value
+            break
+        if scalars[_STORED] == records.shape[0]:
             records, record_floats = _grown(records, record_floats)
+        scalars[_MEMORY_CHECK] = scalars[_NODES] + _CHECK_EVERY
     return _finish_with_marks(
         ranks, steps, start_heights, talon, start_dealt, start_foundation, layout, wrap, dead_king, line,
         table, records, record_floats, scalars, status,
     )  # fmt: skip
+
+
+@numba.njit(cache=True)
+def _marked_bytes(table, records: np.ndarray, record_floats: np.ndarray) -> int:
+    """The bytes a walk with marks holds in its table (at _DICT_ENTRY_BYTES an entry) and its records, counted
+    three times over: while they double, the old and the new are both held."""
+    return _DICT_ENTRY_BYTES * len(table) + 3 * (records.nbytes + record_floats.nbytes)
 
 
 @numba.njit(cache=True)
@@ -707,7 +729,7 @@ def _walker(by_heights: bool, floor: bool = False):  # returns a compiled functi
                     or 2 * (scalars[_LOST_CHILDREN] + NUM_PILES) > lost_children.shape[0]
                 ):
                     break
-            elif stored == records.shape[0]:
+            elif stored == records.shape[0] or nodes >= scalars[_MEMORY_CHECK]:
                 break
             frame = frames[depth]
             if frame[_NEXT] < frame[_COUNT]:

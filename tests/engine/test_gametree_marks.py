@@ -18,7 +18,7 @@ from pipeline.engine.solver import solve
 from pipeline.engine.status import Status
 from pipeline.game.cards import rank_of
 from pipeline.game.deal import Deal
-from pipeline.game.games import Game
+from pipeline.game.games import GOLF, Game
 from pipeline.game.players import (
     EARLY_DEAL_FACTOR,
     PLAYERS,
@@ -188,6 +188,19 @@ def test_a_position_budget_stops_the_walk_and_claims_nothing(game):
     tree = tree_of(deal, Position.start(deal), max_positions=50)
     assert tree.status is Status.OUT_OF_BUDGET
     assert tree.positions == 51
+
+
+def test_a_cap_on_the_tables_stops_a_walk_with_marks_that_needs_more_and_changes_no_figure_within_it():
+    deal = seeded_deal(1, 6, GOLF)  # 7,276 winnable positions: its records double once, and are counted then
+    start = Position.start(deal)
+    uncapped = tree_of(deal, start)
+    assert uncapped.status is Status.EXACT and uncapped.winnable_states > 4096
+    assert (
+        tree_of(deal, start, max_bytes=1 << 20).status is Status.OUT_OF_BUDGET
+    )  # its table alone passes 1 MiB
+    within = tree_of(deal, start, max_bytes=1 << 30)
+    assert within.status is Status.EXACT
+    assert _figures(within) == _figures(uncapped)
 
 
 @pytest.mark.parametrize("game", FAMILY, ids=lambda game: game.name)
