@@ -1,22 +1,25 @@
-"""The largest game trees of the default run (seed 20261129), walked whole within a cap on the walk's tables.
+"""The largest game trees of the default run (seed 20261129), walked whole within the grade stage's default
+budget (1,024 MiB a worker, of which the walk's tables get 704).
 
 Each holds 6 to 8 million winnable positions, whose records alone pass the
-cap: the walk forgets records and walks those positions again, and must
+budget: the walk forgets records and walks those positions again, and must
 give the figures of a walk with no cap (taken from one, 2026-12-06). Slow:
-about 15 to 22 s and 850 MiB each.
+about 20 s and 990 MiB each.
 """
 
 from __future__ import annotations
 
 import pytest
 
+from pipeline.engine.budgets import walk_table_bytes
 from pipeline.engine.gametree import tree_of
 from pipeline.engine.solver import solve
 from pipeline.engine.status import Status
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
+from pipeline.stages.settings import GradeSettings
 
-CAP = 640 << 20  # bytes of the walk's tables: its records get about 250 MiB of it
+GRADING = GradeSettings()  # the grade stage's default budgets: memory and the positions' guard
 
 # index: winnable positions, reachable positions, solutions, random play's win chance (exact), and the
 # positions the walk entered with no cap
@@ -30,11 +33,17 @@ UNCAPPED = {
 
 @pytest.mark.slow
 @pytest.mark.parametrize("index", sorted(UNCAPPED))
-def test_a_largest_tree_walked_within_the_cap_gives_the_uncapped_figures(index):
+def test_a_largest_tree_walked_within_the_default_budget_gives_the_uncapped_figures(index):
     deal = seeded_deal(20261129, index)
     line = tuple(solve(deal).solution)
     winnable, reachable, solutions, chance, entered = UNCAPPED[index]
-    tree = tree_of(deal, Position.start(deal), line, max_positions=10**9, max_bytes=CAP)
+    tree = tree_of(
+        deal,
+        Position.start(deal),
+        line,
+        max_positions=GRADING.max_positions,
+        max_bytes=walk_table_bytes(GRADING.max_memory_mib),
+    )
     assert tree.status is Status.EXACT
     assert tree.positions > entered  # it forgot records and walked their positions again
     assert (tree.winnable_states, tree.reachable_states, tree.solution_count) == (
