@@ -211,9 +211,9 @@ _ODDS, _LINE_MOVES = range(2)  # a frame's float fields by heights: its children
 _FRAME_FLOATS = 2
 (
     _DEPTH, _STORED, _NODES, _MOVES_WINNABLE, _LOST_CHILDREN, _NOT_WON, _EVEN_MINUS_ODD, _WINNABLE,
-    _MEMORY_CHECK,
-) = range(9)  # the loop's kept scalars  # fmt: skip
-_SCALARS = 9
+) = range(8)  # the loop's kept scalars  # fmt: skip
+_MEMORY_CHECK = _WINNABLE + 1  # with marks, the positions entered at which the memory held is next counted
+_SCALARS = _MEMORY_CHECK + 1
 # with marks, the memory a walk holds is counted every _CHECK_EVERY positions entered, at _DICT_ENTRY_BYTES an
 # entry of its table (a typed Dict of int64: measured 47 to 63 bytes an entry at its peak, a resize included)
 _CHECK_EVERY = 1 << 20
