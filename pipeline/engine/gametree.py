@@ -223,6 +223,7 @@ _NUMBER_BITS = 40
 _NUMBER = (1 << _NUMBER_BITS) - 1
 _FORGOTTEN = _NUMBER  # a winnable position whose record was forgotten: walked again when met
 _FEWEST_RECORDS = 64  # the fewest records a cap on the tables (tree_of's max_bytes) leaves room for
+_FORGET_BYTES = 9  # what _forget takes beside each record while it forgets (its cards left, its new number)
 _TALLY = 2
 _SEEN_BITS = 1 << 23  # a filter of stored positions, small enough to stay in the cache
 # the tables of a walk by heights that never grow: the lost cache, the filter, the condition memo
@@ -420,16 +421,21 @@ def _set_of(keys: np.ndarray) -> np.ndarray:
 def table_bytes(records: int) -> int:
     """The bytes of a walk by heights' tables when its index and its set of lost children are as first made
     and it keeps ``records`` records of winnable positions: what ``max_bytes`` of :func:`tree_of` counts
-    (the tables that grow with the tree, and the lost cache, the filter and the condition memo)."""
-    return _FIXED_BYTES + 8 * (_SLOT * _FIRST_CAPACITY + _FIRST_CAPACITY + _RECORD * records)
+    (the tables that grow with the tree, and the lost cache, the filter and the condition memo), with what
+    forgetting records takes beside each."""
+    return (
+        _FIXED_BYTES
+        + 8 * (_SLOT * _FIRST_CAPACITY + _FIRST_CAPACITY + _RECORD * records)
+        + _FORGET_BYTES * records
+    )
 
 
 def _records_room(max_bytes: int | None, index_bytes: int, children_bytes: int) -> int | None:
-    """How many records fit in ``max_bytes`` beside an index and a set of lost children of these sizes (None:
-    no cap)."""
+    """How many records fit in ``max_bytes`` beside an index and a set of lost children of these sizes, with
+    what forgetting them takes (None: no cap)."""
     if max_bytes is None:
         return None
-    return (max_bytes - _FIXED_BYTES - index_bytes - children_bytes) // (8 * _RECORD)
+    return (max_bytes - _FIXED_BYTES - index_bytes - children_bytes) // (8 * _RECORD + _FORGET_BYTES)
 
 
 def _records_within(
@@ -1264,7 +1270,7 @@ def _forget(table, records, stored) -> int:
     """Forget the records of the winnable positions with the fewest cards left, about half of them, and pack
     the rest at the front, in order; returns how many records are kept. Their index slots stay, marked."""
     tally = np.zeros(64, dtype=np.int64)
-    cards_of = np.zeros(stored, dtype=np.int64)
+    cards_of = np.zeros(stored, dtype=np.int8)  # at most 52: _FORGET_BYTES counts a byte
     for slot in range(0, table.shape[0], _SLOT):
         if table[slot] != 0 and _has_record(table, slot):
             cards = table[slot + 1] >> _NUMBER_BITS
