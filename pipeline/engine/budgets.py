@@ -20,15 +20,16 @@ DEFAULT_MAX_MEMORY_MIB = 1024
 game-tree walk's tables get what :data:`WORKER_BASE_MIB` leaves of it (:func:`walk_table_bytes`)."""
 WORKER_BASE_MIB = 320
 """What a grading worker holds beside its walk's tables, in MiB: Python, the compiled engine, pyarrow,
-the worker's rows, and the walk's scratch outside its tables.
+OR-Tools, the worker's rows and what the stages before grading left.
 
-Measured in loky workers grading Black Hole deals of seed 20261129
-(2026-12-06): 197 to 203 MiB resident once the engine was loaded, 241 to
-261 MiB at the high-water mark after grading small deals. The walk holds
-up to about 96 MiB more than its tables' cap while it picks the records to
-forget, so the four largest trees of that run's first 1,000 deals (116,
-408, 567, 669), each graded exactly within 1,024 MiB, peaked at 986 MiB
-with 320 here, 1,024 MiB with 288, and 1,061 MiB with 256.
+Measured on 2026-12-06 (the walk's tables, what forgetting records takes
+included, capped at the rest of 1,024 MiB): loky workers of the grade stage
+held 197 to 203 MiB once the engine was loaded, 241 to 261 MiB at the
+high-water mark after grading small deals; a process that had solved one of
+the default run's four largest trees (seed 20261129: 116, 408, 567, 669)
+held 186 MiB before grading it and peaked at 908 MiB; the two workers of a
+fresh clone's ``make run``, which also solve and cross-check, peaked at 999.6
+and 999.8 MiB.
 """
 MAX_MEMORY_MIB = 2**20
 """The largest memory budget accepted, in MiB (1 TiB)."""
