@@ -132,7 +132,6 @@ from pipeline.engine.kernel import (
     key_of,
     layout_of,
     layout_steps,
-    moves_in_pile_order,
     moves_taller_first,
     new_set,
     pile_tallies,
@@ -160,6 +159,7 @@ from pipeline.engine.tree_figures import (
     WON,
     any_move_after,
     enter_by_heights,
+    enter_unconditioned,
     enter_with_marks,
     marked_child,
     marked_key,
@@ -815,7 +815,7 @@ def _walker(by_heights: bool, floor: bool = False):  # returns a compiled functi
                     if by_heights:
                         foundation = play_by_heights(ranks, heights, tops, counts, bottoms, tally, move)
                         if floor:
-                            entered = _enter_winnable(
+                            entered = enter_unconditioned(
                                 ranks, heights, tops, foundation, remaining - depth - 1, moves, depth + 1
                             )
                         else:
@@ -1021,18 +1021,6 @@ def _walker(by_heights: bool, floor: bool = False):  # returns a compiled functi
 _walk_by_heights = _walker(True)
 _walk_with_marks = _walker(False)
 _walk_floor = _walker(True, floor=True)
-
-
-@numba.njit(cache=True, _nrt=False)
-def _enter_winnable(ranks, heights, tops, foundation, left, moves, row) -> int:
-    """:func:`~pipeline.engine.tree_figures.enter_by_heights` for the floor of the walk, which enters
-    winnable positions alone: no necessary condition asked."""
-    if left == 0:
-        return WON
-    count = moves_in_pile_order(
-        ranks, heights, tops, foundation, False, True, False, Reduction.DOMINANCE.value, moves, row
-    )
-    return count if count > 0 else LOST
 
 
 def _finisher(by_heights: bool):  # returns a compiled function

@@ -127,6 +127,16 @@ def enter_by_heights(
         memo_keys, memo, memo_orders,
     ):  # fmt: skip
         return LOST
+    return enter_unconditioned(ranks, heights, tops, foundation, left, moves, row)
+
+
+@numba.njit(cache=True, _nrt=False)
+def enter_unconditioned(ranks, heights, tops, foundation, left, moves, row) -> int:
+    """:func:`enter_by_heights` with no necessary condition asked: WON if no card is left, LOST if no move
+    is, else the moves worth trying, in pile order, in ``moves[row]``, and how many (the walk's floor,
+    which enters winnable positions alone, enters this way)."""
+    if left == 0:
+        return WON
     count = moves_in_pile_order(
         ranks,
         heights,

@@ -268,12 +268,11 @@ class GradeStage:
 
     def apply(self, deal: Deal, result: SolveResult | None = None) -> Grade:
         assert result is not None  # what the solver found: a win's line, the most cards played
-        chosen = self.settings
         return grade_deal(
             deal,
             result,
-            max_positions=chosen.max_positions,
-            max_memory_mib=chosen.max_memory_mib,
+            max_positions=self.settings.max_positions,
+            max_memory_mib=self.settings.max_memory_mib,
             tiers=self.tiers,
         )
 
