@@ -27,6 +27,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -40,10 +41,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_grading import BENCH_DEALS, BENCH_SEED, ROOT, baseline_checkout  # noqa: E402
 from floor_worker import timed_floor  # noqa: E402
 
-FLOOR_BASELINE = (
-    "FLOOR_BASELINE_COMMIT"  # the walk when its floor was first measured, before it was made leaner
-)
 EVERY = 16
+
+
+def ask(worker: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
+    """Send ``worker`` (bench/floor_worker.py) one request and read its answer."""
+    assert worker.stdin is not None and worker.stdout is not None
+    worker.stdin.write(json.dumps(request) + "\n")
+    worker.stdin.flush()
+    return json.loads(worker.stdout.readline())  # type: ignore[no-any-return]
 
 
 def main() -> None:
@@ -83,15 +89,10 @@ def main() -> None:
             timed_floor(BENCH_SEED, index, keys)  # compile (or load) the floor before timing it
         row = {"index": index, "winnable": len(keys)}
         if worker is not None:
-            assert worker.stdin is not None and worker.stdout is not None
-            asked = json.dumps({"seed": BENCH_SEED, "index": index, "keys": str(path)}) + "\n"
+            asked = {"seed": BENCH_SEED, "index": index, "keys": str(path)}
             if number == 0:
-                worker.stdin.write(asked)
-                worker.stdin.flush()
-                worker.stdout.readline()
-            worker.stdin.write(asked)
-            worker.stdin.flush()
-            before = json.loads(worker.stdout.readline())
+                ask(worker, asked)  # compile (or load) the baseline's floor before timing it
+            before = ask(worker, asked)
             if before["winnable"] != len(keys):
                 raise SystemExit(
                     f"deal {index}: the baseline's floor stored {before['winnable']:,} of {len(keys):,}"

@@ -171,7 +171,7 @@ from pipeline.engine.tree_figures import (
     winnable_figures,
     won_figures,
 )
-from pipeline.game.cards import NUM_RANKS, rank_of
+from pipeline.game.cards import NUM_RANKS
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.games import Game
 from pipeline.game.players import PlayerFigures
@@ -237,7 +237,7 @@ _PROFILE = 15  # the tallies of WalkProfile, in its field order
 # the integers of Tree a walk returns: status, solutions, winnable, reachable, winning first moves, first
 # moves, forced moves, decisions, traps, first trap, positions; its floats: each player's two figures, then
 # the two branchings
-_POSITIONS, _INTEGERS = 10, 11
+_WINNABLE_STATES, _POSITIONS, _INTEGERS = 2, 10, 11
 _ON_LINES, _ON_WINNABLE = FIGURES, FIGURES + 1  # the branching along winning lines and at winnable positions
 
 
@@ -333,10 +333,9 @@ def tree_of(
     path = np.array(line, dtype=np.int64)
     profile = None
     if walks_by_heights(deal.game):
-        ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-        heights = np.array(start.heights, dtype=np.int64)
+        ranks, heights, _, _, foundation = position_arrays(deal, start)
         integers, floats, tallies = walk_tree(
-            ranks, heights, start.foundation_rank, path, max_positions, options.reductions, max_bytes
+            ranks, heights, foundation, path, max_positions, options.reductions, max_bytes
         )
         profile = WalkProfile(*(int(tally) for tally in tallies))
     else:
@@ -382,10 +381,9 @@ def walk_tree(ranks, start_heights, start_foundation, line, max_positions, reduc
 def winnable_keys(deal: Deal, start: Position, max_positions: int = DEFAULT_MAX_POSITIONS) -> np.ndarray:
     """The sorted keys (:func:`pipeline.engine.kernel.key_of`) of every position from which a win exists,
     found by walking the tree from ``start``; ValueError when the walk is not exact."""
-    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-    heights = np.array(start.heights, dtype=np.int64)
+    ranks, heights, _, _, foundation = position_arrays(deal, start)
     (table, _), (integers, _, _) = _walked(
-        ranks, heights, start.foundation_rank, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
+        ranks, heights, foundation, np.zeros(0, np.int64), max_positions, WalkOptions().reductions
     )
     if integers[0] != Status.EXACT.value:
         raise ValueError(f"the walk ended {Status(int(integers[0])).name}")
@@ -400,13 +398,12 @@ def floor_walk(deal: Deal, start: Position, winnable: np.ndarray) -> int:
     it, no position entered is asked a necessary condition, and no player model's figures are made
     (:func:`_walker`'s ``floor``), so its figures are not the walk's; returns the winnable positions it
     stored, which are ``winnable``'s."""
-    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-    heights = np.array(start.heights, dtype=np.int64)
+    ranks, heights, _, _, foundation = position_arrays(deal, start)
     _, (integers, _, _) = _walked(
-        ranks, heights, start.foundation_rank, np.zeros(0, np.int64), DEFAULT_MAX_POSITIONS,
-        WalkOptions().reductions, winnable_set=_set_of(winnable),
+        ranks, heights, foundation, np.zeros(0, np.int64), DEFAULT_MAX_POSITIONS, WalkOptions().reductions,
+        winnable_set=_set_of(winnable),
     )  # fmt: skip
-    return int(integers[2])
+    return int(integers[_WINNABLE_STATES])
 
 
 @numba.njit(cache=True)
