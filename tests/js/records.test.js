@@ -503,8 +503,11 @@ test("the export of version 2 has exactly the keys of the records' schema", () =
 
 // Tabs of one browser: one localStorage; a write in one tab is a storage event in every
 // other, delivered when the test says (deliver), as the browser does after the write.
+// The tabs share one clock, still unless a test advances it, so a timed attempt's seconds
+// read the same however long the test takes.
 function browser() {
   const items = memoryStorage();
+  const time = clock();
   const tabs = [];
   function tab(options) {
     const handlers = {};
@@ -547,6 +550,7 @@ function browser() {
           build: BUILD,
           storage: storage,
           session: memoryStorage(),
+          now: time.now,
           addEventListener: (type, handler) => {
             handlers[type] = handler;
           },
@@ -558,7 +562,7 @@ function browser() {
     tabs.push(me);
     return me;
   }
-  return { items: items, tab: tab, deliverAll: () => tabs.forEach((each) => each.deliver()) };
+  return { items: items, time: time, tab: tab, deliverAll: () => tabs.forEach((each) => each.deliver()) };
 }
 
 function attemptCount(exported) {
