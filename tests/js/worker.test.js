@@ -70,6 +70,11 @@ function settle() {
   return new Promise((resolve) => setTimeout(resolve, 60)); // past the in-page pause (30 ms)
 }
 
+// Wait until `done()` holds, however slow the machine, up to a minute.
+async function until(done) {
+  for (const deadline = Date.now() + 60000; !done() && Date.now() < deadline; ) await settle();
+}
+
 const WON = CASES.find((item) => item.verdict === "solved");
 const LOST = CASES.find((item) => item.verdict === "unsolvable" && item.undo > 0);
 
@@ -166,7 +171,7 @@ test("held questions wait for release: a slow search, made deterministic", async
     assert.equal(searcher.busy(), true);
     assert.equal(worker.testing.live(), running + 1);
     worker.testing.release();
-    await settle();
+    await until(() => answer !== null);
     assert.equal(answer.kind, "win");
     searcher.ask({ op: "hint", cards: WON.cards, moves: WON.moves }, () => null, () => null);
     searcher.cancel();
