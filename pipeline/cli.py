@@ -3,7 +3,7 @@
 Each command parses its options, calls one library function and prints what
 :mod:`pipeline.reports` renders of the result. Any :class:`~pipeline.errors.BlackholeError`
 (a bad input file, configuration or value) prints one ``error: ...`` line on
-stderr and exits with its code; a bad command line exits 2; Ctrl-C exits 130.
+stderr and exits with its code; a bad command line exits 2; Ctrl-C exits 130, SIGTERM 143.
 
 Only light modules are imported here (Typer, the error table, the default
 budgets and settings); each command imports what it needs when it runs, so
@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
+import threading
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,7 +60,8 @@ class WholeHelpLines(TyperGroup):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # Click itself ends its own exceptions (a usage error, Exit, Abort) inside main: what comes out is a bug.
         try:
-            return super().main(*args, **kwargs)
+            with _sigterm_as_interruption():
+                return super().main(*args, **kwargs)
         except Exception as bug:  # noqa: BLE001 - every exception that gets here is a bug in blackhole
             _print_bug(bug)
             sys.exit(ExitCode.INTERNAL_ERROR)
@@ -192,10 +195,39 @@ Timings = Annotated[
 ]
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where Python meets it in the main thread: stopped as by Ctrl-C, exit TERMINATED."""
+
+
+@contextmanager
+def _sigterm_as_interruption() -> Iterator[None]:
+    """While the command runs, SIGTERM raises :class:`Terminated`, so it stops as Ctrl-C does: joblib
+    kills the workers, a run lets go of its lock and keeps its finished shards. Where SIGTERM is not at its
+    default (ignored, or handled by a host program) or this is not the main thread, nothing changes. The
+    handler is used once: a second SIGTERM kills at once, as it would have."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) != signal.SIG_DFL
+    ):
+        yield
+        return
+
+    def terminate(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 @contextmanager
 def interruptible(message: str = "interrupted") -> Iterator[None]:
-    """Turn Ctrl-C into the one line ``message`` on stderr and exit code INTERRUPTED (130), and a bug
-    in this program (:class:`~pipeline.errors.InternalError`) into its traceback and exit code INTERNAL_ERROR (70).
+    """Turn Ctrl-C into the one line ``message`` on stderr and exit code INTERRUPTED (130), SIGTERM
+    (:class:`Terminated`) into the same line and TERMINATED (143), and a bug in this program
+    (:class:`~pipeline.errors.InternalError`) into its traceback and exit code INTERNAL_ERROR (70).
 
     Ctrl-C while compiled (Numba) code runs in this process comes back as a
     SystemError ("returned a result with an exception set") caused, maybe
@@ -206,10 +238,12 @@ def interruptible(message: str = "interrupted") -> Iterator[None]:
     except InternalError as bug:
         _report_bug(bug)
     except (KeyboardInterrupt, SystemError) as error:
-        if not _from_ctrl_c(error):
+        interruption = _interruption(error)
+        if interruption is None:
             raise
         typer.echo(message, err=True)
-        raise typer.Exit(ExitCode.INTERRUPTED) from None
+        code = ExitCode.TERMINATED if isinstance(interruption, Terminated) else ExitCode.INTERRUPTED
+        raise typer.Exit(code) from None
 
 
 def _report_bug(bug: BaseException) -> None:
@@ -231,11 +265,12 @@ def _print_bug(bug: BaseException) -> None:
     )
 
 
-def _from_ctrl_c(error: BaseException | None) -> bool:
-    """Whether ``error`` is a KeyboardInterrupt, or a SystemError that one caused."""
+def _interruption(error: BaseException | None) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt (Ctrl-C, or :class:`Terminated`) that ``error`` is or that caused it through
+    SystemErrors; None if none did."""
     while isinstance(error, SystemError):
         error = error.__cause__
-    return isinstance(error, KeyboardInterrupt)
+    return error if isinstance(error, KeyboardInterrupt) else None
 
 
 @contextmanager
@@ -750,7 +785,7 @@ def solve_board(
     --stop-on-error.
 
     Exit codes, in every format: 1 if any board could not be read, 70 for a
-    bug in blackhole, 130 on Ctrl-C; otherwise 0, whatever the verdicts,
+    bug in blackhole, 130 on Ctrl-C, 143 on SIGTERM; otherwise 0, whatever the verdicts,
     except in --format bhs with one board, which exits as
     black-hole-solver does: 0 solved (Solved!), 255 unsolvable (Unsolved!),
     254 node limit hit (Intractable!). With several boards --format bhs

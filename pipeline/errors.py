@@ -46,6 +46,8 @@ class ExitCode(IntEnum):
     """Stopped by Ctrl-C; a run keeps its finished shards and resumes when started again."""
     BROKEN_PIPE = 141
     """Standard output was closed before all was written (``| head``): the reader stopped reading, nothing is wrong."""
+    TERMINATED = 143
+    """Stopped by SIGTERM (``kill``, ``timeout``, a service manager) as by Ctrl-C: workers stopped, a run's finished shards kept."""
     BHS_INTRACTABLE = 254
     """``solve-board --format bhs`` only, as black-hole-solver: the node limit stopped the search (``Intractable!``)."""
     BHS_UNSOLVED = 255

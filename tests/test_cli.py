@@ -3,9 +3,12 @@
 import errno
 import importlib
 import json
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 
@@ -796,6 +799,45 @@ def _compiled_code_interrupted() -> SystemError:
     outer = SystemError("CPUDispatcher(<function search>) returned a result with an exception set")
     outer.__cause__ = inner
     return outer
+
+
+def _terminating(*args, **kwargs):
+    """A library function sent SIGTERM part-way, as ``kill PID`` or ``timeout`` would send it."""
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)  # Python runs the handler before the sleep ends
+    raise AssertionError("SIGTERM did not stop the command")
+
+
+@pytest.mark.parametrize("command", ["solve", "run"])
+def test_sigterm_stops_a_command_as_ctrl_c_does_and_exits_143(tmp_path, monkeypatch, command):
+    module, name, make_args = COMMANDS[command]
+    monkeypatch.setattr(importlib.import_module(module), name, _terminating)
+    result = invoke(command, *make_args(tmp_path))
+    assert result.exit_code == ExitCode.TERMINATED == 143, result.output
+    [line] = result.stderr.splitlines()
+    assert line.startswith("interrupted"), line
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # given back once the command ends
+
+
+def test_sigterm_left_alone_where_the_host_handles_it(tmp_path, monkeypatch):
+    """Where SIGTERM is not at its default (a program that embeds the command handles it), it is not taken over."""
+    seen = []
+
+    def signalled_then_stopped(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.1)
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        module, name, make_args = COMMANDS["solve"]
+        monkeypatch.setattr(importlib.import_module(module), name, signalled_then_stopped)
+        result = invoke("solve", *make_args(tmp_path))
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert seen == [signal.SIGTERM]
+    assert result.exit_code == ExitCode.INTERRUPTED, result.output  # Ctrl-C's, not SIGTERM's
 
 
 def test_ctrl_c_inside_compiled_code_exits_130_too(tmp_path, monkeypatch):

@@ -213,19 +213,57 @@ def _wait_for_a_shard(process: subprocess.Popen, work: Path) -> int:
     raise AssertionError("no shard was committed in 120 s")
 
 
-@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
-def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
+def _children(pid: int) -> dict[int, bytes]:
+    """The processes whose parent is ``pid`` (its workers, loky's trackers), each with its command line."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                found[int(stat.parent.name)] = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue  # ended while read
+    return found
+
+
+def _still_running(processes: dict[int, bytes]) -> list[bytes]:
+    """The command lines of ``processes`` still running a minute on (a PID reused since is not counted)."""
+    deadline = time.monotonic() + 60
+    while True:
+        alive = []
+        for pid, command in processes.items():
+            try:
+                if Path(f"/proc/{pid}/cmdline").read_bytes() == command:
+                    alive.append(command)
+            except OSError:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize(
+    ("kill", "to_the_group"),
+    [(signal.SIGKILL, True), (signal.SIGINT, True), (signal.SIGTERM, False)],
+    ids=["SIGKILL", "SIGINT", "SIGTERM to the run alone"],
+)
+def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill, to_the_group):
+    """SIGINT is Ctrl-C, sent by a terminal to its job's every process; SIGTERM (``kill PID``,
+    ``timeout``) goes to the run alone, which stops its workers itself."""
     _, files = finished
     config = config_file(tmp_path)
     process = _start(config)
     done = _wait_for_a_shard(process, tmp_path / "output" / "work" / "t")
-    os.killpg(process.pid, kill)
+    workers = _children(process.pid)
+    (os.killpg if to_the_group else os.kill)(process.pid, kill)
     _, stderr = process.communicate(timeout=60)
     lock = tmp_path / "output" / "locks" / "t.lock"
-    if kill == signal.SIGINT:
-        assert process.returncode == 130
+    if kill != signal.SIGKILL:
+        assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[kill], stderr
         assert "interrupted: finished shards are kept" in stderr
-        assert not lock.exists()  # let go on Ctrl-C
+        assert not lock.exists()  # let go, as on Ctrl-C
+        assert any(b"LokyProcess" in command for command in workers.values()), workers
+        assert _still_running(workers) == []
     else:
         assert process.returncode == -signal.SIGKILL
         assert Holder.from_text(lock.read_text()).pid == process.pid  # left behind, but no longer held
