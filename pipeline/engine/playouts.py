@@ -33,7 +33,7 @@ from pipeline.engine.kernel import (
     take,
 )
 from pipeline.engine.policies import NO_TALON, PLAYER_COUNT, fill_chances, new_scratch
-from pipeline.game.cards import rank_of
+from pipeline.engine.search import position_arrays
 from pipeline.game.deal import NUM_PILES, Deal
 from pipeline.game.players import PLAYERS, Player
 from pipeline.game.rules import Position
@@ -84,11 +84,10 @@ def play_games(
     deal: Deal, start: Position, player: Player, games: int, seed: int, *, undo: bool, winnable: np.ndarray
 ) -> Simulated:
     """Play ``games`` games of ``player`` from ``start``; with ``undo`` the start must be winnable."""
-    ranks = np.array([[rank_of(card) for card in pile] for pile in deal.piles], dtype=np.int64)
-    heights = np.array(start.heights, dtype=np.int64)
+    ranks, heights, _, _, foundation = position_arrays(deal, start)
     ahead, stack, nexts, counts = new_scratch(NUM_PILES)
     total, squares = _play(
-        ranks, heights, start.foundation_rank, deal.game.wrap, deal.game.dead_king, PLAYERS.index(player), games,
+        ranks, heights, foundation, deal.game.wrap, deal.game.dead_king, PLAYERS.index(player), games,
         seed, undo, winnable, ahead, stack, nexts, counts,
     )  # fmt: skip
     mean = total / games
