@@ -14,11 +14,13 @@ import csv
 import json
 import statistics
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.cpsat import DEFAULT_TIME_LIMIT, cpsat_solve
+from pipeline.engine.budgets import DEFAULT_TIME_LIMIT
+from pipeline.engine.cpsat import cpsat_solve
 from pipeline.engine.solver import solve
 from pipeline.game.shuffles import deal_of_id
 from pipeline.game.verdicts import Verdict
@@ -28,6 +30,15 @@ BENCH_DEALS = 1_000
 JOBS = 2
 ROOT = Path(__file__).resolve().parent.parent
 
+Spread = dict[str, float | int | None]
+
+
+class Summary(TypedDict):
+    winnable: Spread
+    lost: Spread
+    unknown: int
+    disagree: int
+
 
 def check(deal_id: str) -> tuple[str, str, float]:
     """(the solver's verdict, CP-SAT's verdict, CP-SAT's seconds) for the deal ``deal_id`` names."""
@@ -36,7 +47,7 @@ def check(deal_id: str) -> tuple[str, str, float]:
     return solve(deal).verdict.value, answer.verdict.value, answer.seconds
 
 
-def spread(seconds: list[float]) -> dict[str, float | int | None]:
+def spread(seconds: list[float]) -> Spread:
     if not seconds:
         return {"deals": 0, "median": None, "p95": None, "max": None}
     return {
@@ -47,7 +58,7 @@ def spread(seconds: list[float]) -> dict[str, float | int | None]:
     }
 
 
-def summary(rows: list[tuple[str, str, float]]) -> dict[str, object]:
+def summary(rows: list[tuple[str, str, float]]) -> Summary:
     by_verdict = {
         verdict.value: spread([seconds for truth, _, seconds in rows if truth == verdict.value])
         for verdict in (Verdict.SOLVED, Verdict.UNSOLVABLE)
@@ -79,7 +90,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / "crosscheck.json").write_text(json.dumps(report, indent=2) + "\n")
 
-    def cells(part: dict) -> str:
+    def cells(part: Spread) -> str:
         if not part["deals"]:
             return "none"
         return f"{part['median']:.3f} / {part['p95']:.3f} / {part['max']:.3f} ({part['deals']} deals)"

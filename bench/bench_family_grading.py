@@ -49,7 +49,9 @@ def bench_game(name: str, deals: int) -> None:
     tiers = load_tiers(shipped_tiers(game))
     first = pysol_deal(1, game)
     tree_of(first, Position.start(first))  # compile outside the clock
-    seconds, positions, tally = [], [], Counter()
+    seconds: list[float] = []
+    positions: list[int] = []
+    tally: Counter[str] = Counter()
     chances: dict[str, list[float]] = {player.value: [] for player in PLAYERS}
     dead_ends: dict[str, list[float]] = {player.value: [] for player in PLAYERS}
     for number in range(1, deals + 1):
@@ -64,6 +66,7 @@ def bench_game(name: str, deals: int) -> None:
         if grade.tier is None:
             continue
         positions.append(grade.reachable_states or 0)
+        assert grade.players is not None  # a win with a tier was walked to the end: its figures are known
         for player, figures in zip(PLAYERS, grade.players, strict=True):
             chances[player.value].append(figures.win_probability)
             dead_ends[player.value].append(figures.dead_ends)

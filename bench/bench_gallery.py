@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.game.deal import Deal
 from pipeline.packs.folders import read_pack_folder
@@ -44,6 +45,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the tools the tests share (tests/support/) are not in the package
 from tests.support.chromium import headless_chromium, page_url  # noqa: E402
 from tests.support.hints import agrees, hint_of, random_play_positions  # noqa: E402
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 PACK = ROOT / "output" / "packs" / "default-curated"
 BIG = 10_000
@@ -78,7 +82,7 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def load_seconds(browser, folder: Path, loads: int) -> float:
+def load_seconds(browser: Browser, folder: Path, loads: int) -> float:
     """Median seconds from navigation to a ready index that answers a filter change."""
     seconds = []
     for _ in range(loads):

@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 from joblib import Parallel, delayed
 
-from pipeline.engine.gametree import DEFAULT_MAX_POSITIONS, tree_of
+from pipeline.engine.budgets import DEFAULT_MAX_POSITIONS
+from pipeline.engine.gametree import tree_of
 from pipeline.engine.solver import solve
 from pipeline.game.rules import Position
 from pipeline.game.shuffles import seeded_deal
@@ -114,11 +115,13 @@ def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[st
         cwd=folder,
     )
     assert worker.stdin is not None and worker.stdout is not None
+    asking, answers = worker.stdin, worker.stdout
 
     def before(index: int, solution: tuple[int, ...]) -> dict[str, Any]:
-        worker.stdin.write(json.dumps({"seed": BENCH_SEED, "index": index, "solution": solution}) + "\n")
-        worker.stdin.flush()
-        return json.loads(worker.stdout.readline())
+        asking.write(json.dumps({"seed": BENCH_SEED, "index": index, "solution": solution}) + "\n")
+        asking.flush()
+        answer: dict[str, Any] = json.loads(answers.readline())
+        return answer
 
     chosen = solved[::BASELINE_EVERY]
     before(*chosen[0])  # compile (or load) the checkout's walk before timing it

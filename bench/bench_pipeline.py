@@ -23,6 +23,7 @@ import json
 import platform
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from pipeline.config import load_config
 from pipeline.runs import run
@@ -32,7 +33,7 @@ CONFIG = ROOT / "configs" / "default.toml"
 JOBS = (2, 1)
 
 
-def measure(jobs: int, count: int | None, output: Path) -> dict:
+def measure(jobs: int, count: int | None, output: Path) -> dict[str, Any]:
     config = load_config(CONFIG)
     if count is not None:  # a quick look: the quotas of 1,000 deals would not fit
         config = dataclasses.replace(config, curate=dataclasses.replace(config.curate, per_tier=None))

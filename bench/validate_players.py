@@ -26,6 +26,7 @@ import math
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -50,7 +51,7 @@ def odds(chance: float) -> str:
     return f"1 in {1 / chance:,.0f}" if chance > 0 else "never"
 
 
-def ladder(rows: list[dict]) -> list[str]:
+def ladder(rows: list[dict[str, Any]]) -> list[str]:
     lines = [
         "| model | mean win chance | median win chance | median dead ends with undo |",
         "|---|---|---|---|",
@@ -86,7 +87,7 @@ def share(part: int, whole: int) -> str:
     return f"{part} of {whole} ({100 * part / whole:.1f} %)"
 
 
-def by_tier(rows: list[dict]) -> list[str]:
+def by_tier(rows: list[dict[str, Any]]) -> list[str]:
     tiers = list(SOLVABLE_TIERS)
     lines = [
         "| model | figure | " + " | ".join(tiers) + " | strictly ordered |",
@@ -108,7 +109,7 @@ def by_tier(rows: list[dict]) -> list[str]:
     return lines
 
 
-def correlations(rows: list[dict]) -> list[str]:
+def correlations(rows: list[dict[str, Any]]) -> list[str]:
     lines = ["| model | " + " | ".join(f"`{f}`" for f in FEATURES) + " |", "|---|" + "---|" * len(FEATURES)]
     for player in PLAYERS:
         for label, figure in (
@@ -120,7 +121,7 @@ def correlations(rows: list[dict]) -> list[str]:
     return lines
 
 
-def playout(board: str, index: int) -> dict | None:
+def playout(board: str, index: int) -> dict[str, Any] | None:
     deal = Deal.from_board_text(board)
     start = Position.start(deal)
     tree = tree_of(deal, start)
@@ -149,7 +150,7 @@ def normal_z(alone: Simulated, chance: float) -> float:
     return (alone.mean - chance) / math.sqrt(chance * (1 - chance) / alone.games)
 
 
-def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
+def playouts(rows: list[dict[str, Any]], jobs: int) -> tuple[list[str], list[dict[str, Any]]]:
     walked = Parallel(n_jobs=jobs)(
         delayed(playout)(row["board"], i) for i, row in enumerate(rows[: PLAYOUT_DEALS + 5])
     )
@@ -158,7 +159,7 @@ def playouts(rows: list[dict], jobs: int) -> tuple[list[str], list[dict]]:
     return playout_tables(details), details
 
 
-def playout_tables(details: list[dict]) -> list[str]:
+def playout_tables(details: list[dict[str, Any]]) -> list[str]:
     """The play-outs' tables: each model's largest |z| and how weak its check is, then each deal's z-scores."""
     lines = [
         "| model | games without undo (per deal) | deals with under 5 wins expected "
