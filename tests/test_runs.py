@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.config import load_config
+from pipeline.errors import ExitCode
 from pipeline.files import DestinationError
 from pipeline.game.shuffles import PYSOL_SCHEME
 from pipeline.game.stats import win_rate
@@ -242,28 +243,19 @@ def _still_running(processes: dict[int, bytes]) -> list[bytes]:
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize(
-    ("kill", "to_the_group"),
-    [(signal.SIGKILL, True), (signal.SIGINT, True), (signal.SIGTERM, False)],
-    ids=["SIGKILL", "SIGINT", "SIGTERM to the run alone"],
-)
-def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill, to_the_group):
-    """SIGINT is Ctrl-C, sent by a terminal to its job's every process; SIGTERM (``kill PID``,
-    ``timeout``) goes to the run alone, which stops its workers itself."""
+@pytest.mark.parametrize("kill", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill):
     _, files = finished
     config = config_file(tmp_path)
     process = _start(config)
     done = _wait_for_a_shard(process, tmp_path / "output" / "work" / "t")
-    workers = _children(process.pid)
-    (os.killpg if to_the_group else os.kill)(process.pid, kill)
+    os.killpg(process.pid, kill)
     _, stderr = process.communicate(timeout=60)
     lock = tmp_path / "output" / "locks" / "t.lock"
-    if kill != signal.SIGKILL:
-        assert process.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[kill], stderr
+    if kill == signal.SIGINT:
+        assert process.returncode == 130
         assert "interrupted: finished shards are kept" in stderr
-        assert not lock.exists()  # let go, as on Ctrl-C
-        assert any(b"LokyProcess" in command for command in workers.values()), workers
-        assert _still_running(workers) == []
+        assert not lock.exists()  # let go on Ctrl-C
     else:
         assert process.returncode == -signal.SIGKILL
         assert Holder.from_text(lock.read_text()).pid == process.pid  # left behind, but no longer held
@@ -282,6 +274,24 @@ def test_a_killed_run_resumes_to_the_same_pack(finished, tmp_path, kill, to_the_
     assert pack_bytes(tmp_path / "output") == files
     assert not [p for p in packs.iterdir() if p.name.startswith(".")]
     assert not lock.exists()
+
+
+def test_sigterm_to_the_run_alone_stops_its_workers_and_keeps_its_shards(tmp_path):
+    """Ctrl-C reaches every process of a terminal's job; SIGTERM (``kill PID``, ``timeout``) reaches the run
+    alone, which stops its workers itself and ends as Ctrl-C ends it (what a resume then does is tested above)."""
+    process = _start(config_file(tmp_path))
+    work = tmp_path / "output" / "work" / "t"
+    done = _wait_for_a_shard(process, work)
+    workers = _children(process.pid)
+    os.kill(process.pid, signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == ExitCode.TERMINATED == 143, stderr
+    assert "interrupted: finished shards are kept" in stderr
+    assert not (tmp_path / "output" / "locks" / "t.lock").exists()
+    assert any(b"LokyProcess" in command for command in workers.values()), workers
+    assert _still_running(workers) == []
+    assert done <= len(list(work.glob("shard-*.parquet"))) < 4
+    assert not (tmp_path / "output" / "packs" / "t").exists()
 
 
 def _work_bytes(output: Path) -> dict[str, bytes]:
