@@ -20,6 +20,7 @@ its own size.
 
 from __future__ import annotations
 
+import logging
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
@@ -231,6 +232,9 @@ def dask_cluster(scheduler: str, *, jobs: int) -> Iterator[None]:
                 processes=True,
                 dashboard_address=None,
                 host="127.0.0.1",
+                # Dask's own warnings (a worker killed as the cluster stops after Ctrl-C) would come before
+                # the command's one line; its errors still show.
+                silence_logs=logging.ERROR,
             )
             stack.enter_context(cluster)
             stack.enter_context(Client(cluster, set_as_default=True))
