@@ -102,26 +102,35 @@ def baseline_checkout(revision: str) -> Path:
     return folder
 
 
-def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[str, float | int | str]:
-    """CPU seconds a deal of ``revision``'s walk and of this one, deal by deal in turn (see the module's docstring)."""
+def baseline_worker(revision: str, script: str) -> subprocess.Popen[str]:
+    """``bench/SCRIPT`` running in a checkout of ``revision`` (:func:`baseline_checkout`), asked by :func:`ask`."""
     folder = baseline_checkout(revision)
-    environment = {**os.environ, "PYTHONPATH": str(folder)}
-    worker = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench" / "walk_worker.py")],
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "bench" / script)],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
-        env=environment,
+        env={**os.environ, "PYTHONPATH": str(folder)},
         cwd=folder,
     )
+
+
+def ask(worker: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
+    """Send a baseline's worker (bench/walk_worker.py, bench/floor_worker.py) one request, a JSON line, and
+    read its answer, another."""
     assert worker.stdin is not None and worker.stdout is not None
-    asking, answers = worker.stdin, worker.stdout
+    worker.stdin.write(json.dumps(request) + "\n")
+    worker.stdin.flush()
+    answer: dict[str, Any] = json.loads(worker.stdout.readline())
+    return answer
+
+
+def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[str, float | int | str]:
+    """CPU seconds a deal of ``revision``'s walk and of this one, deal by deal in turn (see the module's docstring)."""
+    worker = baseline_worker(revision, "walk_worker.py")
 
     def before(index: int, solution: tuple[int, ...]) -> dict[str, Any]:
-        asking.write(json.dumps({"seed": BENCH_SEED, "index": index, "solution": solution}) + "\n")
-        asking.flush()
-        answer: dict[str, Any] = json.loads(answers.readline())
-        return answer
+        return ask(worker, {"seed": BENCH_SEED, "index": index, "solution": solution})
 
     chosen = solved[::BASELINE_EVERY]
     before(*chosen[0])  # compile (or load) the checkout's walk before timing it
@@ -133,8 +142,7 @@ def compare(revision: str, solved: list[tuple[int, tuple[int, ...]]]) -> dict[st
             newly_exact += 1  # out of the budget before, counted exactly now
         elif earlier["figures"] != later["figures"]:
             differing.append(index)
-    worker.stdin.close()
-    worker.wait()
+    worker.communicate()  # its input closed, it ends
     then, now = [p[0] for p in pairs], [p[1] for p in pairs]
     return {
         "baseline": revision,

@@ -22,12 +22,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -38,18 +35,10 @@ from pipeline.game.shuffles import seeded_deal
 from pipeline.game.verdicts import Verdict
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_grading import BENCH_DEALS, BENCH_SEED, ROOT, baseline_checkout  # noqa: E402
+from bench_grading import BENCH_DEALS, BENCH_SEED, ROOT, ask, baseline_worker  # noqa: E402
 from floor_worker import timed_floor  # noqa: E402
 
 EVERY = 16
-
-
-def ask(worker: subprocess.Popen[str], request: dict[str, Any]) -> dict[str, Any]:
-    """Send ``worker`` (bench/floor_worker.py) one request and read its answer."""
-    assert worker.stdin is not None and worker.stdout is not None
-    worker.stdin.write(json.dumps(request) + "\n")
-    worker.stdin.flush()
-    return json.loads(worker.stdout.readline())  # type: ignore[no-any-return]
 
 
 def main() -> None:
@@ -68,17 +57,7 @@ def main() -> None:
         if solve(seeded_deal(BENCH_SEED, index)).verdict is Verdict.SOLVED
     ]
     chosen = solvable[:: arguments.every]
-    worker = None
-    if arguments.baseline != "none":
-        checkout = baseline_checkout(arguments.baseline)
-        worker = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "floor_worker.py")],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONPATH": str(checkout)},
-            cwd=checkout,
-        )
+    worker = None if arguments.baseline == "none" else baseline_worker(arguments.baseline, "floor_worker.py")
     rows = []
     for number, index in enumerate(chosen):
         deal = seeded_deal(BENCH_SEED, index)
@@ -112,6 +91,7 @@ def main() -> None:
         "median_winnable": statistics.median(row["winnable"] for row in rows),
     }
     if worker is not None:
+        worker.communicate()  # its input closed, it ends
         report["baseline"] = arguments.baseline
         report["baseline_median_ns_per_winnable"] = statistics.median(row["before_ns"] for row in rows)
         report["median_ratio"] = statistics.median(row["ns"] / row["before_ns"] for row in rows)

@@ -562,7 +562,7 @@ function browser() {
     tabs.push(me);
     return me;
   }
-  return { items: items, time: time, tab: tab, deliverAll: () => tabs.forEach((each) => each.deliver()) };
+  return { items: items, tab: tab, deliverAll: () => tabs.forEach((each) => each.deliver()) };
 }
 
 function attemptCount(exported) {
